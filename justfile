@@ -1,0 +1,24 @@
+# clauz3 developer recipes (`pip install rust-just` provides `just`)
+
+check:
+    uv run ruff check src tests bench scripts
+    uv run pytest
+
+test *ARGS:
+    uv run pytest {{ARGS}}
+
+soak:
+    uv run pytest -m soak
+
+browser:
+    uv run pytest tests/browser
+
+bench:
+    uv run python bench/run.py
+
+adapters:
+    bash scripts/install_adapters.sh
+
+fmt:
+    uv run ruff format src tests bench scripts
+    uv run ruff check --fix src tests bench scripts

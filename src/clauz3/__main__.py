@@ -1,0 +1,3 @@
+from clauz3.cli import main
+
+raise SystemExit(main())

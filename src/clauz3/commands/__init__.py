@@ -1,0 +1,1 @@
+"""One module per subcommand; ``clauz3.cli`` only parses and dispatches."""

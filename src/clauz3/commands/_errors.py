@@ -1,0 +1,78 @@
+"""Uniform error handling for subcommands (05 CLI-4…CLI-7)."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import signal
+import sys
+import time
+import traceback
+from collections.abc import Callable
+from pathlib import Path
+
+from clauz3._version import __version__
+
+
+class CommandError(Exception):
+    """An expected error: printed as one ``error:`` line, exit ``code``."""
+
+    def __init__(self, message: str, code: int = 2) -> None:
+        super().__init__(message)
+        self.code = code
+
+
+def data_dir() -> Path:
+    home = os.environ.get("CLAUZ3_HOME") or ""
+    if home:
+        if not os.path.isabs(home):
+            raise CommandError("`CLAUZ3_HOME` must be an absolute path")
+        return Path(home)
+    xdg = os.environ.get("XDG_DATA_HOME") or ""
+    if xdg and os.path.isabs(xdg):
+        return Path(xdg) / "clauz3"
+    return Path.home() / ".local" / "share" / "clauz3"
+
+
+def _crash_report(exc: BaseException) -> Path | None:
+    try:
+        logs = data_dir() / "logs"
+        logs.mkdir(parents=True, exist_ok=True, mode=0o700)
+        stamp = time.strftime("%Y%m%dT%H%M%SZ", time.gmtime())
+        path = logs / f"crash-{stamp}-{os.getpid()}.txt"
+        text = f"clauz3 {__version__}\nargv: {sys.argv!r}\n\n" + "".join(traceback.format_exception(exc))
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        with os.fdopen(fd, "w") as fh:
+            fh.write(text)
+        crashes = sorted(logs.glob("crash-*.txt"))
+        for old in crashes[:-20]:
+            old.unlink(missing_ok=True)
+        return path
+    except OSError:
+        return None
+
+
+def run_guarded(fn: Callable[[argparse.Namespace], int], args: argparse.Namespace) -> int:
+    signal.signal(signal.SIGTERM, lambda *_: (_ for _ in ()).throw(SystemExit(143)))
+    try:
+        return int(fn(args) or 0)
+    except CommandError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return exc.code
+    except KeyboardInterrupt:
+        return 130
+    except BrokenPipeError:
+        try:
+            sys.stdout = open(os.devnull, "w")  # noqa: SIM115 - silence the flush at exit
+        except OSError:
+            pass
+        return 0
+    except SystemExit:
+        raise
+    except Exception as exc:
+        path = _crash_report(exc)
+        if os.environ.get("CLAUZ3_DEBUG") == "1" or getattr(args, "debug", False):
+            traceback.print_exc()
+        where = f"; details in {path}" if path else ""
+        print(f"error: internal error ({type(exc).__name__}){where}", file=sys.stderr)
+        return 70
