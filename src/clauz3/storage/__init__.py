@@ -1,0 +1,1 @@
+"""SQLite stores and atomic files shared by every layer (below all packages that persist state)."""
