@@ -1,0 +1,314 @@
+"""Contract vocabulary: relations over call records and the specs built from them (01 §2.5, §2.6).
+
+Specs are plain data holding the raw lambdas; they are never evaluated as Python. The checker
+(``clauz3.language.contracts``) compiles them into ``clauz3.language.ir`` specs. Resolution of
+string targets (``unknown-effect`` / ``ambiguous-effect``, REL-1) happens there, against the
+layer; :func:`resolve_target` is the shared rule.
+"""
+
+from __future__ import annotations
+
+from clauz3._describe import bind_call, render_description
+from clauz3._meta import CONTRACTS, SOLVERS, ContractMeta, ContractSpec, SolverMeta, get_meta
+from clauz3.decorators import contract
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable, Iterable, Mapping
+    from typing import Any
+
+    Pred = Callable[[Any], Any]
+
+__all__ = [
+    "CONTRACTS",
+    "SOLVERS",
+    "AggregateSpec",
+    "AllSpec",
+    "ConjunctionSpec",
+    "ContractMeta",
+    "ContractSpec",
+    "DistinctSpec",
+    "EffectRelation",
+    "EmptySpec",
+    "EventRelation",
+    "FilteredRelation",
+    "NoGuaranteesSpec",
+    "Relation",
+    "SharesValueSpec",
+    "SolverMeta",
+    "SumSpec",
+    "bind_call",
+    "contract",
+    "effect",
+    "no_guarantees",
+    "render_description",
+    "resolve_target",
+]
+
+def _check_pred(pred: Any, what: str) -> None:
+    if not callable(pred):
+        raise TypeError(f"{what} takes a lambda, got {type(pred).__name__}")
+
+
+class Relation:
+    """Set of call records (or events) in a trace; the base of every relation."""
+
+    __slots__ = ()
+
+    def where(self, pred: Pred) -> Relation:
+        _check_pred(pred, "where")
+        return FilteredRelation(self, pred)
+
+    def all(self, pred: Pred) -> AllSpec:
+        _check_pred(pred, "all")
+        return AllSpec(self, pred)
+
+    def empty(self) -> EmptySpec:
+        return EmptySpec(self)
+
+    def distinct(self, key: Pred) -> DistinctSpec:
+        _check_pred(key, "distinct")
+        return DistinctSpec(self, key)
+
+    def count(self) -> SumSpec:
+        return SumSpec(self, None)
+
+    def sum(self, value: Pred) -> SumSpec:
+        _check_pred(value, "sum")
+        return SumSpec(self, value)
+
+    def shares_value(self, other: Relation, key: Pred) -> SharesValueSpec:
+        if isinstance(other, type) and callable(getattr(other, "relation", None)):
+            other = other.relation()  # an Event subclass stands for all its events
+        if not isinstance(other, Relation):
+            raise TypeError(f"shares_value takes a relation, got {type(other).__name__}")
+        _check_pred(key, "shares_value")
+        return SharesValueSpec(self, other, key)
+
+
+class EffectRelation(Relation):
+    """Calls of ``targets`` (effect functions or names); no targets = every effect of the layer."""
+
+    __slots__ = ("targets",)
+
+    def __init__(self, targets: tuple[Callable[..., Any] | str, ...]) -> None:
+        self.targets = targets
+
+    def __repr__(self) -> str:
+        names = ", ".join(t if isinstance(t, str) else getattr(t, "__qualname__", "?") for t in self.targets)
+        return f"effect({names})"
+
+
+class FilteredRelation(Relation):
+    __slots__ = ("base", "pred")
+
+    def __init__(self, base: Relation, pred: Pred) -> None:
+        self.base = base
+        self.pred = pred
+
+    def __repr__(self) -> str:
+        return f"{self.base!r}.where(…)"
+
+
+class EventRelation(Relation):
+    """Events of ``event_cls`` and its subclasses, filtered by every predicate in ``filters``."""
+
+    __slots__ = ("event_cls", "filters")
+
+    def __init__(self, event_cls: type, filters: tuple[Pred, ...] = ()) -> None:
+        self.event_cls = event_cls
+        self.filters = filters
+
+    def where(self, pred: Pred) -> EventRelation:
+        _check_pred(pred, "where")
+        return EventRelation(self.event_cls, (*self.filters, pred))
+
+    def __repr__(self) -> str:
+        return f"{self.event_cls.__name__}" + ".where(…)" * len(self.filters)
+
+
+def effect(*targets: Callable[..., Any] | str) -> EffectRelation:
+    """Relation over calls of the target effects (functions or effect names)."""
+    for t in targets:
+        if isinstance(t, str):
+            if not t:
+                raise TypeError("effect() names must be non-empty")
+            continue
+        meta = get_meta(t)
+        if meta is None or not meta.trusted:
+            raise TypeError(f"effect() takes effect functions or names, got {getattr(t, '__qualname__', t)!r}")
+    return EffectRelation(tuple(targets))
+
+
+# ----------------------------------------------------------------------------------- specs
+
+
+class AllSpec(ContractSpec):
+    __slots__ = ("pred", "relation")
+
+    def __init__(self, relation: Relation, pred: Pred) -> None:
+        self.relation = relation
+        self.pred = pred
+
+    def __repr__(self) -> str:
+        return f"{self.relation!r}.all(…)"
+
+
+class EmptySpec(ContractSpec):
+    __slots__ = ("relation",)
+
+    def __init__(self, relation: Relation) -> None:
+        self.relation = relation
+
+    def __repr__(self) -> str:
+        return f"{self.relation!r}.empty()"
+
+
+class DistinctSpec(ContractSpec):
+    __slots__ = ("key", "relation")
+
+    def __init__(self, relation: Relation, key: Pred) -> None:
+        self.relation = relation
+        self.key = key
+
+    def __repr__(self) -> str:
+        return f"{self.relation!r}.distinct(…)"
+
+
+class SumSpec:
+    """``R.count()`` (``value`` None) or ``R.sum(value)``; compared with an ``int`` it becomes a spec."""
+
+    __slots__ = ("relation", "value")
+
+    def __init__(self, relation: Relation, value: Pred | None) -> None:
+        self.relation = relation
+        self.value = value
+
+    def _cmp(self, op: str, n: Any) -> AggregateSpec:
+        if type(n) is not int:
+            raise TypeError("aggregates compare with int")
+        return AggregateSpec(self, op, n)
+
+    def __le__(self, n: Any) -> AggregateSpec:
+        return self._cmp("<=", n)
+
+    def __lt__(self, n: Any) -> AggregateSpec:
+        return self._cmp("<", n)
+
+    def __ge__(self, n: Any) -> AggregateSpec:
+        return self._cmp(">=", n)
+
+    def __gt__(self, n: Any) -> AggregateSpec:
+        return self._cmp(">", n)
+
+    def __eq__(self, n: Any) -> AggregateSpec:  # type: ignore[override]
+        return self._cmp("==", n)
+
+    def __ne__(self, n: Any) -> AggregateSpec:  # type: ignore[override]
+        return self._cmp("!=", n)
+
+    __hash__ = object.__hash__
+
+    def __bool__(self) -> bool:
+        raise TypeError("an aggregate has no truth value; compare it with an int")
+
+    def __repr__(self) -> str:
+        return f"{self.relation!r}.count()" if self.value is None else f"{self.relation!r}.sum(…)"
+
+
+class AggregateSpec(ContractSpec):
+    """``sum_spec <op> n`` with ``op`` one of ``<= < >= > == !=``."""
+
+    __slots__ = ("n", "op", "sum_spec")
+
+    def __init__(self, sum_spec: SumSpec, op: str, n: int) -> None:
+        self.sum_spec = sum_spec
+        self.op = op
+        self.n = n
+
+    @property
+    def relation(self) -> Relation:
+        return self.sum_spec.relation
+
+    @property
+    def value(self) -> Pred | None:
+        return self.sum_spec.value
+
+    def __bool__(self) -> bool:
+        # ``count() == 1`` must never silently act as a boolean in Python code.
+        raise TypeError("a spec has no truth value")
+
+    def __repr__(self) -> str:
+        return f"{self.sum_spec!r} {self.op} {self.n}"
+
+
+class SharesValueSpec(ContractSpec):
+    __slots__ = ("key", "left", "right")
+
+    def __init__(self, left: Relation, right: Relation, key: Pred) -> None:
+        self.left = left
+        self.right = right
+        self.key = key
+
+    @property
+    def A(self) -> Relation:
+        return self.left
+
+    @property
+    def B(self) -> Relation:
+        return self.right
+
+    def __repr__(self) -> str:
+        return f"{self.left!r}.shares_value({self.right!r}, …)"
+
+
+class ConjunctionSpec(ContractSpec):
+    """Every member spec holds."""
+
+    __slots__ = ("specs",)
+
+    def __init__(self, specs: Iterable[ContractSpec]) -> None:
+        if isinstance(specs, ContractSpec):
+            raise TypeError("ConjunctionSpec takes an iterable of specs, e.g. ConjunctionSpec([a, b])")
+        items = tuple(specs)
+        for s in items:
+            if not isinstance(s, ContractSpec):
+                raise TypeError(f"ConjunctionSpec members must be ContractSpecs, got {type(s).__name__}")
+        self.specs = items
+
+    def __repr__(self) -> str:
+        return f"ConjunctionSpec({list(self.specs)!r})"
+
+
+class NoGuaranteesSpec(ContractSpec):
+    """Always holds ("promises nothing")."""
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return "no_guarantees()"
+
+
+def no_guarantees() -> NoGuaranteesSpec:
+    return NoGuaranteesSpec()
+
+
+def resolve_target(target: Callable[..., Any] | str, effects: Mapping[str, Callable[..., Any]]) -> list[str]:
+    """Qualified effect names a target denotes in a layer's ``effects`` (REL-1).
+
+    A function resolves by identity; a name matches an effect whose qualified name equals it or
+    ends with ``.<name>``. The caller reports ``unknown-effect`` for no match and
+    ``ambiguous-effect`` for several.
+    """
+    if not isinstance(target, str):
+        return [q for q, fn in effects.items() if fn is target]
+    if target in effects:
+        return [target]
+    suffix = "." + target
+    return [q for q in effects if q.endswith(suffix)]
+
+
+def contract_meta(fn: Callable[..., Any]) -> ContractMeta | None:
+    """The registration of a contract helper, or None."""
+    meta = getattr(fn, "__clauz3_contract__", None)
+    return meta if isinstance(meta, ContractMeta) else None
