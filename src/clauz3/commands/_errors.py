@@ -63,7 +63,7 @@ def run_guarded(fn: Callable[[argparse.Namespace], int], args: argparse.Namespac
         return 130
     except BrokenPipeError:
         try:
-            sys.stdout = open(os.devnull, "w")  # noqa: SIM115 - silence the flush at exit
+            sys.stdout = open(os.devnull, "w")
         except OSError:
             pass
         return 0

@@ -1,0 +1,1 @@
+"""Trusted layers seen from outside: discovery, manifests, static scans and lint (never imports layer code)."""

@@ -1,0 +1,362 @@
+"""Static scan of trusted modules (05 CLI-15, MOCK-2): effects, helpers, conditions — parsed, never imported."""
+
+from __future__ import annotations
+
+import ast
+import keyword
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from clauz3.layers._astutil import (
+    ImportMap,
+    call_keyword,
+    docstring,
+    first_paragraph,
+    literal_str,
+    module_level_statements,
+)
+
+MAX_MODULE_BYTES = 1024 * 1024
+
+# Resolved decorator objects and the role they play on trusted code (01 §2.2, §2.9).
+DECORATOR_KINDS: dict[str, str] = {
+    "clauz3.trusted": "trusted",
+    "clauz3.mock": "mock",
+    "clauz3.requires": "requires",
+    "clauz3.ensures": "ensures",
+    "clauz3.events.performs": "performs",
+    "clauz3.fluent.effect": "fluent_effect",
+    "clauz3.contract": "contract",
+    "clauz3.solver": "solver",
+    "deal.pre": "requires",
+    "deal.post": "ensures",
+    "deal.ensure": "ensures",
+    "deal.has": "deal.has",
+    "deal.raises": "deal.raises",
+    "deal.chain": "deal.chain",
+}
+
+PARAM_KINDS = ("positional_only", "positional_or_keyword", "var_positional", "keyword_only", "var_keyword")
+
+
+class ScanError(Exception):
+    """A file that cannot be read or parsed; ``line``/``col`` locate syntax errors."""
+
+    def __init__(self, path: Path, message: str, line: int = 1, col: int = 1) -> None:
+        super().__init__(f"{path}:{line}:{col}: {message}")
+        self.path = path
+        self.message = message
+        self.line = line
+        self.col = col
+
+
+@dataclass
+class Param:
+    name: str
+    annotation: str | None
+    default: str | None
+    kind: str
+    annotation_node: ast.expr | None = field(default=None, repr=False, compare=False)
+    default_node: ast.expr | None = field(default=None, repr=False, compare=False)
+
+
+@dataclass
+class Decorator:
+    role: str  # a DECORATOR_KINDS value, or "other"
+    dotted: str | None
+    text: str
+    node: ast.expr = field(repr=False, compare=False)
+
+    @property
+    def call(self) -> ast.Call | None:
+        return self.node if isinstance(self.node, ast.Call) else None
+
+
+@dataclass
+class Condition:
+    kind: str  # "requires" or "ensures"
+    spelling: str  # decorator text head: "requires", "deal.pre", …
+    predicate: ast.expr | None = field(repr=False, compare=False)
+    source: str | None  # the predicate's source text
+    body_source: str | None  # the lambda body's source text (the predicate as people read it)
+    message: str | None
+    line: int
+    col: int
+
+
+@dataclass
+class Effect:
+    module: str
+    name: str
+    path: Path
+    line: int
+    col: int
+    params: list[Param]
+    returns: str | None
+    mock: bool
+    status: str  # 05 MOCK-2: "mock", "unmarked" or "real"
+    docstring: str | None
+    conditions: list[Condition]
+    decorators: list[Decorator]
+    node: ast.FunctionDef | ast.AsyncFunctionDef = field(repr=False, compare=False)
+
+    @property
+    def qualified(self) -> str:
+        return f"{self.module}.{self.name}"
+
+    @property
+    def description(self) -> str | None:
+        return first_paragraph(self.docstring, 200)
+
+
+@dataclass
+class Helper:
+    module: str
+    name: str
+    path: Path
+    line: int
+    col: int
+    params: list[Param]
+    template: str | None
+    docstring: str | None
+    decorators: list[Decorator]
+    node: ast.FunctionDef | ast.AsyncFunctionDef = field(repr=False, compare=False)
+
+    @property
+    def description(self) -> str | None:
+        return self.template if self.template is not None else first_paragraph(self.docstring, 200)
+
+
+@dataclass
+class ModuleScan:
+    path: Path
+    module: str
+    is_package: bool
+    source: str = field(repr=False)
+    tree: ast.Module = field(repr=False)
+    imports: ImportMap = field(repr=False)
+    functions: dict[str, ast.FunctionDef | ast.AsyncFunctionDef] = field(default_factory=dict, repr=False)
+    classes: dict[str, ast.ClassDef] = field(default_factory=dict, repr=False)
+    effects: list[Effect] = field(default_factory=list)
+    helpers: list[Helper] = field(default_factory=list)
+    decorated: list[tuple[ast.FunctionDef | ast.AsyncFunctionDef, list[Decorator]]] = field(
+        default_factory=list, repr=False
+    )
+
+
+@dataclass
+class RootScan:
+    domain: str
+    trusted_root: Path
+    modules: list[ModuleScan]
+    errors: list[str]
+
+    @property
+    def effects(self) -> list[Effect]:
+        return [e for m in self.modules for e in m.effects]
+
+    @property
+    def helpers(self) -> list[Helper]:
+        return [h for m in self.modules for h in m.helpers]
+
+
+def _is_identifier(part: str) -> bool:
+    return part.isidentifier() and not keyword.iskeyword(part)
+
+
+def module_name_for(path: Path) -> tuple[str, bool]:
+    """Dotted module name of a file below a ``tools/`` folder (else its stem) and whether it is a package."""
+    parts = list(path.parts)
+    is_package = path.name == "__init__.py"
+    stem_parts = parts[:-1] if is_package else [*parts[:-1], path.stem]
+    for i in range(len(stem_parts) - 1, -1, -1):
+        if stem_parts[i] == "tools" and all(_is_identifier(p) for p in stem_parts[i + 1 :]):
+            return ".".join(stem_parts[i:]), is_package
+    return (stem_parts[-1] if stem_parts else path.stem), is_package
+
+
+def domain_of_trusted_root(root: Path) -> tuple[str, Path] | None:
+    """``(domain, import root)`` when ``root`` is ``<import root>/tools/<d>[/<org>…]/trusted`` (01 TL-1)."""
+    parts = root.parts
+    if len(parts) < 3 or parts[-1] != "trusted":
+        return None
+    for depth in (1, 2):
+        if len(parts) >= depth + 3 and parts[-(depth + 2)] == "tools":
+            names = parts[-(depth + 1) : -1]
+            if all(_is_identifier(p) for p in names):
+                return "/".join(names), Path(*parts[: -(depth + 2)])
+    return None
+
+
+def read_source(path: Path) -> str:
+    try:
+        if path.stat().st_size > MAX_MODULE_BYTES:
+            raise ScanError(path, f"larger than {MAX_MODULE_BYTES} bytes")
+        data = path.read_bytes()
+    except OSError as exc:
+        raise ScanError(path, f"cannot read: {exc.strerror or exc}") from None
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise ScanError(path, f"not UTF-8 ({exc.reason})") from None
+
+
+def parse_source(path: Path, source: str) -> ast.Module:
+    try:
+        return ast.parse(source, filename=str(path))
+    except SyntaxError as exc:
+        raise ScanError(path, f"cannot parse: {exc.msg}", exc.lineno or 1, exc.offset or 1) from None
+    except ValueError as exc:  # NUL bytes
+        raise ScanError(path, f"cannot parse: {exc}") from None
+
+
+def _params(node: ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda, source: str) -> list[Param]:
+    args = node.args
+    positional = [*args.posonlyargs, *args.args]
+    defaults: list[ast.expr | None] = [None] * (len(positional) - len(args.defaults)) + list(args.defaults)
+    out: list[Param] = []
+
+    def text(n: ast.expr | None) -> str | None:
+        if n is None:
+            return None
+        return (ast.get_source_segment(source, n) if source else None) or ast.unparse(n)
+
+    for i, (arg, default) in enumerate(zip(positional, defaults, strict=True)):
+        kind = "positional_only" if i < len(args.posonlyargs) else "positional_or_keyword"
+        out.append(Param(arg.arg, text(arg.annotation), text(default), kind, arg.annotation, default))
+    if args.vararg:
+        out.append(Param(args.vararg.arg, text(args.vararg.annotation), None, "var_positional", args.vararg.annotation))
+    for arg, default in zip(args.kwonlyargs, args.kw_defaults, strict=True):
+        out.append(Param(arg.arg, text(arg.annotation), text(default), "keyword_only", arg.annotation, default))
+    if args.kwarg:
+        out.append(Param(args.kwarg.arg, text(args.kwarg.annotation), None, "var_keyword", args.kwarg.annotation))
+    return out
+
+
+def params_of(node: ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda, source: str) -> list[Param]:
+    return _params(node, source)
+
+
+def _decorators(node: ast.FunctionDef | ast.AsyncFunctionDef, imports: ImportMap, source: str) -> list[Decorator]:
+    out = []
+    for dec in node.decorator_list:
+        head = dec.func if isinstance(dec, ast.Call) else dec
+        dotted = imports.resolve(head)
+        role = DECORATOR_KINDS.get(dotted or "", "other")
+        out.append(Decorator(role, dotted, ast.get_source_segment(source, dec) or ast.unparse(dec), dec))
+    return out
+
+
+def is_effect_decorators(decorators: list[Decorator]) -> bool:
+    for dec in decorators:
+        if dec.role == "trusted":
+            return True
+        if dec.role == "deal.has" and dec.call is not None and dec.call.args:
+            return True
+    return False
+
+
+def stub_body(body: list[ast.stmt]) -> bool:
+    """Only a docstring, ``pass``, ``...`` and/or ``return <constant>`` (05 MOCK-2)."""
+    for stmt in body:
+        if isinstance(stmt, ast.Pass):
+            continue
+        if isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Constant):
+            continue  # docstring or ``...``
+        if isinstance(stmt, ast.Return) and (stmt.value is None or isinstance(stmt.value, ast.Constant)):
+            continue
+        return False
+    return True
+
+
+def condition_of(dec: Decorator, source: str) -> Condition:
+    call = dec.call
+    predicate = call.args[0] if call is not None and call.args else None
+    message = literal_str(kw.value) if call is not None and (kw := call_keyword(call, "message")) else None
+    if message is None and call is not None and dec.role == "requires" and len(call.args) > 1:
+        message = literal_str(call.args[1])
+    src = ast.get_source_segment(source, predicate) if predicate is not None else None
+    body_src = None
+    if isinstance(predicate, ast.Lambda):
+        body_src = ast.get_source_segment(source, predicate.body) or ast.unparse(predicate.body)
+    spelling = dec.text.split("(", 1)[0].lstrip("@")
+    line, col = dec.node.lineno, dec.node.col_offset + 1
+    return Condition(dec.role, spelling, predicate, src, body_src, message, line, col)
+
+
+def scan_module(path: Path, module: str | None = None, is_package: bool | None = None) -> ModuleScan:
+    """Parse one trusted module; raises :class:`ScanError` when it cannot be read or parsed."""
+    if module is None or is_package is None:
+        module, is_package = module_name_for(path)
+    source = read_source(path)
+    tree = parse_source(path, source)
+    imports = ImportMap(tree, module, is_package)
+    scan = ModuleScan(path, module, is_package, source, tree, imports)
+    for stmt in module_level_statements(tree.body):
+        if isinstance(stmt, ast.ClassDef):
+            scan.classes[stmt.name] = stmt
+            continue
+        if not isinstance(stmt, ast.FunctionDef | ast.AsyncFunctionDef):
+            continue
+        scan.functions[stmt.name] = stmt
+        decs = _decorators(stmt, imports, source)
+        if decs:
+            scan.decorated.append((stmt, decs))
+        doc = docstring(stmt)
+        line, col = stmt.lineno, stmt.col_offset + 1
+        if is_effect_decorators(decs):
+            mock = any(d.role == "mock" for d in decs)
+            status = "mock" if mock else ("unmarked" if stub_body(stmt.body) else "real")
+            returns = None
+            if stmt.returns is not None:
+                returns = ast.get_source_segment(source, stmt.returns) or ast.unparse(stmt.returns)
+            conditions = [condition_of(d, source) for d in decs if d.role in ("requires", "ensures")]
+            # Decorators apply bottom-up, but people read conditions top to bottom (internals.md).
+            scan.effects.append(
+                Effect(module, stmt.name, path, line, col, _params(stmt, source), returns, mock, status, doc,
+                       conditions, decs, stmt)
+            )
+        elif any(d.role == "contract" for d in decs):
+            template = None
+            for d in decs:
+                if d.role == "contract" and d.call is not None:
+                    kw = call_keyword(d.call, "description")
+                    template = literal_str(kw.value) if kw else None
+            scan.helpers.append(
+                Helper(module, stmt.name, path, line, col, _params(stmt, source), template, doc, decs, stmt)
+            )
+    return scan
+
+
+def iter_python_files(root: Path) -> list[Path]:
+    """``*.py`` below ``root`` in sorted path order, skipping ``__pycache__`` (01 TL-2)."""
+    found: list[Path] = []
+    for dirpath, dirnames, filenames in os.walk(root):
+        dirnames[:] = sorted(d for d in dirnames if d != "__pycache__")
+        found.extend(Path(dirpath) / f for f in filenames if f.endswith(".py"))
+    return sorted(found)
+
+
+def scan_root(trusted_root: Path) -> RootScan:
+    """Scan every module of one trusted root; unreadable, symlinked or out-of-root files go to ``errors``."""
+    located = domain_of_trusted_root(trusted_root)
+    domain = located[0] if located else trusted_root.name
+    real_root = trusted_root.resolve()
+    modules: list[ModuleScan] = []
+    errors: list[str] = []
+    for path in iter_python_files(trusted_root):
+        rel = path.relative_to(trusted_root)
+        if any((trusted_root / Path(*rel.parts[: i + 1])).is_symlink() for i in range(len(rel.parts))):
+            errors.append(f"{path}: symbolic link")
+            continue
+        try:
+            path.resolve().relative_to(real_root)
+        except ValueError:
+            errors.append(f"{path}: outside the trusted root")
+            continue
+        try:
+            modules.append(scan_module(path))
+        except ScanError as exc:
+            errors.append(str(exc))
+    return RootScan(domain, trusted_root, modules, errors)
