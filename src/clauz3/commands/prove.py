@@ -65,7 +65,7 @@ def run(args: argparse.Namespace) -> int:
     several = len(files) > 1
     for name in files:
         path = Path(name)
-        trusted, imports = resolve_roots(args, project=Path.cwd(), program=path, discover=False)
+        trusted, imports = resolve_roots(args, project=Path.cwd(), program=path)
         req = ProofRequest(
             path=path,
             trusted_roots=trusted,

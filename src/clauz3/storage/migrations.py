@@ -105,7 +105,7 @@ def open_store(path: Path, migrations: Sequence[Migration], *, wal: bool = True)
     return conn
 
 
-class transaction:  # noqa: N801 - used as a context manager like a function
+class transaction:
     """``with transaction(conn): ...`` — BEGIN IMMEDIATE … COMMIT, ROLLBACK on error."""
 
     def __init__(self, conn: sqlite3.Connection) -> None:

@@ -1,0 +1,1 @@
+"""Mock bank library: balances and withdrawals (simulated)."""

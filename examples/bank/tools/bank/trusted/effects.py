@@ -1,0 +1,19 @@
+"""Bank effects. They are simulations: no bank is contacted and no money moves."""
+
+import clauz3
+
+
+@clauz3.trusted
+@clauz3.mock
+@clauz3.requires(lambda account, amount: amount >= 0, message="amount must not be negative")
+def withdraw(account: str, amount: int) -> None:
+    """Withdraw amount (whole currency units) from account (simulated)."""
+    return None
+
+
+@clauz3.trusted
+@clauz3.mock
+@clauz3.ensures(lambda result: result >= 0)
+def balance(account: str) -> int:
+    """Return what is owed on account, never negative (simulated: always 0 here)."""
+    return 0

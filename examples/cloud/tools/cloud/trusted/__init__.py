@@ -1,0 +1,1 @@
+"""Mock cloud library: instances and buckets (simulated)."""

@@ -1,0 +1,1 @@
+"""Mock database-and-email library: a user table and an email sender (simulated)."""

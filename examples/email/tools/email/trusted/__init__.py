@@ -1,0 +1,1 @@
+"""Mock email library: one simulated effect and the contracts that describe it."""

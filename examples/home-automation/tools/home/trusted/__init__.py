@@ -1,0 +1,1 @@
+"""Mock home-automation library: thermostat, door locks and groceries (simulated)."""

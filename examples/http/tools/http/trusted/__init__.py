@@ -1,0 +1,1 @@
+"""Mock HTTP library: GET and POST (simulated)."""

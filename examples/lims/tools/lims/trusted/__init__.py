@@ -1,0 +1,1 @@
+"""Mock laboratory library: pipetting, protocol runs and oligo orders (simulated)."""

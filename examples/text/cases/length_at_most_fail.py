@@ -1,0 +1,11 @@
+"""A 21-character message breaks a limit of 20."""
+# clauz3-expect: violated guarantee
+
+import clauz3
+from tools.text.trusted import contracts as texts
+from tools.text.trusted.effects import send_message
+
+
+@clauz3.guarantee(texts.length_at_most(20))
+def main() -> None:
+    send_message("general", "Good morning, team!!!")

@@ -1,0 +1,10 @@
+"""A short greeting fits in 20 characters."""
+
+import clauz3
+from tools.text.trusted import contracts as texts
+from tools.text.trusted.effects import send_message
+
+
+@clauz3.guarantee(texts.length_at_most(20))
+def main() -> None:
+    send_message("general", "Good morning, team!")

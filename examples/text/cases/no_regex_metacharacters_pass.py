@@ -1,0 +1,10 @@
+"""Plain words and commas are not regex metacharacters."""
+
+import clauz3
+from tools.text.trusted import contracts as texts
+from tools.text.trusted.effects import send_message
+
+
+@clauz3.guarantee(texts.no_regex_metacharacters())
+def main() -> None:
+    send_message("search", "apples, pears and plums")

@@ -1,0 +1,1 @@
+"""Mock text library: chat messages and file edits (simulated)."""

@@ -1,0 +1,11 @@
+"""Selling zero shares breaks sell_shares's precondition."""
+# clauz3-expect: violated precondition
+
+import clauz3
+from tools.trading.trusted import contracts as trading
+from tools.trading.trusted.effects import sell_shares
+
+
+@clauz3.guarantee(trading.no_guarantees())
+def main() -> None:
+    sell_shares("ACME", 0)

@@ -1,0 +1,13 @@
+"""A sale inside a loop over approvals breaks none() as soon as one row exists."""
+# clauz3-expect: violated guarantee
+
+import clauz3
+from tools.trading.trusted import contracts as trading
+from tools.trading.trusted.effects import list_approvals, sell_shares
+
+
+@clauz3.guarantee(trading.none())
+def main() -> None:
+    for row in list_approvals("equities", {"approved": True}):
+        if row.shares > 0:
+            sell_shares(row.stock, row.shares)

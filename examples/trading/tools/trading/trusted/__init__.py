@@ -1,0 +1,1 @@
+"""Mock trading library: approvals and sell orders (simulated)."""

@@ -1,0 +1,140 @@
+"""Mutation check (06 QB-23): mutating a literal a guarantee depends on must break the proof.
+
+For every ``*_pass.py`` case of every example library (and stdlib library), each literal inside
+a guarantee's arguments is mutated — an int to n−1 and n+1, a string to a different string, a
+list by dropping one element — and the mutant is proved. A literal is *killed* when some mutant
+of it is refused or not proved. Prints survivors and the kill rate; exit 0 iff ≥ 95 % killed.
+
+Usage: python scripts/mutation_check.py [LIBRARY_DIR …]   (default: examples/* and stdlib)
+"""
+
+from __future__ import annotations
+
+import argparse
+import ast
+import json
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+BAR = 0.95
+
+
+def literal_sites(tree: ast.Module) -> list[tuple[ast.AST, str]]:
+    """(node, description) for every mutable literal inside a guarantee decorator's helper call."""
+    sites: list[tuple[ast.AST, str]] = []
+    for fn in tree.body:
+        if not isinstance(fn, ast.FunctionDef):
+            continue
+        for dec in fn.decorator_list:
+            if not (isinstance(dec, ast.Call) and dec.args and isinstance(dec.args[0], ast.Call)):
+                continue
+            helper = dec.args[0]
+            for node in ast.walk(helper):
+                if node is helper:
+                    continue
+                if isinstance(node, ast.Constant) and type(node.value) in (int, str) and not isinstance(
+                    node.value, bool
+                ):
+                    sites.append((node, f"line {node.lineno}: {ast.unparse(node)}"))
+                elif isinstance(node, ast.List) and len(node.elts) > 1:
+                    sites.append((node, f"line {node.lineno}: {ast.unparse(node)} (drop one)"))
+    return sites
+
+
+def mutants_of(source: str, index: int) -> list[str]:
+    out: list[str] = []
+    for variant in range(3):
+        tree = ast.parse(source)
+        node, _ = literal_sites(tree)[index]
+        if isinstance(node, ast.Constant) and isinstance(node.value, int):
+            if variant == 2:
+                continue
+            node.value = node.value - 1 if variant == 0 else node.value + 1
+        elif isinstance(node, ast.Constant) and isinstance(node.value, str):
+            if variant:
+                continue
+            node.value = node.value + "zq" if node.value else "zq"
+        elif isinstance(node, ast.List):
+            if variant >= len(node.elts):
+                continue
+            node.elts.pop(variant)
+        else:
+            continue
+        out.append(ast.unparse(ast.fix_missing_locations(tree)))
+    return out
+
+
+def check_library(lib: Path) -> tuple[int, list[str]]:
+    """Run in a child process per library (one layer per process)."""
+    proc = subprocess.run([sys.executable, __file__, "--child", str(lib)], capture_output=True, text=True)
+    if proc.returncode != 0:
+        raise RuntimeError(f"{lib}: {proc.stderr.strip()[-500:]}")
+    doc = json.loads(proc.stdout)
+    return doc["total"], doc["survivors"]
+
+
+def child(lib: Path) -> None:
+    sys.path.insert(0, str(ROOT / "src"))
+    from clauz3.prover.casetest import find_cases, library_roots
+    from clauz3.prover.pipeline import ProofRequest, prove_file
+
+    trusted, imports = library_roots(lib)
+    total = 0
+    survivors: list[str] = []
+    with tempfile.TemporaryDirectory() as tmp:
+        for case in find_cases(lib):
+            if not case.name.endswith("_pass.py"):
+                continue
+            source = case.read_text()
+            sites = literal_sites(ast.parse(source))
+            for i, (_, label) in enumerate(sites):
+                total += 1
+                killed = False
+                for n, mutant in enumerate(mutants_of(source, i)):
+                    path = Path(tmp) / f"m{total}_{n}_{case.name}"
+                    path.write_text(mutant)
+                    req = ProofRequest(path, trusted, [*imports, case.parent], use_cache=False)
+                    outcome = prove_file(req, project_root=lib)
+                    if outcome.exit_code != 0:
+                        killed = True
+                        break
+                if not killed:
+                    survivors.append(f"{lib.name}/{case.name} {label}")
+    print(json.dumps({"total": total, "survivors": survivors}))
+
+
+def default_libraries() -> list[Path]:
+    libs = [p for p in sorted((ROOT / "examples").iterdir()) if (p / "cases").is_dir()]
+    stdlib = ROOT / "src" / "clauz3" / "stdlib"
+    if stdlib.is_dir():
+        libs += [p for p in sorted(stdlib.iterdir()) if (p / "tests" / "cases").is_dir()]
+    return libs
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("libraries", nargs="*", type=Path)
+    args = parser.parse_args()
+    if args.child:
+        child(args.libraries[0].resolve())
+        return 0
+    total = 0
+    survivors: list[str] = []
+    for lib in args.libraries or default_libraries():
+        t, s = check_library(lib.resolve())
+        total += t
+        survivors += s
+    for line in survivors:
+        print(f"survivor: {line}")
+    killed = total - len(survivors)
+    rate = killed / total if total else 1.0
+    print(f"{total} mutants, {killed} killed, {len(survivors)} survived ({rate:.1%})")
+    return 0 if rate >= BAR else 1
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

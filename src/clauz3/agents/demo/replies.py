@@ -1,0 +1,90 @@
+"""The demo's fixed sentences: the capability list and run outcomes (04 DEMO-6, DEMO-8). Pure.
+
+Outcome sentences are read from the run record only, so the demo never claims an effect the
+record does not show.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+CAPABILITIES = (
+    "I'm the clauz3 demo agent — a scripted program with no language model, so I only understand "
+    "these requests:\n"
+    "- any tutorial starter button\n"
+    "- help — this list\n"
+    "- show status — the clauz3 runs of this conversation\n"
+    "- show tools — the installed library functions\n"
+    "- show libraries — the library catalogue\n"
+    "- show guides / read guide builtin:clauz3-authoring — the skill documents\n"
+    '- email bob@example.com "Hi" (optionally … only to bob@example.com, ann@example.com)\n'
+    "- list files under notes\n"
+    "- read notes/groceries.txt\n"
+    "- count lines in notes/groceries.txt\n"
+    '- write "hello" to output/hello.txt / append the line "milk" to notes/groceries.txt\n'
+    "- count to 20 (or count to 20 slowly)\n"
+    "- try a native tool"
+)
+NO_BRIDGE = "This session has no clauz3 tools, so I can't submit programs; start me from `clauz3 ui`."
+PERMISSION_DENIED = "The workspace didn't let me call clauz3 run, so nothing ran."
+NATIVE_REFUSED = "The workspace refused my native `execute` tool, as expected: actions must use the clauz3 tools."
+NATIVE_ALLOWED = "The workspace allowed a native tool, which it should not; I did not run anything anyway."
+ATTACHMENT = "As a scripted demo I can't read attachments."
+CANCELLED_TOOL = "Stopped before the tool answered."
+
+
+def missing_library(domain: str) -> str:
+    return (
+        f"This conversation doesn't have the `{domain}` library selected, so I can't write that program. "
+        "Add it with Libraries for this conversation, then ask again."
+    )
+
+
+def code_block(text: str) -> str:
+    """Fence ``text`` with more backticks than any run inside it."""
+    longest = max((len(run) for run in re.findall(r"`+", text)), default=0)
+    fence = "`" * max(3, longest + 1)
+    return f"{fence}\n{text.rstrip(chr(10))}\n{fence}"
+
+
+def attachment_note(name: str, size: int | None) -> str:
+    size_text = f"{size} bytes" if isinstance(size, int) else "unknown size"
+    return f"I see the attachment {name} ({size_text}). {ATTACHMENT}"
+
+
+def plan_message(action: str, guarantees: tuple[str, ...]) -> str:
+    lines = [f"I'll write a program to {action}, with these guarantees:"]
+    lines += [f"- {words}" for words in guarantees]
+    lines.append("Submitting it to clauz3 run: the prover checks every guarantee before anyone is asked.")
+    return "\n".join(lines)
+
+
+def outcome(record: dict[str, Any] | None, text: str, is_error: bool) -> str:
+    """The sentence for a finished ``run`` call, from its run record (``structuredContent``)."""
+    if not isinstance(record, dict) or not isinstance(record.get("phase"), str):
+        first = text.strip().splitlines()[0] if text.strip() else "no details"
+        return f"The clauz3 run tool answered without a run record ({first}); nothing is known to have run."
+    phase = record["phase"]
+    reason = record.get("reason") if isinstance(record.get("reason"), str) else None
+    message = record.get("message") if isinstance(record.get("message"), str) else None
+    exit_code = record.get("exit_code")
+    if phase == "completed":
+        stdout = record.get("stdout") if isinstance(record.get("stdout"), str) else ""
+        sentence = f"Done: the program ran once after approval (exit code {exit_code if exit_code is not None else 0})."
+        return sentence + ("\n" + code_block(stdout) if stdout else "")
+    if phase == "refused" and reason == "proof_failed":
+        return "The prover refuted a guarantee, so nothing ran: " + (message or reason)
+    if phase == "refused" and reason == "denied":
+        approval = record.get("approval") if isinstance(record.get("approval"), dict) else {}
+        feedback = approval.get("feedback") if isinstance(approval.get("feedback"), str) else None
+        return "It wasn't approved, so nothing ran." + (f" Feedback: {feedback}" if feedback else "")
+    if phase == "refused":
+        return f"It was refused before running: `{reason or 'unknown'}`." + (f" {message}" if message else "")
+    if phase == "cancelled":
+        return "The run was stopped before it executed."
+    if phase in ("failed", "uncertain"):
+        code = "-" if exit_code is None else str(exit_code)
+        detail = f" {message}" if message else ""
+        return f"The run ended `{phase}` (reason `{reason or 'unknown'}`, exit code {code}).{detail}"
+    return f"The run is in phase `{phase}`; I have no final result to report."

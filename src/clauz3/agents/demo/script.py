@@ -1,0 +1,285 @@
+"""What the demo understands: prompt text → one intent (04 §12.2). Pure, no I/O.
+
+The first matching row of the spec's table wins, so the order of the checks below is the
+order of that table. A bad argument becomes :class:`BadArgument` carrying the rule in words.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from .paths import PathRuleError, canonical_path
+
+ADDRESS_RE = r"[^@\s\"']+@[^@\s\"']+\.[^@\s\"']+"
+ADDRESS_RULE = (
+    "An email address looks like name@example.com (one @, a dot in the domain, no spaces or quotes, "
+    "at most 254 characters). Nothing ran."
+)
+MESSAGE_RULE = "Put the message in quotes, 1–1,000 characters, for example \"Hi from clauz3\". Nothing ran."
+COUNT_RULE = "I can count to a number from 1 to 10,000 (or 1 to 1,000 slowly). Nothing ran."
+MAX_COUNT = 10_000
+MAX_SLOW_COUNT = 1_000
+
+
+@dataclass(frozen=True)
+class Help:
+    pass
+
+
+@dataclass(frozen=True)
+class ToolQuery:
+    """A call of one of the five read-only tools; ``arguments`` are passed as given."""
+
+    tool: str
+    arguments: dict[str, str] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Email:
+    address: str
+    message: str
+    only: tuple[str, ...]
+    guarantee_unique: bool = True
+
+
+@dataclass(frozen=True)
+class ListDir:
+    directory: str
+
+
+@dataclass(frozen=True)
+class ReadFile:
+    path: str
+
+
+@dataclass(frozen=True)
+class CountLines:
+    path: str
+
+
+@dataclass(frozen=True)
+class WriteSummary:
+    """The `Write a summary` starter: first line of notes/meeting.md into output/summary.txt."""
+
+
+@dataclass(frozen=True)
+class WriteFile:
+    text: str
+    path: str
+
+
+@dataclass(frozen=True)
+class AppendFile:
+    text: str
+    path: str
+
+
+@dataclass(frozen=True)
+class Count:
+    n: int
+    slowly: bool
+
+
+@dataclass(frozen=True)
+class NativeTool:
+    pass
+
+
+@dataclass(frozen=True)
+class BadArgument:
+    explanation: str
+
+
+@dataclass(frozen=True)
+class Fallback:
+    pass
+
+
+Intent = (
+    Help | ToolQuery | Email | ListDir | ReadFile | CountLines | WriteSummary | WriteFile | AppendFile
+    | Count | NativeTool | BadArgument | Fallback
+)
+TEMPLATE_INTENTS = (Email, ListDir, ReadFile, CountLines, WriteSummary, WriteFile, AppendFile)
+
+
+@dataclass(frozen=True)
+class Parsed:
+    intent: Intent
+    host_note: bool  # a leading `[clauz3]` block was present: refresh the tools listing
+
+
+# The tutorial starters of 05 TUT-12 and TUT-14, as composer text.
+STARTERS: dict[str, Intent] = {
+    'Use the mock email library to send bob@example.com the message "Hi from clauz3". Guarantee that only '
+    "bob@example.com can receive email, that at most one email is sent, and that no address gets two. "
+    "Submit it for approval.": Email("bob@example.com", "Hi from clauz3", ("bob@example.com",)),
+    'Prepare a mock email to carol@example.com saying "Lunch at noon?". Guarantee that only carol@example.com '
+    "can receive it and that at most one email is sent. Submit it for approval; I intend to reject it.": Email(
+        "carol@example.com", "Lunch at noon?", ("carol@example.com",), guarantee_unique=False
+    ),
+    'Send bob@example.com another mock email saying "Second note", with the same guarantees: only '
+    "bob@example.com, at most one email, no address twice. Submit it for approval so I can choose Approve "
+    "and remember.": Email("bob@example.com", "Second note", ("bob@example.com",)),
+    "Count the lines of notes/groceries.txt with the filesystem library. Guarantee the program is read-only "
+    "and reads only files under notes/. Submit it for approval.": CountLines("notes/groceries.txt"),
+    "Read notes/meeting.md and write its first line to output/summary.txt. Guarantee that reads stay under "
+    "notes/, writes stay under output/, and there is at most one write. Submit it for approval.": WriteSummary(),
+    'Append the line "milk" to notes/groceries.txt. Guarantee at most one write, only to '
+    "notes/groceries.txt, and no deletions. Submit it for approval; afterwards I will undo it.": AppendFile(
+        "milk", "notes/groceries.txt"
+    ),
+}
+
+_QUOTES = str.maketrans({"\u201c": '"', "\u201d": '"', "\u2018": "'", "\u2019": "'"})
+
+
+def normalize(text: str) -> tuple[str, bool]:
+    """Strip a leading host-note block, map curly quotes, collapse whitespace (case is kept)."""
+    lines = text.translate(_QUOTES).split("\n")
+    host_note = False
+    if lines and lines[0].startswith("[clauz3]"):
+        host_note = True
+        while lines and lines[0].strip():
+            lines.pop(0)
+    return " ".join(" ".join(lines).split()), host_note
+
+
+_STARTER_KEYS = {normalize(k)[0].lower(): v for k, v in STARTERS.items()}
+
+
+def parse(text: str) -> Parsed:
+    normalized, host_note = normalize(text)
+    return Parsed(_match(normalized), host_note)
+
+
+def _match(text: str) -> Intent:
+    lower = text.lower()
+    starter = _STARTER_KEYS.get(lower)
+    if starter is not None:
+        return starter
+    if lower in ("help", "what can you do?", "what can you do"):
+        return Help()
+    if lower in ("show status", "status", "check runs"):
+        return ToolQuery("status")
+    if lower in ("show tools", "list tools"):
+        return ToolQuery("tools")
+    if lower in ("show libraries", "browse libraries"):
+        return ToolQuery("libraries")
+    if lower in ("show guides", "list guides"):
+        return ToolQuery("list_skills")
+    if m := re.fullmatch(r"read guide (\S{1,200})", text, re.IGNORECASE):
+        return ToolQuery("read_skill", {"id": m.group(1)})
+    for matcher in (_email, _list_dir, _count_lines, _read_file, _write_or_append, _count):
+        intent = matcher(text)
+        if intent is not None:
+            return intent
+    if lower == "try a native tool":
+        return NativeTool()
+    return Fallback()
+
+
+def _unquote(text: str) -> str | None:
+    """The inside of a fully quoted string, else None."""
+    if len(text) >= 2 and text[0] == text[-1] and text[0] in "\"'":
+        inner = text[1:-1]
+        if text[0] not in inner:
+            return inner
+    return None
+
+
+def _address(text: str) -> str | None:
+    if len(text) <= 254 and re.fullmatch(ADDRESS_RE, text):
+        return text
+    return None
+
+
+def _email(text: str) -> Intent | None:
+    m = re.fullmatch(r"(?:send an email to|email|send)\s+(\S+)\s+(.+)", text, re.IGNORECASE)
+    if m is None:
+        return None
+    verb_rest = m.group(2)
+    only: tuple[str, ...] | None = None
+    suffix = re.fullmatch(r"(.+?)\s+only to\s+(.+)", verb_rest, re.IGNORECASE)
+    if suffix is not None:
+        names = [part.strip() for part in suffix.group(2).split(",")]
+        checked = [_address(name) for name in names]
+        if not all(checked):
+            return BadArgument(ADDRESS_RULE)
+        only = tuple(a for a in checked if a)
+        verb_rest = suffix.group(1)
+    address = _address(m.group(1))
+    if address is None:
+        return BadArgument(ADDRESS_RULE)
+    message = _unquote(verb_rest)
+    if message is None:
+        said = re.fullmatch(r"(?:saying|the message)\s+(.+)", verb_rest, re.IGNORECASE)
+        if said is None:
+            return BadArgument(MESSAGE_RULE)
+        message = _unquote(said.group(1)) or said.group(1)
+    if not 1 <= len(message) <= 1000:
+        return BadArgument(MESSAGE_RULE)
+    return Email(address, message, only or (address,))
+
+
+def _path_argument(raw: str, *, directory: bool) -> str | BadArgument:
+    text = _unquote(raw) or raw
+    try:
+        return canonical_path(text, directory=directory)
+    except PathRuleError as exc:
+        return BadArgument(str(exc))
+
+
+def _list_dir(text: str) -> Intent | None:
+    m = re.fullmatch(r"list files (?:under|in) (.+)", text, re.IGNORECASE)
+    if m is None:
+        return None
+    path = _path_argument(m.group(1), directory=True)
+    return path if isinstance(path, BadArgument) else ListDir(path)
+
+
+def _count_lines(text: str) -> Intent | None:
+    m = re.fullmatch(r"count (?:lines in|the lines of) (.+)", text, re.IGNORECASE)
+    if m is None:
+        return None
+    path = _path_argument(m.group(1), directory=False)
+    return path if isinstance(path, BadArgument) else CountLines(path)
+
+
+def _read_file(text: str) -> Intent | None:
+    m = re.fullmatch(r"read (.+)", text, re.IGNORECASE)
+    if m is None:
+        return None
+    path = _path_argument(m.group(1), directory=False)
+    return path if isinstance(path, BadArgument) else ReadFile(path)
+
+
+def _write_or_append(text: str) -> Intent | None:
+    m = re.fullmatch(r"(write|append the line|append) (.+) to (\S+)", text, re.IGNORECASE)
+    if m is None:
+        return None
+    body = _unquote(m.group(2))
+    if body is None:
+        body = m.group(2)
+    if not 1 <= len(body) <= 1000:
+        return BadArgument(MESSAGE_RULE)
+    path = _path_argument(m.group(3), directory=False)
+    if isinstance(path, BadArgument):
+        return path
+    if m.group(1).lower() == "write":
+        return WriteFile(body, path)
+    return AppendFile(body, path)
+
+
+def _count(text: str) -> Intent | None:
+    m = re.fullmatch(r"count to (\S+)( slowly)?", text, re.IGNORECASE)
+    if m is None:
+        return None
+    slowly = m.group(2) is not None
+    digits = m.group(1).replace(",", "")
+    if not digits.isdigit():
+        return BadArgument(COUNT_RULE)
+    n = int(digits)
+    if not 1 <= n <= (MAX_SLOW_COUNT if slowly else MAX_COUNT):
+        return BadArgument(COUNT_RULE)
+    return Count(n, slowly)

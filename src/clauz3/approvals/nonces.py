@@ -1,0 +1,74 @@
+"""Durable single-use receipts (03 RCP-2): the ``consumed_receipts`` table of the run ledger.
+
+The ledger file ``<data>/workspaces/<sha256(project)>/runs.sqlite`` belongs to the runs package;
+its migration list MUST start with :data:`LEDGER_MIGRATIONS` (a store keeps one ordered list), e.g.
+``open_store(path, [*nonces.LEDGER_MIGRATIONS, *runs_migrations])``. :func:`consume` runs inside
+the caller's transaction so the claim and the ledger's move to ``executing`` commit together.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import time
+from collections.abc import Sequence
+from pathlib import Path
+
+from clauz3.approvals.receipts import ReceiptClaims, ReceiptError
+from clauz3.storage.migrations import Migration, open_store, transaction
+
+PRUNE_AFTER_SECONDS = 24 * 3600
+
+LEDGER_MIGRATIONS: tuple[Migration, ...] = (
+    Migration(
+        "approvals-0001-consumed-receipts",
+        """
+        CREATE TABLE consumed_receipts (
+            nonce TEXT PRIMARY KEY,
+            request_id TEXT UNIQUE,
+            program_sha256 TEXT NOT NULL,
+            consumed_at INTEGER NOT NULL,
+            expires_at INTEGER NOT NULL
+        );
+        CREATE INDEX consumed_receipts_expires ON consumed_receipts (expires_at);
+        """,
+    ),
+)
+
+
+def open_ledger(path: Path, extra: Sequence[Migration] = ()) -> sqlite3.Connection:
+    """Open the ledger with this package's migrations followed by ``extra`` (the runs package's)."""
+    return open_store(path, [*LEDGER_MIGRATIONS, *extra])
+
+
+def consume(conn: sqlite3.Connection, claims: ReceiptClaims, *, now: float | None = None) -> None:
+    """Record the nonce as used; ``receipt_replayed`` if it (or its request id) already was.
+
+    Call inside an open transaction; the constraint violation aborts only this statement.
+    """
+    stamp = int(time.time() if now is None else now)
+    try:
+        conn.execute(
+            "INSERT INTO consumed_receipts (nonce, request_id, program_sha256, consumed_at, expires_at)"
+            " VALUES (?, ?, ?, ?, ?)",
+            (claims.nonce, claims.request_id, claims.program_sha256, stamp, claims.expires_at),
+        )
+    except sqlite3.IntegrityError as exc:
+        raise ReceiptError("receipt_replayed", "receipt was already used") from exc
+
+
+def consume_now(conn: sqlite3.Connection, claims: ReceiptClaims, *, now: float | None = None) -> None:
+    """:func:`consume` in its own transaction (for callers with nothing else to commit with it)."""
+    with transaction(conn):
+        consume(conn, claims, now=now)
+
+
+def is_consumed(conn: sqlite3.Connection, nonce: str) -> bool:
+    return conn.execute("SELECT 1 FROM consumed_receipts WHERE nonce = ?", (nonce,)).fetchone() is not None
+
+
+def prune(conn: sqlite3.Connection, *, now: float | None = None) -> int:
+    """Drop rows 24 h past their expiry (a replay of those fails ``receipt_expired`` anyway)."""
+    cutoff = int(time.time() if now is None else now) - PRUNE_AFTER_SECONDS
+    with transaction(conn):
+        cursor = conn.execute("DELETE FROM consumed_receipts WHERE expires_at < ?", (cutoff,))
+    return cursor.rowcount

@@ -1,0 +1,167 @@
+"""The standalone approver pages (03 CARD-5, CARD-6): server-rendered, escaped, no inline scripts.
+
+Buttons are wired by ``/ui/assets/approvals.js`` through ``data-*`` attributes; the pages carry no
+data scripts, tokens or receipts.
+"""
+
+from __future__ import annotations
+
+from html import escape
+from typing import Any
+
+from clauz3.approvals.decisions import LABELS
+
+_CSS = """body{font:15px/1.45 system-ui,sans-serif;margin:0 auto;max-width:60rem;padding:1rem;color:#222}
+a{color:#1a4fa0}.badge{display:inline-block;padding:0 .4rem;border-radius:.3rem;background:#eee}
+.red{color:#a01010}.amber{color:#8a5a00}.neutral{color:#444}.card{border:1px solid #ccc;border-radius:.4rem;
+padding:.8rem;margin:.6rem 0}button{margin:.2rem}textarea{width:100%;min-height:4rem}pre{overflow:auto;
+background:#f6f6f6;padding:.5rem}.mock{background:#efe3ff;color:#4b1a8a}
+"""
+
+_JS = """const post = async (url, body) => {
+  const response = await fetch(url, {method: "POST", headers: {"Content-Type": "application/json"},
+    body: JSON.stringify(body), credentials: "same-origin"});
+  const status = document.getElementById("status");
+  if (status) status.textContent = response.ok ? "Saved." : "Refused (" + response.status + ").";
+  if (response.ok) window.location.reload();
+};
+document.querySelectorAll("button[data-decision]").forEach((button) => {
+  button.addEventListener("click", () => {
+    const feedback = document.getElementById("feedback");
+    const body = {decision: button.dataset.decision};
+    if (feedback && feedback.value) body.feedback = feedback.value;
+    if (button.dataset.remember === "true") body.remember = true;
+    post("/api/requests/" + encodeURIComponent(button.dataset.request) + "/decision", body);
+  });
+});
+document.querySelectorAll("button[data-remember-history]").forEach((button) => {
+  button.addEventListener("click", () => post("/api/profile/remember", {history_id: button.dataset.rememberHistory}));
+});
+document.querySelectorAll("button[data-disable-rule]").forEach((button) => {
+  button.addEventListener("click", () => post("/api/profile/disable", {rule_id: button.dataset.disableRule}));
+});
+document.querySelectorAll("button[data-logout]").forEach((button) => {
+  button.addEventListener("click", async () => {
+    await fetch("/ui/logout", {method: "POST", credentials: "same-origin"});
+    window.location.href = "/ui/login";
+  });
+});
+"""
+
+ASSETS: dict[str, tuple[bytes, str]] = {
+    "approvals.css": (_CSS.encode(), "text/css; charset=utf-8"),
+    "approvals.js": (_JS.encode(), "text/javascript; charset=utf-8"),
+}
+
+
+def asset(name: str) -> tuple[bytes, str] | None:
+    return ASSETS.get(name)
+
+
+def _page(title: str, body: str) -> str:
+    return (
+        "<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\">"
+        "<meta name=\"viewport\" content=\"width=device-width,initial-scale=1\">"
+        f"<title>{escape(title)}</title><link rel=\"stylesheet\" href=\"/ui/assets/approvals.css\"></head>"
+        f"<body>{body}<script src=\"/ui/assets/approvals.js\"></script></body></html>"
+    )
+
+
+def sign_in_page() -> str:
+    """Self-contained: no asset needs a session to load it."""
+    return ("<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>Approver sign-in required"
+            "</title></head><body><h1>Approver sign-in required</h1><p>Open the private approver link printed "
+            "by the approval service.</p></body></html>")
+
+
+def _e(value: Any) -> str:
+    return escape("" if value is None else str(value))
+
+
+def index_page(records: list[dict[str, Any]]) -> str:
+    rows = "".join(
+        f"<li><a href=\"/ui/requests/{_e(r['request_id'])}\">{_e(r['request_id'])}</a> "
+        f"<span class=\"badge\">{_e(r['state'])}</span> {_e(r['target'])}</li>" for r in records)
+    body = (f"<h1>Approval requests</h1><p><a href=\"/ui/profile\">Remembered decisions</a> "
+            f"<button type=\"button\" data-logout=\"1\">Sign out</button></p>"
+            f"<ul>{rows or '<li>No requests yet.</li>'}</ul>")
+    return _page("Approval requests", body)
+
+
+def _contract(c: dict[str, Any]) -> str:
+    lib = c.get("library") or {}
+    badge = ""
+    if lib.get("mock") in ("mock", "mixed"):
+        badge = f" <span class=\"badge mock\">🧪 {'Mock' if lib['mock'] == 'mock' else 'Mixed'}</span>"
+    elif lib.get("mock") == "unmarked":
+        badge = " <span class=\"badge\">Undeclared</span>"
+    identity = c.get("identity")
+    resolved = f"Resolved contract: {_e(identity['symbol'])}" if identity else "Resolved identity not recorded."
+    details = "".join(f"<dt>{_e(k)}</dt><dd>{_e(v)}</dd>" for k, v in (identity or {}).items())
+    description = c.get("description") or "No description provided by the library."
+    return (f"<li><strong>{_e(lib.get('title', ''))}</strong>{badge}<br><code>{_e(c.get('call') or c['expression'])}"
+            f"</code><br>{_e(description)}<br>{resolved}<details><summary>Source and documentation</summary>"
+            f"<dl>{details}</dl><pre>{_e(c.get('documentation'))}</pre></details></li>")
+
+
+def request_page(r: dict[str, Any]) -> str:
+    p = r.get("presentation") or {}
+    contracts = "".join(_contract(c) for c in p.get("contracts", []))
+    coverage = "".join(f"<li class=\"{_e(c['colour'])}\">{_e(c['domain'])}: {_e(c['label'])}</li>"
+                       for c in p.get("coverage", [])) or f"<li>{_e(p.get('coverage_note'))}</li>"
+    notices = "".join(f"<p>{_e(p[k])}</p>" for k in ("mock_notice", "undeclared_notice") if p.get(k))
+    ex = p.get("execution") or {}
+    sandbox = "Sandbox: unavailable" if ex.get("sandbox") == "unavailable" else f"Sandbox: {_e(ex.get('sandbox'))}"
+    auto = r.get("automatic") or {}
+    notes = ""
+    if r.get("rule"):
+        notes += f"<p>Matched rule: {_e(r['rule'].get('name'))} ({_e(r['rule'].get('reason'))})</p>"
+    if auto.get("suppressed"):
+        notes += "<p>Automatic approval paused for this conversation.</p>"
+    for u in auto.get("undecidable", []):
+        notes += f"<p>Undecidable policy rule: {_e(u.get('rule'))}: {_e(u.get('why'))}</p>"
+    proofs = "".join(f"<li>{_e(x['name'])}: {_e(x['conclusion'])} {_e(x['description'])}</li>"
+                     for x in p.get("proofs", []))
+    rid = _e(r["request_id"])
+    if r["state"] == "pending":
+        buttons = "".join(
+            f"<button type=\"button\" data-request=\"{rid}\" data-decision=\"{d}\">{label}</button>"
+            for d, label in (("approved_once", "Approve"), ("rejected_contract", "Reject contract"),
+                             ("request_more", "Need more info"), ("rejected", "Reject")))
+        profile = r.get("profile") or {}
+        if profile.get("eligible"):
+            buttons += (f"<button type=\"button\" data-request=\"{rid}\" data-decision=\"approved_remember\">"
+                        f"Approve and remember</button><button type=\"button\" data-request=\"{rid}\" "
+                        f"data-decision=\"rejected\" data-remember=\"true\">Reject and remember</button>")
+        else:
+            buttons += f"<p>{_e(profile.get('reason'))}</p>"
+        actions = (f"<p>Expires at {_e(r['expires_at'])}</p><label for=\"feedback\">Feedback for the agent "
+                   f"(optional)</label><textarea id=\"feedback\" maxlength=\"4000\"></textarea>{buttons}"
+                   "<p id=\"status\"></p>")
+    else:
+        label = LABELS.get(r.get("decision") or "", r["state"])
+        actions = (f"<p>{_e(label)}</p><p>{_e(r.get('feedback'))}</p>"
+                   + (f"<p>Receipt issued at {_e(r['decided_at'])}</p>" if r.get("receipt_issued") else ""))
+    body = (f"<p><a href=\"/ui\">All requests</a></p><div class=\"card\"><h1>{_e(r['target'])} "
+            f"<span class=\"badge\">{_e(r['state'])}</span></h1><p>Request {rid}</p><h2>Verified limits</h2>"
+            f"<ul>{contracts}</ul><ul>{coverage}</ul>{notices}<p>Time limit: {_e(ex.get('timeout_seconds'))} s. "
+            f"{sandbox}</p>{notes}<details><summary>Program source</summary><pre>{_e(r['program'])}</pre>"
+            f"</details><details><summary>Proof results</summary><ul>{proofs}</ul></details>{actions}</div>")
+    return _page(f"Request {r['request_id']}", body)
+
+
+def profile_page(snapshot: dict[str, Any] | None) -> str:
+    if snapshot is None:
+        return _page("Remembered decisions", "<h1>Remembered decisions</h1><p>Profiles are off.</p>")
+    rules = "".join(
+        f"<li>{_e(x['effect'])} {_e(x['signature'][:12])} {'enabled' if x['enabled'] else 'disabled'}"
+        + (f" <button type=\"button\" data-disable-rule=\"{_e(x['id'])}\">Disable</button>" if x["enabled"] else "")
+        + "</li>" for x in snapshot["rules"])
+    history = "".join(
+        f"<li>{_e(h['record'].get('request_id'))} {_e(LABELS.get(h['decision'] or '', h['decision']))}"
+        + (f" <button type=\"button\" data-remember-history=\"{_e(h['id'])}\">Remember this decision</button>"
+           if h["signature"] and h["decided_by"] == "human" else "") + "</li>" for h in snapshot["history"])
+    body = (f"<p><a href=\"/ui\">All requests</a></p><h1>Remembered decisions</h1><h2>Rules</h2>"
+            f"<ul>{rules or '<li>None.</li>'}</ul><h2>History</h2><ul>{history or '<li>None.</li>'}</ul>"
+            "<p id=\"status\"></p>")
+    return _page("Remembered decisions", body)

@@ -1,0 +1,129 @@
+"""Entry point of the interpreter: run a checked program with the real trusted functions (01 §5)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, TextIO
+
+from clauz3.interp.effects import Gateway
+from clauz3.interp.errors import ProgramError, RunStop, SoundnessViolation
+from clauz3.interp.execute import SOUNDNESS_TAIL, Machine
+from clauz3.interp.monitor import Monitor
+from clauz3.interp.report import write_soundness_report
+from clauz3.interp.trace import CallRecord, Trace
+from clauz3.interp.values import to_plain
+from clauz3.language import ir
+
+OUTCOMES = ("completed", "runtime_error", "trusted_contract_violation", "soundness_violation")
+
+
+class IRHashMismatch(ValueError):
+    """INT-1: the interpreter refuses to start when the program is not the one that was proved."""
+
+
+@dataclass
+class ExecutionResult:
+    """How one run ended (03 §12.1 reason vocabulary).
+
+    ``trace`` holds the call records in order (1-based ``index``); ``error`` the one-line message
+    (with ``file:line`` for program faults); ``report_path`` the soundness report, when written;
+    ``violation`` the soundness kind (``guarantee``, ``precondition``, ``postcondition``,
+    ``solver_model``) and ``guarantee`` the broken guarantee, when there is one.
+    """
+
+    outcome: str
+    return_value: Any = None
+    trace: list[CallRecord] = field(default_factory=list)
+    error: str | None = None
+    report_path: str | None = None
+    violation: str | None = None
+    guarantee: ir.Guarantee | None = None
+    steps: int = 0
+
+    @property
+    def ok(self) -> bool:
+        return self.outcome == "completed"
+
+    def trace_json(self) -> list[dict[str, Any]]:
+        return [r.to_json() for r in self.trace]
+
+
+def execute(
+    program: ir.CheckedProgram,
+    layer_effects: Mapping[str, Callable[..., Any]],
+    *,
+    guarantees_to_monitor: Sequence[ir.Guarantee] | None = None,
+    step_budget: int = 1_000_000,
+    stdout: TextIO,
+    ir_hash: str | None = None,
+    arguments: Mapping[str, Any] | None = None,
+    solver_functions: Mapping[str, Callable[..., Any]] | None = None,
+    write_report: bool = True,
+) -> ExecutionResult:
+    """Run ``program.target``.
+
+    ``layer_effects`` maps qualified effect names to the layer's decorated functions (or stubs with
+    the same signature). ``guarantees_to_monitor`` defaults to every guarantee and required contract
+    of the program (MON-4: the caller cannot switch the monitor off, only narrow it in tests).
+    ``arguments`` overrides target parameter defaults (differential testing); ``solver_functions``
+    maps ``SolverCall.real`` names to callables (else they are imported). ``write_report=False``
+    skips the MON-3 report file (differential testing reports findings itself).
+    """
+    if step_budget < 1:
+        raise ValueError("step budget must be at least 1")
+    actual_hash = ir.ir_sha256(program)
+    if ir_hash is not None and ir_hash != actual_hash:
+        raise IRHashMismatch(f"refusing to run: IR hash {actual_hash} differs from the proved {ir_hash}")
+    guarantees = tuple(program.guarantees if guarantees_to_monitor is None else guarantees_to_monitor)
+
+    trace = Trace(program)
+    machine = Machine(program, stdout=stdout, step_budget=step_budget, solver_functions=solver_functions)
+    monitor = Monitor(machine, program, guarantees)
+    machine.gateway = Gateway(program, layer_effects, monitor, trace)
+
+    def finish(outcome: str, error: str | None, value: Any = None, stop: RunStop | None = None) -> ExecutionResult:
+        result = ExecutionResult(outcome, to_plain(value), list(trace.records), error, steps=machine.steps)
+        if isinstance(stop, SoundnessViolation):
+            result.violation = stop.kind
+            result.guarantee = stop.guarantee
+            if write_report:
+                path = write_soundness_report(
+                    program, trace, message=stop.message, kind=stop.kind, guarantee=stop.guarantee,
+                    detail=stop.detail, ir_hash=actual_hash,
+                )
+                result.report_path = str(path)
+        return result
+
+    target = program.functions.get(program.target)
+    if target is None:
+        return finish("runtime_error", f"{program.path}: target {program.target} is missing from the program")
+    given = dict(arguments or {})
+    args: list[Any] = []
+    for p in target.params:
+        if p.name in given:
+            args.append(given.pop(p.name))
+        elif p.default is not None:
+            args.append(machine.const_value(p.default))
+        else:
+            return finish("runtime_error", f"{target.file}:{target.line}: target parameter {p.name} has no value")
+    if given:
+        return finish("runtime_error", f"{target.file}:{target.line}: unknown target argument {sorted(given)[0]}")
+
+    try:
+        value = machine.run_function(target, args)
+    except RunStop as stop:
+        return finish(stop.outcome, stop.message, stop=stop)
+    except RecursionError as exc:  # defensive: the checker bounds nesting, so this is a program fault
+        err = ProgramError(f"{program.path}: RecursionError: {exc}")
+        return finish("runtime_error", err.message)
+
+    broken = monitor.final(trace)
+    if broken is not None:
+        stop = SoundnessViolation(
+            f"clauz3 stopped this run: the finished run breaks the proved guarantee {broken.bound_call}. "
+            f"{SOUNDNESS_TAIL}",
+            "guarantee", guarantee=broken,
+        )
+        return finish(stop.outcome, stop.message, value, stop=stop)
+    return finish("completed", None, value)

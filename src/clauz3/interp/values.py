@@ -1,0 +1,254 @@
+"""Run-time values of the interpreter.
+
+Program values are ordinary Python objects (``None``, ``bool``, ``int``, ``float``, ``str``, ``list``,
+``tuple``, ``set``, ``dict``) so that every operation has exactly CPython's semantics. Three additions:
+
+* Provenance-tagged scalars (MON-1, PRED-3): a value read from a Row field of a trusted result is a
+  :class:`TStr` / :class:`TInt` / :class:`TFloat` / :class:`TBool` carrying ``prov`` =
+  :class:`Tag`. They behave exactly like the plain value; CPython's operators already return plain
+  values for subclasses, and the interpreter strips tags from every value an operation creates, so a
+  tag survives only while the value travels unmodified (binding, storing, indexing, passing).
+* :class:`RowValue`: an immutable Row instance as the program sees it (field values tagged).
+* :class:`RecordValue` / :class:`ColumnRefValue`: what contract predicates see (call records, events,
+  fluent items, and ``Schema.field`` constants).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from dataclasses import dataclass
+from typing import Any
+
+
+@dataclass(frozen=True)
+class Tag:
+    """Where a scalar came from: field ``field`` of row ``row`` of the result of call ``result``."""
+
+    schema: str
+    field: str
+    result: int
+    row: int
+
+
+class TStr(str):
+    prov: Tag
+
+
+class TInt(int):
+    prov: Tag
+
+
+class TFloat(float):
+    prov: Tag
+
+
+class TBool(int):
+    """A tagged ``bool`` (``bool`` cannot be subclassed); prints and compares like ``True``/``False``."""
+
+    prov: Tag
+
+    def __repr__(self) -> str:
+        return "True" if int(self) else "False"
+
+    __str__ = __repr__
+
+    def __format__(self, spec: str) -> str:
+        return format(bool(int(self)), spec)
+
+
+TAGGED = (TStr, TInt, TFloat, TBool)
+
+
+def tag(value: Any, prov: Tag) -> Any:
+    """Tag a scalar read from a row; other values are returned unchanged."""
+    if isinstance(value, bool):
+        out: Any = TBool(1 if value else 0)
+    elif isinstance(value, str):
+        out = TStr(value)
+    elif isinstance(value, int):
+        out = TInt(value)
+    elif isinstance(value, float):
+        out = TFloat(value)
+    else:
+        return value
+    out.prov = prov
+    return out
+
+
+def untag(value: Any) -> Any:
+    """The plain scalar for a tagged one (shallow: collections keep their elements)."""
+    cls = type(value)
+    if cls is TStr:
+        return str.__str__(value)
+    if cls is TInt:
+        return int(value)
+    if cls is TFloat:
+        return float(value)
+    if cls is TBool:
+        return bool(int(value))
+    return value
+
+
+def prov_of(value: Any) -> Tag | None:
+    return getattr(value, "prov", None) if type(value) in TAGGED else None
+
+
+def is_bool(value: Any) -> bool:
+    return isinstance(value, bool) or type(value) is TBool
+
+
+def scalar_class(value: Any) -> type:
+    """The program-visible class of a value (``bool`` for a tagged bool, ``str`` for a tagged str…)."""
+    cls = type(value)
+    if cls is TBool:
+        return bool
+    if cls in (TStr, TInt, TFloat):
+        return cls.__mro__[1]
+    return cls
+
+
+class RowValue:
+    """An immutable row: ``schema`` (key in ``CheckedProgram.rows``), ordered field values."""
+
+    __slots__ = ("_fields", "original", "schema", "short")
+
+    def __init__(self, schema: str, short: str, fields: dict[str, Any], original: Any = None) -> None:
+        object.__setattr__(self, "schema", schema)
+        object.__setattr__(self, "short", short)
+        object.__setattr__(self, "_fields", dict(fields))
+        object.__setattr__(self, "original", original)
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise AttributeError("rows are immutable")
+
+    def get(self, name: str) -> Any:
+        return self._fields[name]
+
+    @property
+    def fields(self) -> dict[str, Any]:
+        return dict(self._fields)
+
+    def _key(self) -> tuple[Any, ...]:
+        return (self.schema, tuple((k, untag(v)) for k, v in self._fields.items()))
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, RowValue) and self._key() == other._key()
+
+    def __hash__(self) -> int:
+        return hash(self._key())
+
+    def __repr__(self) -> str:
+        if self.original is not None:
+            return repr(self.original)
+        inner = ", ".join(f"{k}={untag(v)!r}" for k, v in self._fields.items())
+        return f"{self.short}({inner})"
+
+
+@dataclass(frozen=True)
+class ColumnRefValue:
+    """``Schema.field`` in a predicate: compares by provenance, never by text (PRED-3)."""
+
+    schema: str
+    field: str
+
+
+class _Missing:
+    """A field an event class does not declare (EVT-3): any use makes the predicate undecidable."""
+
+    _instance: _Missing | None = None
+
+    def __new__(cls) -> _Missing:
+        if cls._instance is None:
+            cls._instance = super().__new__(cls)
+        return cls._instance
+
+    def __repr__(self) -> str:
+        return "<missing>"
+
+
+MISSING = _Missing()
+
+
+class MissingField(Exception):
+    """Raised when a predicate computes with :data:`MISSING`."""
+
+
+class RecordValue:
+    """A call record, event or fluent item as a predicate parameter: ``e.<field>``."""
+
+    __slots__ = ("kind", "name", "values")
+
+    def __init__(self, kind: str, name: str, values: dict[str, Any]) -> None:
+        self.kind = kind
+        self.name = name
+        self.values = values
+
+    def get(self, name: str) -> Any:
+        return self.values.get(name, MISSING)
+
+
+def to_plain(value: Any) -> Any:
+    """A deep copy with every tag removed (what crosses the boundary to trusted code)."""
+    value = untag(value)
+    if isinstance(value, list):
+        return [to_plain(v) for v in value]
+    if isinstance(value, tuple):
+        return tuple(to_plain(v) for v in value)
+    if isinstance(value, set):
+        return {to_plain(v) for v in value}
+    if isinstance(value, frozenset):
+        return frozenset(to_plain(v) for v in value)
+    if isinstance(value, dict):
+        return {to_plain(k): to_plain(v) for k, v in value.items()}
+    if isinstance(value, RowValue):
+        if value.original is not None:
+            return value.original
+        return value
+    return value
+
+
+def render(value: Any, limit: int = 200) -> str:
+    """A value as a Python literal for messages (strings double-quoted, cut after ``limit`` chars)."""
+    value = untag(value)
+    if isinstance(value, str):
+        text = value
+        if len(text) > limit:
+            text = text[:limit]
+            return json.dumps(text, ensure_ascii=False) + f"… (+{len(value) - limit} chars)"
+        return json.dumps(text, ensure_ascii=False)
+    if isinstance(value, list):
+        return "[" + ", ".join(render(v, limit) for v in value) + "]"
+    if isinstance(value, tuple):
+        inner = ", ".join(render(v, limit) for v in value)
+        return f"({inner},)" if len(value) == 1 else f"({inner})"
+    if isinstance(value, (set, frozenset)):
+        if not value:
+            return "set()"
+        return "{" + ", ".join(sorted(render(v, limit) for v in value)) + "}"
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{render(k, limit)}: {render(v, limit)}" for k, v in value.items()) + "}"
+    if isinstance(value, RowValue):
+        inner = ", ".join(f"{k}={render(v, limit)}" for k, v in value.fields.items())
+        return f"{value.short}({inner})"
+    return repr(value)
+
+
+def to_json(value: Any) -> Any:
+    """JSON-able form of a run-time value (call records, reports)."""
+    value = untag(value)
+    if value is None or isinstance(value, (bool, int, str)):
+        return value
+    if isinstance(value, float):
+        if math.isfinite(value):
+            return value
+        return {"float": repr(value)}
+    if isinstance(value, (list, tuple)):
+        return [to_json(v) for v in value]
+    if isinstance(value, (set, frozenset)):
+        return sorted((to_json(v) for v in value), key=lambda v: json.dumps(v, sort_keys=True))
+    if isinstance(value, dict):
+        return {str(untag(k)): to_json(v) for k, v in value.items()}
+    if isinstance(value, RowValue):
+        return {"row": value.short, "fields": {k: to_json(v) for k, v in value.fields.items()}}
+    return repr(value)

@@ -1,0 +1,520 @@
+"""Proof models of the 01 §3.4 builtins and methods; ``MODELS`` is enumerated by the parity test.
+
+Each model takes the executor, the call node and the evaluated arguments. ``exact`` models are
+precise; ``abstract`` ones return fresh values with the listed facts only (sound, and marked in
+counterexamples).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+import z3
+
+from clauz3.language import ir
+from clauz3.prover import ops
+from clauz3.prover.logic import TRUE, mk_not, truthy
+from clauz3.prover.values import (
+    F64,
+    NONE_V,
+    RNE,
+    DictV,
+    ListV,
+    NoneV,
+    OptV,
+    TDictV,
+    TListV,
+    Unsupported,
+    check,
+    contains,
+    dict_lookup,
+    dict_visible,
+    eq,
+    float_lit,
+    int_to_float,
+    is_bool,
+    is_float,
+    is_int,
+    is_str,
+    length,
+    merge,
+    raw,
+    str_lit,
+    to_float,
+    to_int,
+    val,
+    visible,
+)
+
+if TYPE_CHECKING:
+    from clauz3.prover.execute import Executor
+
+Model = Callable[["Executor", Any, list[Any], dict[str, Any]], Any]
+
+
+@dataclass(frozen=True)
+class ModelEntry:
+    fn: Model
+    precision: str  # "exact" | "abstract" | "none"
+
+
+def _src(node: Any) -> str:
+    return getattr(node, "source", "") or ""
+
+
+# ---------------------------------------------------------------------------------- builtins
+
+
+def _len(ex: Executor, node: Any, args: list[Any], kw: dict[str, Any]) -> Any:
+    return length(val(args[0]))
+
+
+def _abs(ex: Executor, node: Any, args: list[Any], kw: dict[str, Any]) -> Any:
+    v = val(args[0])
+    if is_float(v):
+        return z3.fpAbs(v)
+    x = to_int(v)
+    return z3.If(x < 0, -x, x)
+
+
+def _bool(ex: Executor, node: Any, args: list[Any], kw: dict[str, Any]) -> Any:
+    return truthy(args[0]) if args else z3.BoolVal(False)
+
+
+def _float(ex: Executor, node: Any, args: list[Any], kw: dict[str, Any]) -> Any:
+    if not args:
+        return float_lit(0.0)
+    v = val(args[0])
+    if is_float(v):
+        return v
+    if is_str(v):
+        s = z3.simplify(v)
+        if z3.is_string_value(s):
+            from clauz3.prover.counterexample import string_chars
+
+            try:
+                return float_lit(float(string_chars(s)))
+            except ValueError:
+                ex.exception("ValueError", node, z3.BoolVal(False), _src(node) or "float(…)")
+                return float_lit(0.0)
+        flag = ex.ctx.fresh_bool("float_ok")
+        ex.exception("ValueError", node, flag, _src(node) or "float(…)", (("text", v),))
+        return ex.ctx.fresh(F64, "float", abstract=True)
+    ops._overflow_check(ex, node, v)
+    return int_to_float(v)
+
+
+def _ord(ex: Executor, node: Any, args: list[Any], kw: dict[str, Any]) -> Any:
+    s = val(args[0])
+    ex.exception("TypeError", node, z3.Length(s) == 1, _src(node) or "ord(…)", (("text", s),))
+    if not z3.is_string_value(z3.simplify(s)):
+        ex.ctx.unicode_sensitive = True
+    return z3.StrToCode(s)
+
+
+def _chr(ex: Executor, node: Any, args: list[Any], kw: dict[str, Any]) -> Any:
+    n = to_int(val(args[0]))
+    ex.exception("ValueError", node, z3.And(n >= 0, n <= 0x10FFFF), _src(node) or "chr(…)", (("code", n),))
+    c = ops.const_int(n)
+    if c is not None and 0 <= c <= 0x10FFFF:
+        return str_lit(chr(c))
+    ex.ctx.unicode_sensitive = True
+    return z3.StrFromCode(n)
+
+
+def _minmax(which: str) -> Model:
+    def model(ex: Executor, node: Any, args: list[Any], kw: dict[str, Any]) -> Any:
+        if len(args) == 1:
+            coll = val(args[0])
+            if not isinstance(coll, ListV):
+                raise Unsupported(f"{which}() over a collection of unknown length")
+            ex.exception("ValueError", node, length(coll) > 0, _src(node) or f"{which}(…)")
+            items = [(visible(coll, k, ex.ctx.fresh_bool), it) for k, it in enumerate(coll.items)]
+        else:
+            items = [(TRUE, a) for a in args]
+        if not items:
+            return ex.fresh_value(node.type, which, abstract=True)
+        best = items[0][1]
+        for guard, it in items[1:]:
+            better = ops.order(ex, ">" if which == "max" else "<", it, best)
+            best = merge(z3.And(guard, better), it, best)
+        return best
+    return model
+
+
+def _sum(ex: Executor, node: Any, args: list[Any], kw: dict[str, Any]) -> Any:
+    coll = val(args[0])
+    start = args[1] if len(args) > 1 else kw.get("start", z3.IntVal(0))
+    if not isinstance(coll, ListV):
+        raise Unsupported("sum() over a collection of unknown length")
+    total = raw(start)
+    for k, it in enumerate(coll.items):
+        total = merge(visible(coll, k, ex.ctx.fresh_bool), ops.binop(ex, node, "+", total, it), total)
+    return total
+
+
+def _int(ex: Executor, node: Any, args: list[Any], kw: dict[str, Any]) -> Any:
+    if not args:
+        return z3.IntVal(0)
+    v = val(args[0])
+    if is_bool(v) or is_int(v):
+        return to_int(v)
+    if is_float(v):
+        ex.exception("ValueError", node, z3.Not(z3.fpIsNaN(v)), _src(node) or "int(…)", (("value", v),))
+        ex.exception("OverflowError", node, z3.Not(z3.fpIsInf(v)), _src(node) or "int(…)", (("value", v),))
+        return z3.ToInt(z3.fpToReal(z3.fpRoundToIntegral(z3.RTZ(), v)))
+    if is_str(v):
+        s = z3.simplify(v)
+        if z3.is_string_value(s):
+            from clauz3.prover.counterexample import string_chars
+
+            try:
+                return z3.IntVal(int(string_chars(s)))
+            except ValueError:
+                ex.exception("ValueError", node, z3.BoolVal(False), _src(node) or "int(…)")
+                return z3.IntVal(0)
+        digits = z3.And(z3.Length(v) > 0, z3.StrToInt(v) >= 0)
+        ex.exception("ValueError", node, digits, _src(node) or "int(…)", (("text", v),))
+        other = ex.ctx.fresh(z3.IntSort(), "int", abstract=True)
+        return z3.If(digits, z3.StrToInt(v), other)
+    raise Unsupported("int() of this value")
+
+
+def _str(ex: Executor, node: Any, args: list[Any], kw: dict[str, Any]) -> Any:
+    if not args:
+        return z3.StringVal("")
+    return ops.to_str(ex, node, args[0])
+
+
+def _collection(kind: str) -> Model:
+    def model(ex: Executor, node: Any, args: list[Any], kw: dict[str, Any]) -> Any:
+        if kind == "dict":
+            if not args:
+                return DictV([], [], [])
+            src = val(args[0])
+            if isinstance(src, DictV):
+                return DictV(list(src.keys), list(src.vals), list(src.present))
+            if isinstance(src, ListV):
+                keys, vals, present = [], [], []
+                for k, pair in enumerate(src.items):
+                    pair = check(pair)
+                    if not (isinstance(pair, ListV) and isinstance(pair.n, int) and pair.n == 2):
+                        raise Unsupported("dict() from items that are not pairs")
+                    keys.append(pair.items[0])
+                    vals.append(pair.items[1])
+                    present.append(visible(src, k, ex.ctx.fresh_bool))
+                return DictV(keys, vals, present)
+            raise Unsupported("dict() from this value")
+        if not args:
+            return ListV([], 0, kind)
+        src = val(args[0])
+        if isinstance(src, ListV):
+            if src.kind == "set" and kind != "set":
+                # Iteration order of a set: keep only visible items, in insertion order.
+                out = ListV([], 0, kind)
+                for k, it in enumerate(src.items):
+                    out = ops.append_if(out, visible(src, k, ex.ctx.fresh_bool), it)
+                return out
+            return ListV(list(src.items), src.n, kind)
+        if isinstance(src, DictV):
+            out = ListV([], 0, kind)
+            for k in range(len(src.keys)):
+                out = ops.append_if(out, dict_visible(src, k), src.keys[k])
+            return out
+        if is_str(src):
+            items = [it for _, it in ops.items_of(ex, src)]
+            return ListV(items, len(items), kind)
+        if isinstance(src, TListV):
+            raise Unsupported(f"{kind}() of a trusted collection")
+        raise Unsupported(f"{kind}() of this value")
+    return model
+
+
+def _range(ex: Executor, node: Any, args: list[Any], kw: dict[str, Any]) -> Any:
+    bounds = [ops.const_int(a) for a in args]
+    if any(b is None for b in bounds):
+        raise Unsupported("range() with non-constant arguments")
+    items = [z3.IntVal(k) for k in range(*bounds)]  # type: ignore[arg-type]
+    return ListV(items, len(items), "list")
+
+
+def _enumerate(ex: Executor, node: Any, args: list[Any], kw: dict[str, Any]) -> Any:
+    src = val(args[0])
+    start = ops.const_int(args[1]) if len(args) > 1 else ops.const_int(kw.get("start", z3.IntVal(0)))
+    out = ListV([], 0, "list")
+    for k, (guard, it) in enumerate(ops.items_of(ex, src)):
+        out = ops.append_if(out, guard, ListV([z3.IntVal((start or 0) + k), it], 2, "tuple"))
+    return out
+
+
+def _print(ex: Executor, node: Any, args: list[Any], kw: dict[str, Any]) -> Any:
+    return NONE_V
+
+
+def _isclose(ex: Executor, node: Any, args: list[Any], kw: dict[str, Any]) -> Any:
+    a, b = to_float(val(args[0])), to_float(val(args[1]))
+    rel = to_float(kw["rel_tol"]) if "rel_tol" in kw else float_lit(1e-09)
+    abs_tol = to_float(kw["abs_tol"]) if "abs_tol" in kw else float_lit(0.0)
+    ex.exception("ValueError", node, z3.And(z3.Not(z3.fpIsNegative(rel)), z3.Not(z3.fpIsNegative(abs_tol))),
+                 _src(node) or "math.isclose(…)")
+    diff = z3.fpAbs(z3.fpSub(RNE, b, a))
+    close = z3.Or(z3.fpLEQ(diff, z3.fpAbs(z3.fpMul(RNE, rel, b))), z3.fpLEQ(diff, z3.fpAbs(z3.fpMul(RNE, rel, a))),
+                  z3.fpLEQ(diff, abs_tol))
+    return z3.If(z3.fpEQ(a, b), z3.BoolVal(True),
+                 z3.If(z3.Or(z3.fpIsInf(a), z3.fpIsInf(b)), z3.BoolVal(False), close))
+
+
+def _isinf(ex: Executor, node: Any, args: list[Any], kw: dict[str, Any]) -> Any:
+    v = val(args[0])
+    return z3.fpIsInf(v) if is_float(v) else z3.BoolVal(False)
+
+
+def _isnan(ex: Executor, node: Any, args: list[Any], kw: dict[str, Any]) -> Any:
+    v = val(args[0])
+    return z3.fpIsNaN(v) if is_float(v) else z3.BoolVal(False)
+
+
+def _rounding(mode: Callable[[], Any], name: str) -> Model:
+    def model(ex: Executor, node: Any, args: list[Any], kw: dict[str, Any]) -> Any:
+        v = val(args[0])
+        if not is_float(v):
+            return to_int(v)
+        ex.exception("ValueError", node, z3.Not(z3.fpIsNaN(v)), _src(node) or f"math.{name}(…)", (("value", v),))
+        ex.exception("OverflowError", node, z3.Not(z3.fpIsInf(v)), _src(node) or f"math.{name}(…)",
+                     (("value", v),))
+        return z3.ToInt(z3.fpToReal(z3.fpRoundToIntegral(mode(), v)))
+    return model
+
+
+def _const_float(x: float) -> Model:
+    def model(ex: Executor, node: Any, args: list[Any], kw: dict[str, Any]) -> Any:
+        return float_lit(x)
+    return model
+
+
+# ------------------------------------------------------------------------------------ methods
+
+
+def _startswith(ex: Executor, node: Any, args: list[Any], kw: dict[str, Any]) -> Any:
+    s, p = val(args[0]), val(args[1])
+    if isinstance(p, ListV):
+        return z3.Or(*[z3.PrefixOf(raw(x), s) for x in p.items]) if p.items else z3.BoolVal(False)
+    return z3.PrefixOf(p, s)
+
+
+def _endswith(ex: Executor, node: Any, args: list[Any], kw: dict[str, Any]) -> Any:
+    s, p = val(args[0]), val(args[1])
+    if isinstance(p, ListV):
+        return z3.Or(*[z3.SuffixOf(raw(x), s) for x in p.items]) if p.items else z3.BoolVal(False)
+    return z3.SuffixOf(p, s)
+
+
+def _find(ex: Executor, node: Any, args: list[Any], kw: dict[str, Any]) -> Any:
+    s, p = val(args[0]), val(args[1])
+    if len(args) > 2:
+        raise Unsupported("str.find with a start position")
+    return z3.IndexOf(s, p, 0)
+
+
+def _str_index(ex: Executor, node: Any, args: list[Any], kw: dict[str, Any]) -> Any:
+    s, p = val(args[0]), val(args[1])
+    if len(args) > 2:
+        raise Unsupported("str.index with a start position")
+    ex.exception("ValueError", node, z3.Contains(s, p), _src(node) or "str.index(…)", (("text", s),))
+    return z3.IndexOf(s, p, 0)
+
+
+def _join(ex: Executor, node: Any, args: list[Any], kw: dict[str, Any]) -> Any:
+    sep, coll = val(args[0]), val(args[1])
+    if not isinstance(coll, ListV):
+        raise Unsupported("str.join over a collection of unknown length")
+    out: Any = z3.StringVal("")
+    first = z3.BoolVal(True)
+    for k, it in enumerate(coll.items):
+        g = visible(coll, k, ex.ctx.fresh_bool)
+        piece = z3.If(first, raw(it), z3.Concat(sep, raw(it)))
+        out = z3.If(g, z3.Concat(out, piece), out)
+        first = z3.And(first, mk_not(g))
+    return z3.simplify(out) if all(z3.is_string_value(z3.simplify(raw(x))) for x in coll.items) else out
+
+
+def _abstract_str(fact: str) -> Model:
+    def model(ex: Executor, node: Any, args: list[Any], kw: dict[str, Any]) -> Any:
+        s = val(args[0])
+        out = ex.ctx.fresh(z3.StringSort(), node.method if hasattr(node, "method") else "str", abstract=True)
+        if fact == "shorter":
+            ex.ctx.assume(z3.Length(out) <= z3.Length(s))
+        return out
+    return model
+
+
+def _str_count(ex: Executor, node: Any, args: list[Any], kw: dict[str, Any]) -> Any:
+    s, p = val(args[0]), val(args[1])
+    out = ex.ctx.fresh(z3.IntSort(), "count", abstract=True)
+    ex.ctx.assume(z3.And(out >= 0, out <= z3.Length(s) + 1))
+    ex.ctx.assume(z3.Implies(z3.And(z3.Length(p) > 0, z3.Not(z3.Contains(s, p))), out == 0))
+    ex.ctx.assume(z3.Implies(z3.And(z3.Length(p) > 0, z3.Contains(s, p)), out >= 1))
+    return out
+
+
+def _split(ex: Executor, node: Any, args: list[Any], kw: dict[str, Any]) -> Any:
+    s = val(args[0])
+    if len(args) > 1 and not isinstance(check(args[1]), NoneV):
+        sep = val(args[1])
+        ex.exception("ValueError", node, z3.Length(sep) > 0, _src(node) or "str.split(…)")
+        n = ex.ctx.fresh(z3.IntSort(), "split_len", abstract=True)
+        ex.ctx.assume(z3.And(n >= 1, n <= z3.Length(s) + 1))
+    else:
+        n = ex.ctx.fresh(z3.IntSort(), "split_len", abstract=True)
+        ex.ctx.assume(z3.And(n >= 0, n <= z3.Length(s)))
+    elem = ex.ctx.fresh_fn("split_elem", z3.StringSort())
+    return TListV(n, elem, ir.STR, _src(node) or "str.split(…)")
+
+
+def _list_index(ex: Executor, node: Any, args: list[Any], kw: dict[str, Any]) -> Any:
+    coll, item = val(args[0]), args[1]
+    if not isinstance(coll, ListV):
+        raise Unsupported("list.index over a collection of unknown length")
+    ex.exception("ValueError", node, contains(coll, item, ex.ctx.fresh_bool), _src(node) or "list.index(…)")
+    result: Any = z3.IntVal(0)
+    for k in reversed(range(len(coll.items))):
+        hit = z3.And(visible(coll, k), eq(coll.items[k], item, ex.ctx.fresh_bool))
+        result = z3.If(hit, z3.IntVal(k), result)
+    return result
+
+
+def _list_count(ex: Executor, node: Any, args: list[Any], kw: dict[str, Any]) -> Any:
+    coll, item = val(args[0]), args[1]
+    if not isinstance(coll, ListV):
+        raise Unsupported("list.count over a collection of unknown length")
+    terms = [z3.If(z3.And(visible(coll, k), eq(it, item, ex.ctx.fresh_bool)), 1, 0)
+             for k, it in enumerate(coll.items)]
+    return z3.Sum(*terms) if terms else z3.IntVal(0)
+
+
+def _dict_get(ex: Executor, node: Any, args: list[Any], kw: dict[str, Any]) -> Any:
+    d, key = val(args[0]), args[1]
+    default = args[2] if len(args) > 2 else NONE_V
+    if isinstance(d, DictV):
+        found, value = dict_lookup(d, key)
+        if value is None:
+            return default
+        return merge(found, value, default)
+    if isinstance(d, TDictV) and d.has is not None:
+        k = raw(key)
+        return merge(z3.Select(d.has, k), z3.Select(d.val, k), default)
+    if isinstance(d, TDictV):
+        flag = ex.ctx.fresh_bool("has")
+        return merge(flag, ex.fresh_value(d.value_type, "dictval", abstract=True), default)
+    raise Unsupported("dict.get on this value")
+
+
+def _dict_view(which: str) -> Model:
+    def model(ex: Executor, node: Any, args: list[Any], kw: dict[str, Any]) -> Any:
+        d = val(args[0])
+        if not isinstance(d, DictV):
+            raise Unsupported(f"dict.{which}() of a dict of unknown size")
+        out = ListV([], 0, "list")
+        for k in range(len(d.keys)):
+            _, value = dict_lookup(d, d.keys[k])
+            item = {"keys": d.keys[k], "values": value, "items": ListV([d.keys[k], value], 2, "tuple")}[which]
+            out = ops.append_if(out, dict_visible(d, k), item)
+        return out
+    return model
+
+
+def _mutator(which: str) -> Model:
+    def model(ex: Executor, node: Any, args: list[Any], kw: dict[str, Any]) -> Any:
+        if not isinstance(node.obj, ir.Name):
+            raise Unsupported(f"{which} on something that is not a local name")
+        cur = check(ex.frame.env[node.obj.id])
+        if not isinstance(cur, ListV):
+            raise Unsupported(f"{which} on this value")
+        cond = z3.And(*ex.local_conds) if ex.local_conds else TRUE
+        if which == "extend":
+            new = cur
+            for g, it in ops.items_of(ex, args[1]):
+                new = ops.append_if(new, z3.And(cond, g) if ex.local_conds else g, it)
+        else:
+            new = ops.append_if(cur, cond, args[1])
+        ex.frame.env[node.obj.id] = new
+        return NONE_V
+    return model
+
+
+MODELS: dict[str, ModelEntry] = {
+    "len": ModelEntry(_len, "exact"),
+    "abs": ModelEntry(_abs, "exact"),
+    "bool": ModelEntry(_bool, "exact"),
+    "float": ModelEntry(_float, "exact"),
+    "ord": ModelEntry(_ord, "exact"),
+    "chr": ModelEntry(_chr, "exact"),
+    "min": ModelEntry(_minmax("min"), "exact"),
+    "max": ModelEntry(_minmax("max"), "exact"),
+    "sum": ModelEntry(_sum, "exact"),
+    "int": ModelEntry(_int, "exact"),
+    "str": ModelEntry(_str, "exact"),
+    "list": ModelEntry(_collection("list"), "exact"),
+    "set": ModelEntry(_collection("set"), "exact"),
+    "dict": ModelEntry(_collection("dict"), "exact"),
+    "tuple": ModelEntry(_collection("tuple"), "exact"),
+    "range": ModelEntry(_range, "exact"),
+    "enumerate": ModelEntry(_enumerate, "exact"),
+    "print": ModelEntry(_print, "none"),
+    "math.isclose": ModelEntry(_isclose, "exact"),
+    "math.isinf": ModelEntry(_isinf, "exact"),
+    "math.isnan": ModelEntry(_isnan, "exact"),
+    "math.floor": ModelEntry(_rounding(z3.RTN, "floor"), "exact"),
+    "math.ceil": ModelEntry(_rounding(z3.RTP, "ceil"), "exact"),
+    "math.trunc": ModelEntry(_rounding(z3.RTZ, "trunc"), "exact"),
+    "math.inf": ModelEntry(_const_float(float("inf")), "exact"),
+    "math.pi": ModelEntry(_const_float(3.141592653589793), "exact"),
+    "str.startswith": ModelEntry(_startswith, "exact"),
+    "str.endswith": ModelEntry(_endswith, "exact"),
+    "str.find": ModelEntry(_find, "exact"),
+    "str.index": ModelEntry(_str_index, "exact"),
+    "str.join": ModelEntry(_join, "exact"),
+    "str.count": ModelEntry(_str_count, "abstract"),
+    "str.split": ModelEntry(_split, "abstract"),
+    "str.strip": ModelEntry(_abstract_str("shorter"), "abstract"),
+    "str.lstrip": ModelEntry(_abstract_str("shorter"), "abstract"),
+    "str.rstrip": ModelEntry(_abstract_str("shorter"), "abstract"),
+    "str.lower": ModelEntry(_abstract_str(""), "abstract"),
+    "str.upper": ModelEntry(_abstract_str(""), "abstract"),
+    "str.replace": ModelEntry(_abstract_str(""), "abstract"),
+    "list.index": ModelEntry(_list_index, "exact"),
+    "list.count": ModelEntry(_list_count, "exact"),
+    "dict.get": ModelEntry(_dict_get, "exact"),
+    "dict.keys": ModelEntry(_dict_view("keys"), "exact"),
+    "dict.values": ModelEntry(_dict_view("values"), "exact"),
+    "dict.items": ModelEntry(_dict_view("items"), "exact"),
+    "list.append": ModelEntry(_mutator("append"), "exact"),
+    "list.extend": ModelEntry(_mutator("extend"), "exact"),
+    "set.add": ModelEntry(_mutator("add"), "exact"),
+}
+
+
+def call_builtin(ex: Executor, node: ir.BuiltinCall) -> Any:
+    entry = MODELS.get(node.name)
+    if entry is None:
+        raise Unsupported(f"builtin {node.name}")
+    args = [ex.eval(a) for a in node.args]
+    kwargs = {k: ex.eval(v) for k, v in node.kwargs}
+    return entry.fn(ex, node, args, kwargs)
+
+
+def call_method(ex: Executor, node: ir.MethodCall) -> Any:
+    key = f"{node.receiver}.{node.method}"
+    entry = MODELS.get(key)
+    if entry is None and node.receiver in ("list", "tuple") and node.method in ("index", "count"):
+        entry = MODELS.get(f"list.{node.method}")
+    if entry is None:
+        raise Unsupported(f"method {key}")
+    obj = ex.eval(node.obj)
+    args = [obj, *[ex.eval(a) for a in node.args]]
+    return entry.fn(ex, node, args, {})
+
+
+__all__ = ["MODELS", "OptV", "call_builtin", "call_method", "int_to_float", "is_float"]

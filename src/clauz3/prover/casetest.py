@@ -1,0 +1,219 @@
+"""Library proof cases (01 §8.2): discover, prove in parallel, compare with the expected outcome.
+
+The layer (every domain of the library) is loaded once in this process; cases are proved in
+forked children so each gets its own solver while sharing the loaded layer (TL-6 holds: one
+layer per process tree).
+"""
+
+from __future__ import annotations
+
+import ast
+import multiprocessing
+import re
+import sys
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, TextIO
+
+from clauz3.prover.pipeline import ProofRequest, _layer_for, prove_file
+
+EXPECT = re.compile(r"#\s*clauz3-expect:\s*(.+?)\s*$")
+
+
+class CaseError(Exception):
+    """Bad case folder (exit 2)."""
+
+
+@dataclass(frozen=True)
+class CaseResult:
+    name: str
+    ok: bool
+    expected: str
+    got: str
+
+
+def find_cases(source: Path) -> list[Path]:
+    for folder in (source / "tests" / "cases", source / "cases"):
+        if folder.is_dir():
+            cases = sorted(p for p in folder.glob("*.py") if p.is_file())
+            bad = [p.name for p in cases if not p.name.endswith(("_pass.py", "_fail.py"))]
+            if bad:
+                raise CaseError("case names must end in _pass.py or _fail.py: " + ", ".join(bad))
+            return cases
+    raise CaseError(f"{source}: no tests/cases/ or cases/ folder")
+
+
+def library_roots(source: Path) -> tuple[list[Path], list[Path]]:
+    """Every domain of SOURCE (05 SRC-2); the import root is SOURCE (the folder holding tools/)."""
+    tools = source / "tools"
+    roots: list[Path] = []
+    if tools.is_dir():
+        for first in sorted(tools.iterdir()):
+            if not first.is_dir() or first.is_symlink() or not first.name.isidentifier():
+                continue
+            if (first / "trusted").is_dir():
+                roots.append(first / "trusted")
+                continue
+            for second in sorted(first.iterdir()):
+                if second.is_dir() and second.name.isidentifier() and (second / "trusted").is_dir():
+                    roots.append(second / "trusted")
+    if not roots:
+        raise CaseError(f"{source}: no trusted library (tools/<domain>/trusted) found")
+    return roots, [source]
+
+
+def expected_outcome(path: Path) -> str | None:
+    try:
+        lines = path.read_text(encoding="utf-8", errors="replace").splitlines()[:20]
+    except OSError:
+        return None
+    for line in lines:
+        m = EXPECT.search(line)
+        if m:
+            return " ".join(m.group(1).split())
+    return None
+
+
+def actual_outcomes(entry: dict[str, Any]) -> list[str]:
+    if entry.get("target_missing"):
+        return ["refused target-missing"]
+    if entry.get("status") in ("refused", "error"):
+        codes = [d.get("code") for d in entry.get("diagnostics", []) if isinstance(d, dict)]
+        codes = [c for c in codes if c] or ["error"]
+        return [f"refused {c}" for c in codes]
+    out = []
+    for o in entry.get("obligations", []):
+        if o.get("conclusion") == "violated":
+            out.append(f"violated {o.get('kind')}")
+        elif o.get("conclusion") == "unknown":
+            out.append(f"unknown {o.get('reason')}")
+    return out or ["proved"]
+
+
+def judge(name: str, entry: dict[str, Any], expect: str | None) -> CaseResult:
+    outcomes = actual_outcomes(entry)
+    got = outcomes[0]
+    if name.endswith("_pass.py"):
+        return CaseResult(name, outcomes == ["proved"], "proved", got)
+    if expect is None:
+        return CaseResult(name, outcomes != ["proved"], "not proved", got)
+    if expect in outcomes:
+        return CaseResult(name, True, expect, expect)
+    return CaseResult(name, False, expect, got)
+
+
+def _prove_case(args: tuple[str, list[str], list[str], bool]) -> tuple[str, dict[str, Any]]:
+    path, trusted, imports, use_cache = args
+    req = ProofRequest(Path(path), [Path(p) for p in trusted], [Path(p) for p in imports], use_cache=use_cache)
+    outcome = prove_file(req, project_root=Path(imports[0]))
+    return path, outcome.entry
+
+
+def helpers_named(path: Path) -> set[str]:
+    """Registered helper keys named in the case's guarantees, resolved through its imports."""
+    try:
+        tree = ast.parse(path.read_bytes())
+    except (SyntaxError, ValueError, OSError):
+        return set()
+    modules: dict[str, str] = {}
+    names: dict[str, tuple[str, str]] = {}
+    for node in tree.body:
+        if isinstance(node, ast.Import):
+            for a in node.names:
+                if a.asname:
+                    modules[a.asname] = a.name
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            for a in node.names:
+                local = a.asname or a.name
+                modules[local] = f"{node.module}.{a.name}"
+                names[local] = (node.module, a.name)
+    from clauz3.spec import CONTRACTS
+
+    by_identity = {id(meta.fn): key for key, meta in CONTRACTS.items()}
+    found: set[str] = set()
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.FunctionDef):
+            continue
+        for dec in node.decorator_list:
+            if not (isinstance(dec, ast.Call) and dec.args and isinstance(dec.args[0], ast.Call)):
+                continue
+            func = dec.args[0].func
+            target: tuple[str, str] | None = None
+            if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name):
+                mod = modules.get(func.value.id)
+                if mod:
+                    target = (mod, func.attr)
+            elif isinstance(func, ast.Name) and func.id in names:
+                target = names[func.id]
+            if target is None:
+                continue
+            module = sys.modules.get(target[0])
+            obj = getattr(module, target[1], None) if module is not None else None
+            key = by_identity.get(id(obj)) if obj is not None else None
+            found.add(key or f"{target[0]}.{target[1]}")
+    return found
+
+
+def run_cases(source: Path, *, jobs: int, use_cache: bool, require_coverage: bool, out: TextIO) -> int:
+    from clauz3.language.layer import LayerError
+
+    cases = find_cases(source)
+    trusted, imports = library_roots(source)
+    try:
+        _layer_for(trusted, imports)
+    except LayerError as exc:
+        print(exc.diagnostic.render(), file=sys.stderr)
+        return 2
+    work = [(str(p), [str(t) for t in trusted], [str(i) for i in imports], use_cache) for p in cases]
+    entries: dict[str, dict[str, Any]] = {}
+    if jobs > 1 and len(work) > 1:
+        ctx = multiprocessing.get_context("fork")
+        with ctx.Pool(min(jobs, len(work))) as pool:
+            for path, entry in pool.imap_unordered(_prove_case, work):
+                entries[path] = entry
+    else:
+        for item in work:
+            path, entry = _prove_case(item)
+            entries[path] = entry
+    passed = failed = 0
+    for p in cases:
+        result = judge(p.name, entries[str(p)], expected_outcome(p))
+        if result.ok:
+            passed += 1
+            print(f"PASS {p.name}", file=out)
+        else:
+            failed += 1
+            print(f"FAIL {p.name}: expected {result.expected}, got {result.got}", file=out)
+    if require_coverage:
+        for line in coverage_failures(cases):
+            failed += 1
+            print(line, file=out)
+    print(f"{passed} passed, {failed} failed", file=out)
+    out.flush()
+    return 0 if failed == 0 else 1
+
+
+def coverage_failures(cases: Iterable[Path]) -> list[str]:
+    from clauz3.spec import CONTRACTS
+
+    covered: dict[str, set[str]] = {"_pass": set(), "_fail": set()}
+    for p in cases:
+        kind = "_pass" if p.name.endswith("_pass.py") else "_fail"
+        covered[kind] |= helpers_named(p)
+    lines = []
+    for key in sorted(CONTRACTS):
+        meta = CONTRACTS[key]
+        label = f"{_library(meta.module)}.{meta.fn.__name__}"
+        for kind in ("_pass", "_fail"):
+            if key not in covered[kind]:
+                lines.append(f"FAIL coverage {label}: no {kind} case")
+    return lines
+
+
+def _library(module: str) -> str:
+    parts = module.split(".")
+    if len(parts) >= 3 and parts[0] == "tools":
+        idx = parts.index("trusted") if "trusted" in parts else 2
+        return ".".join(parts[1:idx])
+    return module

@@ -1,0 +1,656 @@
+"""Path-sensitive symbolic execution of the checked IR with guarded merging (01 §3.3–3.6, EFF-5).
+
+The executor keeps one path condition ``pc`` for the code it is at; ``if`` runs both branches
+under the condition and its negation and merges the environments with z3 ``If``. ``return``,
+``break``, ``continue`` and ``raise`` make the rest of a path dead (``pc`` false) and hand their
+state to the join point that resumes it. Every effect call becomes a :class:`CallRecord` guarded
+by the ``pc`` at the call, so calls in dead branches contribute nothing (REL-2).
+"""
+
+from __future__ import annotations
+
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from typing import Any
+
+import z3
+
+from clauz3.language import ir
+from clauz3.prover import ops
+from clauz3.prover.logic import FALSE, TRUE, mk_and, mk_not, mk_or, truthy
+from clauz3.prover.state import CallRecord, Ctx, Decision, LoopInfo, Site, TrustedResult
+from clauz3.prover.values import (
+    NONE_V,
+    ColumnV,
+    DictV,
+    ListV,
+    OpaqueV,
+    OptV,
+    Prov,
+    RecordV,
+    RowClassV,
+    RowV,
+    Tagged,
+    TDictV,
+    TListV,
+    Unsupported,
+    check,
+    float_lit,
+    merge,
+    merge_many,
+    sort_of,
+    str_lit,
+)
+
+
+@dataclass
+class Frame:
+    env: dict[str, Any]
+    returns: list[tuple[Any, Any]] = field(default_factory=list)
+    file: str = ""
+
+
+@dataclass
+class LoopCtl:
+    breaks: list[tuple[Any, dict[str, Any]]] = field(default_factory=list)
+    continues: list[tuple[Any, dict[str, Any]]] = field(default_factory=list)
+
+
+def merge_env(states: list[tuple[Any, dict[str, Any]]]) -> dict[str, Any]:
+    live = [(g, e) for g, e in states if not z3.is_false(g)]
+    if not live:
+        return dict(states[-1][1]) if states else {}
+    if len(live) == 1:
+        return dict(live[0][1])
+    names: dict[str, None] = {}
+    for _, env in live:
+        for k in env:
+            names[k] = None
+    out: dict[str, Any] = {}
+    for k in names:
+        options = [(g, env[k]) for g, env in live if k in env]
+        if all(v is options[0][1] for _, v in options):
+            out[k] = options[0][1]
+        else:
+            out[k] = merge_many(options)
+    return out
+
+
+class Executor:
+    """Symbolic interpreter of one program; ``pure`` evaluation (conditions, predicates) adds no obligations."""
+
+    def __init__(self, ctx: Ctx) -> None:
+        self.ctx = ctx
+        self.program = ctx.program
+        self.pc: Any = TRUE
+        self.frame = Frame({})
+        self.pure = False
+        self.loops: list[LoopCtl] = []
+        self.local_conds: list[Any] = []
+        self.fn_stack: list[ir.Function] = []
+        self.line = 0
+
+    # ------------------------------------------------------------------------------- entry
+
+    def run_target(self) -> None:
+        fn = self.program.functions[self.program.target]
+        env: dict[str, Any] = {}
+        for p in fn.params:
+            value = self.fresh_value(p.type, p.name, label=p.name, role="input")
+            env[p.name] = value
+            self.ctx.inputs.append((p.name, value))
+        self.frame = Frame(env, file=fn.file)
+        self.fn_stack.append(fn)
+        self.exec_block(fn.body)
+
+    # --------------------------------------------------------------------------- helpers
+
+    @contextmanager
+    def under(self, cond: Any):  # type: ignore[no-untyped-def]
+        saved = self.pc
+        self.pc = mk_and(self.pc, cond)
+        self.local_conds.append(cond)
+        try:
+            yield
+        finally:
+            self.local_conds.pop()
+            self.pc = saved
+
+    def obligation(self, kind: str, key: tuple[Any, ...], line: int, col: int, subject: str, cond: Any,
+                   details: tuple[tuple[str, Any], ...] = (), **extra: Any) -> None:
+        if self.pure:
+            return
+        if z3.is_true(cond) and not self.ctx.sites.get(key):
+            # Still record the site so it is reported (as proved) in SEM-2 order.
+            pass
+        site = Site(kind=kind, key=key, line=line, col=col, subject=subject, **extra)
+        self.ctx.obligation(site, self.pc, cond, details)
+
+    def exception(self, name: str, node: Any, cond: Any, expression: str,
+                  details: tuple[tuple[str, Any], ...] = ()) -> None:
+        line, col = node.line, node.col
+        fn = self.fn_stack[-1].name if self.fn_stack else ""
+        self.obligation("exception", ("exc", fn, line, col, name, expression), line, col,
+                        f"exception {name} at line {line}: {expression}", cond, details,
+                        exception=name, expression=expression, module=self.fn_stack[-1].module
+                        if self.fn_stack else "")
+
+    def fresh_value(self, t: ir.Type, hint: str, *, label: str = "", role: str = "",
+                    record: CallRecord | None = None, abstract: bool = False) -> Any:
+        """A fresh value of type ``t`` with its type-domain facts assumed (lengths ≥ 0)."""
+        ctx = self.ctx
+        if isinstance(t, ir.TScalar):
+            if t.name == "None":
+                return NONE_V
+            return ctx.fresh(sort_of(t), hint, label=label, abstract=abstract)
+        if isinstance(t, ir.TOptional):
+            inner = self.fresh_value(t.inner, hint, label=label, abstract=abstract, record=record)
+            return OptV(ctx.fresh(z3.BoolSort(), hint + "_none", abstract=abstract), inner)
+        if isinstance(t, ir.TTuple) and t.elems is not None:
+            items = [self.fresh_value(et, f"{hint}_{k}", label=label, abstract=abstract, record=record)
+                     for k, et in enumerate(t.elems)]
+            return ListV(items, len(items), "tuple")
+        if isinstance(t, ir.TList | ir.TSet | ir.TTuple):
+            elem_t = t.elem
+            kind = "list" if isinstance(t, ir.TList) else "set" if isinstance(t, ir.TSet) else "tuple"
+            n = ctx.fresh(z3.IntSort(), hint + "_len", label=f"len({label})" if label else "")
+            ctx.assume(n >= 0)
+            elem = self._elements(elem_t, hint, record)
+            return TListV(n, elem, elem_t, label or hint, kind)
+        if isinstance(t, ir.TDict):
+            try:
+                ks, vs = sort_of(t.key), sort_of(t.value)
+            except Unsupported:
+                n = ctx.fresh(z3.IntSort(), hint + "_len")
+                ctx.assume(n >= 0)
+                return TDictV(None, None, n, t.key, t.value, label or hint)
+            has = ctx.fresh(z3.ArraySort(ks, z3.BoolSort()), hint + "_has")
+            val = ctx.fresh(z3.ArraySort(ks, vs), hint + "_val")
+            n = ctx.fresh(z3.IntSort(), hint + "_len")
+            ctx.assume(n >= 0)
+            return TDictV(has, val, n, t.key, t.value, label or hint)
+        if isinstance(t, ir.TRow):
+            schema = self.program.rows.get(t.schema)
+            fields = schema.fields if schema else ()
+            ident = (z3.IntVal(record.seq if record else 0), *[lp.index for lp in ctx.loops], z3.IntVal(0))
+            out = {}
+            for fname, ftype in fields:
+                v = ctx.fresh(sort_of(ftype), f"{hint}_{fname}")
+                out[fname] = Tagged(v, (Prov(TRUE, t.schema, fname, ident),)) if record else v
+            return RowV(t.schema, out)
+        if isinstance(t, ir.TObject):
+            return OpaqueV(label or hint)
+        if isinstance(t, ir.TRowClass):
+            return RowClassV(t.schema)
+        raise Unsupported(f"a value of type {t}")
+
+    def _elements(self, elem_t: ir.Type, hint: str, record: CallRecord | None) -> Any:
+        ctx = self.ctx
+        if isinstance(elem_t, ir.TRow):
+            schema = self.program.rows.get(elem_t.schema)
+            fields = schema.fields if schema else ()
+            fns = {fname: ctx.fresh_fn(f"{hint}_{fname}", sort_of(ftype)) for fname, ftype in fields}
+            site_id = z3.IntVal(record.seq if record else 0)
+            outer = [lp.index for lp in ctx.loops]
+
+            def row(i: Any) -> RowV:
+                ident = (site_id, *outer, i)
+                return RowV(elem_t.schema, {f: Tagged(fn(i), (Prov(TRUE, elem_t.schema, f, ident),))
+                                            for f, fn in fns.items()})
+            return row
+        if isinstance(elem_t, ir.TScalar) and elem_t.name != "None":
+            fn = ctx.fresh_fn(hint + "_elem", sort_of(elem_t))
+            return fn
+        if isinstance(elem_t, ir.TScalar):
+            return lambda i: NONE_V
+        return lambda i: (_ for _ in ()).throw(Unsupported(f"elements of type {elem_t}"))
+
+    # ------------------------------------------------------------------------- statements
+
+    def exec_block(self, stmts: tuple[ir.Stmt, ...]) -> None:
+        for s in stmts:
+            if z3.is_false(self.pc):
+                return
+            self.exec_stmt(s)
+
+    def exec_stmt(self, s: ir.Stmt) -> None:
+        if not self.pure:
+            self.line = s.line
+        if isinstance(s, ir.Assign):
+            self.bind(s.target, self.eval(s.value))
+        elif isinstance(s, ir.AugAssign):
+            cur = self.frame.env[s.name]
+            node = ir.BinOp(s.op, ir.Name(s.name, s.type, s.line, s.col), s.value, s.type, s.line, s.col,
+                            s.source)
+            self.frame.env[s.name] = ops.binop(self, node, s.op, cur, self.eval(s.value))
+        elif isinstance(s, ir.SetItem):
+            self.set_item(s)
+        elif isinstance(s, ir.ExprStmt):
+            self.eval(s.value)
+        elif isinstance(s, ir.Return):
+            value = self.eval(s.value) if s.value is not None else NONE_V
+            self.frame.returns.append((self.pc, value))
+            self.pc = FALSE
+        elif isinstance(s, ir.If):
+            self.exec_if(s)
+        elif isinstance(s, ir.For):
+            if s.mode == "symbolic":
+                self.exec_symbolic_for(s)
+            else:
+                self.exec_unrolled_for(s)
+        elif isinstance(s, ir.Break):
+            self.loops[-1].breaks.append((self.pc, dict(self.frame.env)))
+            self.pc = FALSE
+        elif isinstance(s, ir.Continue):
+            self.loops[-1].continues.append((self.pc, dict(self.frame.env)))
+            self.pc = FALSE
+        elif isinstance(s, ir.Assert):
+            cond = truthy(self.eval(s.test))
+            fn = self.fn_stack[-1].name if self.fn_stack else ""
+            self.obligation("assertion", ("assert", fn, s.line, s.col), s.line, s.col,
+                            f"assertion at line {s.line}: {s.source}", cond, predicate=s.source)
+        elif isinstance(s, ir.Raise):
+            for a in s.args:
+                self.eval(a)
+            expr = s.source or f"raise {s.exception}"
+            self.exception(s.exception, s, FALSE, expr)
+            self.pc = FALSE
+        elif isinstance(s, ir.Pass):
+            pass
+        else:
+            raise Unsupported(f"statement {type(s).__name__}")
+
+    def bind(self, target: ir.Target, value: Any) -> None:
+        if isinstance(target, ir.NameTarget):
+            self.frame.env[target.id] = value
+            return
+        value = check(value)
+        if isinstance(value, ListV) and isinstance(value.n, int) and value.n == len(target.elts):
+            for t, v in zip(target.elts, value.items, strict=True):
+                self.bind(t, v)
+            return
+        raise Unsupported("destructuring a value whose length is not known")
+
+    def set_item(self, s: ir.SetItem) -> None:
+        cur = check(self.frame.env[s.name])
+        index = self.eval(s.index)
+        value = self.eval(s.value)
+        if isinstance(cur, DictV):
+            self.frame.env[s.name] = DictV([*cur.keys, index], [*cur.vals, value], [*cur.present, TRUE])
+            return
+        if isinstance(cur, ListV):
+            i = ops.to_index(index)
+            n = ops.int_term(cur.n)
+            self.exception("IndexError", s, z3.And(-n <= i, i < n), f"{s.name}[…] = …",
+                           (("index", i),))
+            norm = z3.If(i < 0, i + n, i)
+            items = [merge(norm == k, value, item) for k, item in enumerate(cur.items)]
+            self.frame.env[s.name] = ListV(items, cur.n, cur.kind)
+            return
+        raise Unsupported("item assignment on this value")
+
+    def exec_if(self, s: ir.If) -> None:
+        cond = truthy(self.eval(s.test))
+        folded = z3.simplify(cond)
+        if z3.is_true(folded) or z3.is_false(folded):
+            cond = folded
+        if not self.pure:
+            self.ctx.decisions.append(Decision(s.line, s.source, cond, self.pc, tuple(self.ctx.loops)))
+        pc0, env0 = self.pc, self.frame.env
+        self.pc, self.frame.env = mk_and(pc0, cond), dict(env0)
+        self.exec_block(s.body)
+        pc1, env1 = self.pc, self.frame.env
+        self.pc, self.frame.env = mk_and(pc0, mk_not(cond)), dict(env0)
+        self.exec_block(s.orelse)
+        pc2, env2 = self.pc, self.frame.env
+        self.pc = mk_or(pc1, pc2)
+        self.frame.env = merge_env([(pc1, env1), (pc2, env2)])
+
+    def exec_unrolled_for(self, s: ir.For) -> None:
+        items = ops.iterate(self, s.iter)
+        ctl = LoopCtl()
+        self.loops.append(ctl)
+        for guard, item in items:
+            if z3.is_false(self.pc):
+                break
+            start_pc, start_env = self.pc, dict(self.frame.env)
+            self.pc = mk_and(start_pc, guard)
+            ctl.continues = []
+            self.bind(s.target, item)
+            self.exec_block(s.body)
+            states = [(self.pc, self.frame.env), *ctl.continues]
+            skip = mk_and(start_pc, mk_not(guard))
+            if not z3.is_false(skip):
+                states.append((skip, start_env))
+            self.pc = mk_or(*[g for g, _ in states])
+            self.frame.env = merge_env(states)
+        self.loops.pop()
+        states = [(self.pc, self.frame.env), *ctl.breaks]
+        self.pc = mk_or(*[g for g, _ in states])
+        self.frame.env = merge_env(states)
+
+    def exec_symbolic_for(self, s: ir.For) -> None:
+        coll = check(self.eval(s.iter))
+        if not isinstance(coll, TListV):
+            raise Unsupported("a symbolic loop over something that is not a trusted list")
+        ctx = self.ctx
+        idx = z3.Int(ctx.name("i"))
+        loop = LoopInfo(ctx.counter, idx, coll.length, s.line, coll.label, start_seq=len(ctx.records))
+        ctx.all_loops.append(loop)
+        pc0, env0 = self.pc, dict(self.frame.env)
+        item = coll.elem(idx)
+        ctx.loops.append(loop)
+        self.pc = mk_and(pc0, idx >= 0, idx < coll.length)
+        if not self.pure:
+            ctx.decisions.append(Decision(s.line, f"for … in {coll.label}", TRUE, pc0, tuple(ctx.loops[:-1])))
+        try:
+            self.bind(s.target, item)
+            self.exec_block(s.body)
+        finally:
+            ctx.loops.pop()
+        self.pc, self.frame.env = pc0, env0
+
+    # ------------------------------------------------------------------------ expressions
+
+    def eval(self, e: ir.Expr) -> Any:
+        method = getattr(self, "e_" + type(e).__name__, None)
+        if method is None:
+            raise Unsupported(f"expression {type(e).__name__}")
+        return method(e)
+
+    def e_Const(self, e: ir.Const) -> Any:
+        return self.const(e.value, e.kind)
+
+    def const(self, value: Any, kind: str = "scalar") -> Any:
+        if isinstance(value, ir.Const):
+            return self.const(value.value, value.kind)
+        if kind in ("list", "tuple", "set"):
+            items = [self.const(v) for v in value]
+            return ListV(items, len(items), kind)
+        if kind == "dict":
+            keys = [self.const(k) for k, _ in value]
+            vals = [self.const(v) for _, v in value]
+            return DictV(keys, vals, [TRUE] * len(keys))
+        if kind in ("filepath", "dirpath"):
+            return str_lit(str(value))
+        if kind == "column":
+            return ColumnV(value[0], value[1])
+        if value is None:
+            return NONE_V
+        if isinstance(value, bool):
+            return z3.BoolVal(value)
+        if isinstance(value, int):
+            return z3.IntVal(value)
+        if isinstance(value, float):
+            return float_lit(value)
+        if isinstance(value, str):
+            return str_lit(value)
+        if isinstance(value, tuple | list):
+            items = [self.const(v) for v in value]
+            return ListV(items, len(items), "tuple" if isinstance(value, tuple) else "list")
+        if isinstance(value, frozenset | set):
+            items = [self.const(v) for v in sorted(value, key=repr)]
+            return ListV(items, len(items), "set")
+        if isinstance(value, dict):
+            keys = [self.const(k) for k in value]
+            vals = [self.const(v) for v in value.values()]
+            return DictV(keys, vals, [TRUE] * len(keys))
+        if isinstance(value, type):
+            return RowClassV(getattr(value, "__qualname__", str(value)))
+        raise Unsupported(f"constant {value!r}")
+
+    def e_Name(self, e: ir.Name) -> Any:
+        try:
+            return self.frame.env[e.id]
+        except KeyError:
+            raise Unsupported(f"name {e.id!r} is not bound here") from None
+
+    def e_RecordVar(self, e: ir.RecordVar) -> Any:
+        return self.frame.env[e.id]
+
+    def e_ListExpr(self, e: ir.ListExpr) -> Any:
+        items = [self.eval(x) for x in e.elts]
+        return ListV(items, len(items), "list")
+
+    def e_TupleExpr(self, e: ir.TupleExpr) -> Any:
+        items = [self.eval(x) for x in e.elts]
+        return ListV(items, len(items), "tuple")
+
+    def e_SetExpr(self, e: ir.SetExpr) -> Any:
+        items = [self.eval(x) for x in e.elts]
+        return ListV(items, len(items), "set")
+
+    def e_DictExpr(self, e: ir.DictExpr) -> Any:
+        keys = [self.eval(k) for k in e.keys]
+        vals = [self.eval(v) for v in e.values]
+        return DictV(keys, vals, [TRUE] * len(keys))
+
+    def e_ListComp(self, e: ir.ListComp) -> Any:
+        items = ops.iterate(self, e.iter)
+        saved_env = dict(self.frame.env)
+        out = ListV([], 0, "list")
+        for guard, item in items:
+            with self.under(guard):
+                self.bind(e.target, item)
+                keep = TRUE
+                for c in e.conds:
+                    with self.under(keep):
+                        keep = mk_and(keep, truthy(self.eval(c)))
+                with self.under(keep):
+                    value = self.eval(e.elt)
+                out = ops.append_if(out, mk_and(guard, keep), value)
+        self.frame.env = saved_env
+        return out
+
+    def e_BinOp(self, e: ir.BinOp) -> Any:
+        left = self.eval(e.left)
+        right = self.eval(e.right)
+        return ops.binop(self, e, e.op, left, right)
+
+    def e_UnaryOp(self, e: ir.UnaryOp) -> Any:
+        return ops.unary(self, e, self.eval(e.operand))
+
+    def e_BoolOp(self, e: ir.BoolOp) -> Any:
+        value = self.eval(e.values[0])
+        guard = TRUE
+        for nxt in e.values[1:]:
+            t = truthy(value)
+            go = t if e.op == "and" else mk_not(t)
+            with self.under(mk_and(guard, go)):
+                other = self.eval(nxt)
+            value = merge(go, other, value)
+        return value
+
+    def e_Compare(self, e: ir.Compare) -> Any:
+        left = self.eval(e.left)
+        result = TRUE
+        for op, comp in zip(e.ops, e.comparators, strict=True):
+            with self.under(result):
+                right = self.eval(comp)
+            result = mk_and(result, ops.compare(self, e, op, left, right))
+            left = right
+        return result
+
+    def e_IfExp(self, e: ir.IfExp) -> Any:
+        c = truthy(self.eval(e.test))
+        with self.under(c):
+            a = self.eval(e.body)
+        with self.under(mk_not(c)):
+            b = self.eval(e.orelse)
+        return merge(c, a, b)
+
+    def e_Subscript(self, e: ir.Subscript) -> Any:
+        return ops.subscript(self, e, self.eval(e.value), self.eval(e.index))
+
+    def e_Slice(self, e: ir.Slice) -> Any:
+        value = self.eval(e.value)
+        lower = self.eval(e.lower) if e.lower is not None else None
+        upper = self.eval(e.upper) if e.upper is not None else None
+        return ops.slice_(self, value, lower, upper)
+
+    def e_FieldGet(self, e: ir.FieldGet) -> Any:
+        obj = check(self.eval(e.value))
+        if isinstance(obj, RowV):
+            return obj.fields[e.field]
+        if isinstance(obj, RecordV):
+            if e.field in obj.fields:
+                return obj.fields[e.field]
+            # A field the event (sub)class lacks: unconstrained (EVT-3).
+            v = self.fresh_value(e.type, "field_" + e.field)
+            obj.fields[e.field] = v
+            return v
+        raise Unsupported(f"field {e.field} of this value")
+
+    def e_FString(self, e: ir.FString) -> Any:
+        out: Any = z3.StringVal("")
+        for part in e.parts:
+            if isinstance(part, str):
+                piece = str_lit(part)
+            else:
+                piece = ops.to_str(self, part, self.eval(part))
+            out = z3.Concat(out, piece) if not (z3.is_string_value(out) and out.as_string() == "") else piece
+        return out
+
+    def e_EffectCall(self, e: ir.EffectCall) -> Any:
+        return self.call_effect(e)
+
+    def e_HelperCall(self, e: ir.HelperCall) -> Any:
+        args = [self.eval(a) for a in e.args]
+        return self.inline(e.function, args, e)
+
+    def e_SolverCall(self, e: ir.SolverCall) -> Any:
+        args = [self.eval(a) for a in e.args]
+        return self.inline(e.model, args, e)
+
+    def e_BuiltinCall(self, e: ir.BuiltinCall) -> Any:
+        from clauz3.prover.builtins import call_builtin
+
+        return call_builtin(self, e)
+
+    def e_MethodCall(self, e: ir.MethodCall) -> Any:
+        from clauz3.prover.builtins import call_method
+
+        return call_method(self, e)
+
+    # ------------------------------------------------------------------------------ calls
+
+    def eval_condition(self, cond: ir.Condition, env: dict[str, Any]) -> Any:
+        """Evaluate a requires/ensures condition purely, under the current path condition."""
+        saved_frame, saved_pure = self.frame, self.pure
+        self.frame, self.pure = Frame(dict(env), file=cond.file), True
+        try:
+            return truthy(self.eval(cond.expr))
+        finally:
+            self.frame, self.pure = saved_frame, saved_pure
+
+    def eval_pred(self, pred: ir.Pred, record: Any) -> Any:
+        saved_frame, saved_pure, saved_pc = self.frame, self.pure, self.pc
+        self.frame, self.pure, self.pc = Frame({pred.param: record}, file=pred.file), True, TRUE
+        try:
+            return self.eval(pred.body)
+        finally:
+            self.frame, self.pure, self.pc = saved_frame, saved_pure, saved_pc
+
+    def call_effect(self, e: ir.EffectCall) -> Any:
+        ctx = self.ctx
+        eff = self.program.effects[e.effect]
+        args: dict[str, Any] = {}
+        for param, expr in e.args:
+            args[param] = self.eval(expr)
+        ptypes = {p.name: p.type for p in eff.params}
+        for param in e.omitted:
+            args[param] = self.fresh_value(ptypes[param], f"{eff.short}_{param}",
+                                           label=f"{eff.short}.{param} (omitted)")
+        if self.pure:
+            raise Unsupported("an effect call inside a condition")
+        for k, cond in enumerate(eff.requires):
+            holds = self.eval_condition(cond, args)
+            details = tuple((p.name, args[p.name]) for p in eff.params if _mentions(cond.expr, p.name))
+            self.obligation("precondition", ("pre", e.site, k), e.line, e.col,
+                            f"precondition {eff.short} at line {e.line}: {cond.source}", holds, details,
+                            predicate=cond.source, call=e.source[:300], effect=eff.name,
+                            module=eff.name.rsplit(".", 1)[0], source_kind="library",
+                            message=cond.message)
+        record = CallRecord(seq=len(ctx.records), site=e.site, effect=eff, args=args,
+                            passed=tuple(p for p, _ in e.args), guard=self.pc, line=e.line,
+                            source=e.source, loops=tuple(ctx.loops))
+        ctx.records.append(record)
+        rtype = eff.returns
+        if eff.row_param and isinstance(rtype, ir.TList):
+            cls = check(args.get(eff.row_param))
+            if isinstance(cls, RowClassV):
+                rtype = ir.TList(ir.TRow(_row_key(self.program, cls.schema)))
+        if isinstance(rtype, ir.TScalar) and rtype.name == "None":
+            result: Any = NONE_V
+        else:
+            label = e.source or f"{eff.short}(…)"
+            result = self.fresh_value(rtype, eff.short, label=f"{label} at line {e.line}", record=record)
+            ctx.results.append(TrustedResult(record, result))
+        record.result = result
+        env = dict(args)
+        env["result"] = result
+        for cond in eff.ensures:
+            ctx.assume(z3.Implies(self.pc, self.eval_condition(cond, env)))
+        return result
+
+    def inline(self, name: str, args: list[Any], node: Any) -> Any:
+        fn = self.program.functions[name]
+        env = {p.name: a for p, a in zip(fn.params, args, strict=False)}
+        short = fn.name.rsplit(".", 1)[-1]
+        for k, cond in enumerate(fn.requires):
+            holds = self.eval_condition(cond, env)
+            self.obligation("precondition", ("hpre", name, node.line, node.col, k), node.line, node.col,
+                            f"precondition {short} at line {node.line}: {cond.source}", holds,
+                            tuple((p.name, env[p.name]) for p in fn.params if _mentions(cond.expr, p.name)),
+                            predicate=cond.source, call=getattr(node, "source", "")[:300],
+                            module=fn.module, source_kind="library", message=cond.message)
+        saved_frame = self.frame
+        self.frame = Frame(env, file=fn.file)
+        self.fn_stack.append(fn)
+        start_pc = self.pc
+        try:
+            self.exec_block(fn.body)
+            fall_pc = self.pc
+            rets = self.frame.returns
+        finally:
+            self.fn_stack.pop()
+            self.frame = saved_frame
+        if fn.returns_value and rets:
+            live = [(g, v) for g, v in rets if not z3.is_false(g)] or rets
+            result = merge_many(live)
+            self.pc = mk_or(*[g for g, _ in rets], fall_pc) if not z3.is_false(fall_pc) else \
+                mk_or(*[g for g, _ in rets])
+        else:
+            result = NONE_V
+            self.pc = mk_or(fall_pc, *[g for g, _ in rets])
+        if z3.is_false(self.pc) and not z3.is_false(start_pc):
+            self.pc = FALSE
+        renv = dict(env)
+        renv["result"] = result
+        for k, cond in enumerate(fn.ensures):
+            holds = self.eval_condition(cond, renv)
+            self.obligation("postcondition", ("post", name, node.line, node.col, k), node.line, node.col,
+                            f"postcondition {short} at line {node.line}", holds,
+                            predicate=cond.source, call=getattr(node, "source", "")[:300],
+                            module=fn.module, source_kind="library", message=cond.message)
+        return result
+
+
+def _row_key(program: ir.CheckedProgram, schema: str) -> str:
+    if schema in program.rows:
+        return schema
+    for key, row in program.rows.items():
+        if row.short == schema or key.endswith("." + schema):
+            return key
+    return schema
+
+
+def _mentions(e: Any, name: str) -> bool:
+    if isinstance(e, ir.Name):
+        return e.id == name
+    if isinstance(e, tuple):
+        return any(_mentions(x, name) for x in e)
+    if hasattr(e, "__dataclass_fields__"):
+        return any(_mentions(getattr(e, f), name) for f in e.__dataclass_fields__
+                   if f not in ("type",))
+    return False

@@ -1,0 +1,490 @@
+"""Operators of the subset with Python semantics: arithmetic, comparison, subscripts, iteration."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import z3
+
+from clauz3.language import ir
+from clauz3.prover.logic import TRUE, mk_and
+from clauz3.prover.values import (
+    F64,
+    NONE_V,
+    RNE,
+    ColumnV,
+    DictV,
+    ListV,
+    NoneV,
+    OpaqueV,
+    OptV,
+    Tagged,
+    TDictV,
+    TListV,
+    Unsupported,
+    check,
+    contains,
+    dict_lookup,
+    dict_visible,
+    eq,
+    int_to_float,
+    is_bool,
+    is_float,
+    is_int,
+    is_str,
+    length,
+    raw,
+    str_lit,
+    to_float,
+    to_int,
+    val,
+    visible,
+)
+
+if TYPE_CHECKING:
+    from clauz3.prover.execute import Executor
+
+
+def int_term(n: Any) -> Any:
+    return z3.IntVal(n) if isinstance(n, int) else n
+
+
+def to_index(v: Any) -> Any:
+    return to_int(val(v))
+
+
+def const_int(v: Any) -> int | None:
+    v = z3.simplify(to_int(raw(v))) if isinstance(raw(v), z3.ExprRef) else None
+    if v is not None and z3.is_int_value(v):
+        return v.as_long()
+    return None
+
+
+def _src(node: Any) -> str:
+    return getattr(node, "source", "") or ""
+
+
+def _operand_detail(expr: ir.Expr, value: Any) -> tuple[tuple[str, Any], ...]:
+    if isinstance(expr, ir.Name):
+        return ((expr.id, value),)
+    return ()
+
+
+def _overflow_check(ex: Executor, node: Any, v: Any) -> None:
+    """``float(int)`` raises OverflowError when the int is too large for binary64."""
+    v = raw(v)
+    if is_int(v) and not z3.is_int_value(z3.simplify(v)):
+        ex.exception("OverflowError", node, z3.Not(z3.fpIsInf(int_to_float(v))), _src(node) or "int to float",
+                     (("value", v),))
+
+
+def binop(ex: Executor, node: Any, op: str, a: Any, b: Any) -> Any:
+    a, b = val(a), val(b)
+    if op == "+" and is_str(a) and is_str(b):
+        return z3.Concat(a, b)
+    if op == "+" and isinstance(a, ListV) and isinstance(b, ListV):
+        out = ListV(list(a.items), a.n, a.kind)
+        for k, item in enumerate(b.items):
+            out = append_if(out, visible(b, k), item)
+        return out
+    if op == "*" and (is_str(a) or is_str(b) or isinstance(a, ListV) or isinstance(b, ListV)):
+        seq, times = (a, b) if (is_str(a) or isinstance(a, ListV)) else (b, a)
+        k = const_int(times)
+        if k is not None and k <= 10_000:
+            if is_str(seq):
+                return z3.Concat(*([seq] * k)) if k > 1 else (seq if k == 1 else z3.StringVal(""))
+            if isinstance(seq.n, int):
+                items = seq.items * max(k, 0)
+                return ListV(items, len(items), seq.kind)
+        if is_str(seq):
+            out = ex.ctx.fresh(z3.StringSort(), "strmul", abstract=True)
+            t = to_int(times)
+            ex.ctx.assume(z3.Length(out) == z3.If(t <= 0, 0, t * z3.Length(seq)))
+            return out
+        raise Unsupported("repeating a list a non-constant number of times")
+    if not all(is_bool(x) or is_int(x) or is_float(x) for x in (a, b)):
+        raise Unsupported(f"operator {op} on these values")
+    if op in ("&", "|", "^", "<<", ">>"):
+        return _bitop(ex, node, op, a, b)
+    if op == "/" or is_float(a) or is_float(b):
+        return _float_op(ex, node, op, a, b)
+    x, y = to_int(a), to_int(b)
+    if op == "+":
+        return x + y
+    if op == "-":
+        return x - y
+    if op == "*":
+        return x * y
+    if op in ("//", "%"):
+        ex.exception("ZeroDivisionError", node, y != 0, _src(node) or f"… {op} …",
+                     _operand_detail(getattr(node, "right", None), y))
+        q, r = x / y, x % y
+        fix = z3.Or(y > 0, r == 0)
+        return z3.If(fix, q, q - 1) if op == "//" else z3.If(fix, r, r + y)
+    if op == "**":
+        k = const_int(y)
+        if k is not None and 0 <= k <= 64:
+            out: Any = z3.IntVal(1)
+            for _ in range(k):
+                out = out * x
+            return z3.simplify(out) if z3.is_int_value(z3.simplify(x)) else out
+        res = ex.ctx.fresh(z3.IntSort(), "pow", abstract=True)
+        return res
+    raise Unsupported(f"operator {op}")
+
+
+def _bitop(ex: Executor, node: Any, op: str, a: Any, b: Any) -> Any:
+    x, y = to_int(a), to_int(b)
+    cx, cy = const_int(x), const_int(y)
+    if cx is not None and cy is not None:
+        if op in ("<<", ">>") and cy < 0:
+            ex.exception("ValueError", node, z3.BoolVal(False), _src(node) or "negative shift count")
+            return z3.IntVal(0)
+        value = {"&": lambda: cx & cy, "|": lambda: cx | cy, "^": lambda: cx ^ cy,
+                 "<<": lambda: cx << cy, ">>": lambda: cx >> cy}[op]()
+        return z3.IntVal(value)
+    if op in ("<<", ">>") and cy is not None:
+        if cy < 0:
+            ex.exception("ValueError", node, z3.BoolVal(False), _src(node) or "negative shift count")
+            return z3.IntVal(0)
+        p = z3.IntVal(2 ** cy)
+        if op == "<<":
+            return x * p
+        return x / p  # z3 div by a positive constant is floor division, as Python's >>
+    if op in ("<<", ">>"):
+        ex.exception("ValueError", node, y >= 0, _src(node) or "shift", (("shift", y),))
+    return ex.ctx.fresh(z3.IntSort(), "bitop", abstract=True)
+
+
+def _float_op(ex: Executor, node: Any, op: str, a: Any, b: Any) -> Any:
+    if op == "/" and not is_float(a) and not is_float(b):
+        x, y = to_int(a), to_int(b)
+        ex.exception("ZeroDivisionError", node, y != 0, _src(node) or "… / …",
+                     _operand_detail(getattr(node, "right", None), y))
+        exact = z3.fpToFP(RNE, z3.ToReal(x) / z3.ToReal(y), F64)
+        if not (z3.is_int_value(z3.simplify(x)) and z3.is_int_value(z3.simplify(y))):
+            ex.exception("OverflowError", node, z3.Or(y == 0, z3.Not(z3.fpIsInf(exact))),
+                         _src(node) or "… / …")
+        return exact
+    for v in (a, b):
+        if not is_float(v):
+            _overflow_check(ex, node, v)
+    fa, fb = to_float(a), to_float(b)
+    if op == "+":
+        return z3.fpAdd(RNE, fa, fb)
+    if op == "-":
+        return z3.fpSub(RNE, fa, fb)
+    if op == "*":
+        return z3.fpMul(RNE, fa, fb)
+    if op in ("/", "//", "%"):
+        ex.exception("ZeroDivisionError", node, z3.Not(z3.fpIsZero(fb)), _src(node) or f"… {op} …",
+                     _operand_detail(getattr(node, "right", None), fb))
+        if op == "/":
+            return z3.fpDiv(RNE, fa, fb)
+        return ex.ctx.fresh(F64, "fdivmod", abstract=True)
+    if op == "**":
+        return ex.ctx.fresh(F64, "fpow", abstract=True)
+    raise Unsupported(f"operator {op} on floats")
+
+
+def unary(ex: Executor, node: ir.UnaryOp, v: Any) -> Any:
+    from clauz3.prover.logic import mk_not, truthy
+
+    if node.op == "not":
+        return mk_not(truthy(v))
+    v = val(v)
+    if is_float(v):
+        if node.op == "-":
+            return z3.fpNeg(v)
+        if node.op == "+":
+            return v
+        raise Unsupported("~ on a float")
+    x = to_int(v)
+    if node.op == "-":
+        return -x
+    if node.op == "+":
+        return x
+    if node.op == "~":
+        return -x - 1
+    raise Unsupported(f"unary {node.op}")
+
+
+# -------------------------------------------------------------------------------- comparison
+
+
+def compare(ex: Executor, node: Any, op: str, a: Any, b: Any) -> Any:
+    if op in ("==", "!=", "is", "is_not"):
+        ca, cb = check(a), check(b)
+        if isinstance(cb, ColumnV) or isinstance(ca, ColumnV) or _columns(cb) or _columns(ca):
+            result = provenance(a, b) if (isinstance(cb, ColumnV) or _columns(cb)) else provenance(b, a)
+        else:
+            result = eq(a, b, ex.ctx.fresh_bool)
+        return result if op in ("==", "is") else z3.Not(result)
+    if op in ("in", "not_in"):
+        result = membership(ex, a, b)
+        return result if op == "in" else z3.Not(result)
+    return order(ex, op, a, b)
+
+
+def _columns(v: Any) -> bool:
+    return isinstance(v, ListV) and bool(v.items) and all(isinstance(x, ColumnV) for x in v.items)
+
+
+def provenance(value: Any, col: Any) -> Any:
+    """PRED-3: the value is, unmodified, the named field of some trusted row (same row for tuples)."""
+    if isinstance(col, ColumnV):
+        return _prov_single(value, col)
+    value = check(value)
+    if not isinstance(value, ListV) or len(value.items) != len(col.items):
+        return z3.BoolVal(False)
+    tags = [v.prov if isinstance(v, Tagged) else () for v in value.items]
+    options = [()]
+    for k, prov in enumerate(tags):
+        options = [(*o, p) for o in options for p in prov if _col_match(p, col.items[k])]
+    parts = []
+    for combo in options:
+        first = combo[0]
+        conds = [p.guard for p in combo]
+        for p in combo[1:]:
+            if len(p.ident) != len(first.ident):
+                conds = [z3.BoolVal(False)]
+                break
+            conds.extend(x == y for x, y in zip(p.ident, first.ident, strict=True))
+        parts.append(mk_and(*conds))
+    return z3.Or(*parts) if parts else z3.BoolVal(False)
+
+
+def _col_match(p: Any, col: ColumnV) -> bool:
+    return p.field == col.field and (p.schema == col.schema or p.schema.rsplit(".", 1)[-1] ==
+                                     col.schema.rsplit(".", 1)[-1])
+
+
+def _prov_single(value: Any, col: ColumnV) -> Any:
+    if not isinstance(value, Tagged):
+        return z3.BoolVal(False)
+    parts = [p.guard for p in value.prov if _col_match(p, col)]
+    return z3.Or(*parts) if parts else z3.BoolVal(False)
+
+
+def membership(ex: Executor, item: Any, coll: Any) -> Any:
+    coll = val(coll)
+    if is_str(coll):
+        it = val(item)
+        return z3.Contains(coll, it)
+    if isinstance(coll, ListV):
+        return contains(coll, item, ex.ctx.fresh_bool)
+    if isinstance(coll, DictV):
+        found, _ = dict_lookup(coll, item)
+        return found
+    if isinstance(coll, TDictV):
+        if coll.has is None:
+            return ex.ctx.fresh_bool("in")
+        return z3.Select(coll.has, raw(item))
+    if isinstance(coll, TListV):
+        # Abstract membership with a witness: when it holds, some element equals the item.
+        flag = ex.ctx.fresh_bool("in")
+        j = ex.ctx.fresh(z3.IntSort(), "in_witness")
+        ex.ctx.assume(z3.Implies(flag, z3.And(j >= 0, j < coll.length, eq(coll.elem(j), item,
+                                                                           ex.ctx.fresh_bool))))
+        return flag
+    raise Unsupported("`in` on this value")
+
+
+def order(ex: Executor, op: str, a: Any, b: Any) -> Any:
+    a, b = val(a), val(b)
+    if is_str(a) and is_str(b):
+        if not (z3.is_string_value(a) and z3.is_string_value(b)):
+            ex.ctx.unicode_sensitive = True
+        return {"<": lambda: z3.StrLT(a, b), "<=": lambda: z3.StrLE(a, b),
+                ">": lambda: z3.StrLT(b, a), ">=": lambda: z3.StrLE(b, a)}[op]()
+    if is_float(a) and is_float(b):
+        return {"<": z3.fpLT, "<=": z3.fpLEQ, ">": z3.fpGT, ">=": z3.fpGEQ}[op](a, b)
+    if is_float(a) or is_float(b):
+        if is_float(a):
+            flipped = {"<": ">", "<=": ">=", ">": "<", ">=": "<="}[op]
+            return _int_vs_float(flipped, to_int(b), a)
+        return _int_vs_float(op, to_int(a), b)
+    if (is_int(a) or is_bool(a)) and (is_int(b) or is_bool(b)):
+        x, y = to_int(a), to_int(b)
+        return {"<": x < y, "<=": x <= y, ">": x > y, ">=": x >= y}[op]
+    if isinstance(a, ListV) and isinstance(b, ListV):
+        return _seq_order(ex, op, a, b)
+    raise Unsupported(f"ordering {op} on these values")
+
+
+def _int_vs_float(op: str, x: Any, f: Any) -> Any:
+    """Exact ``x <op> f`` for int x and float f, as Python compares them (no rounding)."""
+    xr, fr = z3.ToReal(x), z3.fpToReal(f)
+    finite = {"<": xr < fr, "<=": xr <= fr, ">": xr > fr, ">=": xr >= fr}[op]
+    at_inf = z3.fpIsPositive(f) if op in ("<", "<=") else z3.fpIsNegative(f)
+    return z3.If(z3.fpIsNaN(f), z3.BoolVal(False), z3.If(z3.fpIsInf(f), at_inf, finite))
+
+
+def _seq_order(ex: Executor, op: str, a: ListV, b: ListV) -> Any:
+    if not (isinstance(a.n, int) and isinstance(b.n, int)):
+        raise Unsupported("ordering lists of unknown length")
+    # Lexicographic: first differing position decides, else the shorter one is smaller.
+    result: Any = {"<": z3.BoolVal(a.n < b.n), "<=": z3.BoolVal(a.n <= b.n),
+                   ">": z3.BoolVal(a.n > b.n), ">=": z3.BoolVal(a.n >= b.n)}[op]
+    for k in reversed(range(min(a.n, b.n))):
+        same = eq(a.items[k], b.items[k], ex.ctx.fresh_bool)
+        result = z3.If(same, result, order(ex, op, a.items[k], b.items[k]))
+    return result
+
+
+# -------------------------------------------------------------------------------- subscripts
+
+
+def subscript(ex: Executor, node: ir.Subscript, coll: Any, index: Any) -> Any:
+    coll = val(coll)
+    src = node.source or "…[…]"
+    if isinstance(coll, DictV):
+        found, value = dict_lookup(coll, index)
+        ex.exception("KeyError", node, found, src, (("key", index),))
+        if value is None:
+            return ex.fresh_value(node.type, "missing", abstract=True)
+        return value
+    if isinstance(coll, TDictV):
+        if coll.has is None:
+            flag = ex.ctx.fresh_bool("has")
+            ex.exception("KeyError", node, flag, src, (("key", index),))
+            return ex.fresh_value(node.type, "dictval", abstract=True)
+        key = raw(index)
+        ex.exception("KeyError", node, z3.Select(coll.has, key), src, (("key", index),))
+        return z3.Select(coll.val, key)
+    i = to_index(index)
+    n = length(coll)
+    ex.exception("IndexError", node, z3.And(-n <= i, i < n), src, (("index", i), ("length", n)))
+    norm = z3.If(i < 0, i + n, i)
+    if is_str(coll):
+        return z3.SubString(coll, norm, 1)
+    if isinstance(coll, TListV):
+        ci = const_int(i)
+        return coll.elem(z3.IntVal(ci) if ci is not None and ci >= 0 else z3.simplify(norm))
+    if isinstance(coll, ListV):
+        ci = const_int(i)
+        if ci is not None and isinstance(coll.n, int):
+            k = ci + coll.n if ci < 0 else ci
+            if 0 <= k < coll.n:
+                return coll.items[k]
+        if not coll.items:
+            return ex.fresh_value(node.type, "index", abstract=True)
+        from clauz3.prover.values import merge
+
+        value = coll.items[-1]
+        for k in reversed(range(len(coll.items) - 1)):
+            value = merge(norm == k, coll.items[k], value)
+        return value
+    raise Unsupported("indexing this value")
+
+
+def slice_(ex: Executor, coll: Any, lower: Any, upper: Any) -> Any:
+    coll = val(coll)
+    n = length(coll)
+
+    def bound(v: Any, default: Any) -> Any:
+        if v is None or isinstance(check(v), NoneV):
+            return default
+        x = to_index(v)
+        return z3.If(x < 0, z3.If(x + n < 0, 0, x + n), z3.If(x > n, n, x))
+
+    start = bound(lower, z3.IntVal(0))
+    end = bound(upper, n)
+    if is_str(coll):
+        return z3.SubString(coll, start, z3.If(end > start, end - start, 0))
+    if isinstance(coll, ListV) and isinstance(coll.n, int):
+        s, e = const_int(start), const_int(end)
+        if s is not None and e is not None:
+            items = coll.items[s:e]
+            return ListV(items, len(items), coll.kind)
+    raise Unsupported("slicing a collection with non-constant bounds")
+
+
+# --------------------------------------------------------------------------------- iteration
+
+
+def iterate(ex: Executor, it: ir.Expr) -> list[tuple[Any, Any]]:
+    """Items of an unrollable iterable as ``(guard, value)``; ``guard`` says the item exists."""
+    if isinstance(it, ir.BuiltinCall) and it.name in ("range", "enumerate"):
+        if it.name == "range":
+            bounds = [const_int(ex.eval(a)) for a in it.args]
+            if any(b is None for b in bounds):
+                raise Unsupported("range() with non-constant arguments")
+            return [(TRUE, z3.IntVal(k)) for k in range(*bounds)]  # type: ignore[arg-type]
+        inner = iterate(ex, it.args[0])
+        start = 0
+        if len(it.args) > 1:
+            start = const_int(ex.eval(it.args[1])) or 0
+        for name, val in it.kwargs:
+            if name == "start":
+                start = const_int(ex.eval(val)) or 0
+        out = []
+        for k, (guard, item) in enumerate(inner):
+            out.append((guard, ListV([z3.IntVal(start + k), item], 2, "tuple")))
+        return out
+    if isinstance(it, ir.MethodCall) and it.receiver == "dict" and it.method in ("items", "keys", "values"):
+        d = check(ex.eval(it.obj))
+        if not isinstance(d, DictV):
+            raise Unsupported("iterating a dict of unknown size")
+        out = []
+        for k in range(len(d.keys)):
+            _, value = dict_lookup(d, d.keys[k])
+            item = {"keys": d.keys[k], "values": value,
+                    "items": ListV([d.keys[k], value], 2, "tuple")}[it.method]
+            out.append((dict_visible(d, k), item))
+        return out
+    return items_of(ex, ex.eval(it))
+
+
+def items_of(ex: Executor, coll: Any) -> list[tuple[Any, Any]]:
+    coll = val(coll)
+    if isinstance(coll, ListV):
+        return [(visible(coll, k, ex.ctx.fresh_bool), item) for k, item in enumerate(coll.items)]
+    if isinstance(coll, DictV):
+        return [(dict_visible(coll, k), coll.keys[k]) for k in range(len(coll.keys))]
+    if is_str(coll):
+        s = z3.simplify(coll)
+        if z3.is_string_value(s):
+            from clauz3.prover.counterexample import string_chars
+
+            text = string_chars(s)
+            return [(TRUE, str_lit(ch)) for ch in text]
+        raise Unsupported("iterating a string of unknown length")
+    raise Unsupported("unrolling a loop over a collection of unknown length")
+
+
+def append_if(lst: ListV, cond: Any, value: Any) -> ListV:
+    """``lst`` with ``value`` appended when ``cond`` holds (lengths may become symbolic)."""
+    from clauz3.prover.values import merge
+
+    if z3.is_false(cond):
+        return lst
+    if isinstance(lst.n, int) and lst.n == len(lst.items):
+        if z3.is_true(cond):
+            return ListV([*lst.items, value], lst.n + 1, lst.kind)
+        return ListV([*lst.items, value], z3.If(cond, lst.n + 1, lst.n), lst.kind)
+    n = int_term(lst.n)
+    items = [merge(mk_and(cond, n == k), value, item) for k, item in enumerate(lst.items)]
+    items.append(value)
+    return ListV(items, z3.If(cond, n + 1, n), lst.kind)
+
+
+# ---------------------------------------------------------------------------------- to_str
+
+
+def to_str(ex: Executor, node: Any, v: Any) -> Any:
+    v = val(v)
+    if is_str(v):
+        return v
+    if is_bool(v):
+        return z3.If(v, z3.StringVal("True"), z3.StringVal("False"))
+    if is_int(v):
+        return z3.If(v >= 0, z3.IntToStr(v), z3.Concat(z3.StringVal("-"), z3.IntToStr(-v)))
+    if isinstance(v, NoneV):
+        return z3.StringVal("None")
+    out = ex.ctx.fresh(z3.StringSort(), "str", abstract=True)
+    ex.ctx.assume(z3.Length(out) > 0)
+    return out
+
+
+__all__ = ["NONE_V", "OpaqueV", "OptV", "binop", "compare", "iterate", "subscript", "to_str"]

@@ -1,0 +1,225 @@
+"""One proof of one entry file, end to end: read → (cache) → load layer → check → prove.
+
+Shared by ``clauz3 prove``, ``clauz3 test`` and the run worker, so all three produce identical
+entries (01 §4.5) and identical text. The layer is loaded at most once per process (TL-6);
+callers pass the same roots for every file of one process.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from clauz3.prover.cache import ProofCache, cache_enabled, cache_key
+
+
+@dataclass
+class ProofRequest:
+    path: Path
+    trusted_roots: Sequence[Path]
+    import_roots: Sequence[Path]
+    target: str = "main"
+    allow_imports: Sequence[str] = ()
+    obligation_timeout: float = 10.0
+    proof_timeout: float = 30.0
+    use_cache: bool = True
+
+
+@dataclass
+class ProofOutcome:
+    """An entry (01 §4.5) plus the stderr lines (refusals, warnings) and the exit status (PCLI-4)."""
+
+    entry: dict[str, Any]
+    stderr: list[str] = field(default_factory=list)
+    exit_code: int = 0
+    deadline_expired: bool = False
+    program: Any = None  # the CheckedProgram when checking succeeded (fresh proofs only)
+    layer: Any = None
+
+
+class _State:
+    layer: Any = None
+    layer_roots: tuple[tuple[str, ...], tuple[str, ...]] | None = None
+
+
+def _layer_for(trusted_roots: Sequence[Path], import_roots: Sequence[Path]) -> Any:
+    from clauz3.language.layer import load_layer
+
+    key = (tuple(str(p) for p in trusted_roots), tuple(str(p) for p in import_roots))
+    if _State.layer is None:
+        _State.layer = load_layer(list(trusted_roots), list(import_roots))
+        _State.layer_roots = key
+    elif _State.layer_roots != key:
+        raise RuntimeError("one process proves against one layer (01 TL-6)")
+    return _State.layer
+
+
+def fingerprint(trusted_roots: Sequence[Path], project_root: Path) -> str:
+    from clauz3.language.layer import library_fingerprint
+
+    return library_fingerprint(list(trusted_roots), project_root)
+
+
+def engine() -> str:
+    from clauz3.prover.engine import engine_id
+
+    return engine_id()
+
+
+def exit_code_for(entry: dict[str, Any]) -> int:
+    status = entry.get("status")
+    if status in ("refused", "error"):
+        return 2
+    if entry.get("target_missing"):
+        return 1
+    if any(o.get("conclusion") != "proved" for o in entry.get("obligations", [])):
+        if any(o.get("reason") == "deadline" for o in entry.get("obligations", [])):
+            return 2
+        return 1
+    return 0
+
+
+def _base_entry(req: ProofRequest, program_sha: str) -> dict[str, Any]:
+    return {
+        "path": str(req.path),
+        "target": req.target,
+        "program_sha256": program_sha,
+        "ir_sha256": None,
+        "layer_sha256": None,
+        "engine": None,
+        "cached": False,
+        "elapsed_ms": 0,
+        "status": "error",
+        "obligations": [],
+        "coverage": [],
+        "diagnostics": [],
+    }
+
+
+def prove_file(req: ProofRequest, *, project_root: Path | None = None) -> ProofOutcome:
+    started = time.monotonic()
+    deadline = started + req.proof_timeout
+    try:
+        source = req.path.read_bytes()
+    except OSError as exc:
+        entry = _base_entry(req, "")
+        line = f"error: {req.path}:1:1: bad-source: cannot read file ({exc.strerror or exc})"
+        entry["diagnostics"] = [line]
+        return ProofOutcome(entry, [line], 2)
+    program_sha = hashlib.sha256(source).hexdigest()
+    entry = _base_entry(req, program_sha)
+    project = project_root or Path.cwd()
+
+    from clauz3.language.layer import LayerError
+
+    try:
+        layer_sha = fingerprint(req.trusted_roots, project)
+    except LayerError as exc:
+        return _refused(entry, [exc.diagnostic])
+    eng = engine()
+    entry["layer_sha256"] = layer_sha
+    entry["engine"] = eng
+    key = cache_key(
+        engine=eng,
+        program_sha256=program_sha,
+        target=req.target,
+        layer_sha256=layer_sha,
+        import_roots=[str(p) for p in req.import_roots],
+        allow_imports=list(req.allow_imports),
+    )
+    cache = ProofCache.default() if (req.use_cache and cache_enabled()) else None
+    if cache is not None:
+        hit = cache.get(key)
+        if hit is not None and hit.get("path") == str(req.path):
+            hit["elapsed_ms"] = round((time.monotonic() - started) * 1000)
+            return ProofOutcome(hit, list(hit.get("warnings_text", [])), exit_code_for(hit))
+
+    from clauz3.language import Refused, check_program
+
+    try:
+        layer = _layer_for(req.trusted_roots, req.import_roots)
+    except LayerError as exc:
+        return _refused(entry, [exc.diagnostic])
+    if time.monotonic() > deadline:
+        return _deadline(entry)
+    try:
+        program = check_program(req.path, layer, req.target, list(req.allow_imports))
+    except Refused as exc:
+        outcome = _refused(entry, list(exc.diagnostics))
+        if any(d.code == "target-missing" for d in exc.diagnostics) and all(
+            d.code == "target-missing" for d in exc.diagnostics if d.severity == "error"
+        ):
+            outcome.entry["status"] = "not_proved"
+            outcome.entry["target_missing"] = True
+            outcome.exit_code = 1
+        return outcome
+    from clauz3.language.ir import ir_sha256
+    from clauz3.prover.api import prove
+
+    warnings = [d.render() for d in program.warnings]
+    remaining = deadline - time.monotonic()
+    if remaining <= 0:
+        return _deadline(entry)
+    result = prove(program, obligation_timeout=req.obligation_timeout, deadline=time.monotonic() + remaining)
+    from clauz3.prover.result import to_json
+
+    proved = to_json(result)
+    entry.update(proved)
+    entry.update(
+        path=str(req.path),
+        target=req.target,
+        program_sha256=program_sha,
+        ir_sha256=ir_sha256(program),
+        layer_sha256=layer_sha,
+        engine=eng,
+        cached=False,
+        elapsed_ms=round((time.monotonic() - started) * 1000),
+    )
+    entry["warnings_text"] = warnings
+    code = exit_code_for(entry)
+    expired = any(o.get("reason") == "deadline" for o in entry.get("obligations", []))
+    if cache is not None and not expired:
+        cache.put(key, entry)
+    return ProofOutcome(entry, warnings, code, deadline_expired=expired, program=program, layer=layer)
+
+
+def _refused(entry: dict[str, Any], diagnostics: list[Any]) -> ProofOutcome:
+    lines = [d.render() for d in diagnostics]
+    entry["status"] = "refused"
+    entry["diagnostics"] = [
+        {"severity": d.severity, "file": d.file, "line": d.line, "column": d.col, "code": d.code,
+         "message": d.message, "hint": d.hint}
+        for d in diagnostics
+    ]
+    return ProofOutcome(entry, lines, 2 if any(d.severity == "error" for d in diagnostics) else 0)
+
+
+def _deadline(entry: dict[str, Any]) -> ProofOutcome:
+    line = f"error: {entry['path']}: proof deadline expired before a verdict"
+    entry["status"] = "error"
+    entry["diagnostics"] = [line]
+    return ProofOutcome(entry, [line], 2, deadline_expired=True)
+
+
+def timeout_from_env(name: str, default: float, low: float, high: float, inclusive_low: bool) -> float:
+    raw = os.environ.get(name) or ""
+    if not raw:
+        return default
+    return parse_timeout(raw, name, low, high, inclusive_low)
+
+
+def parse_timeout(raw: str, what: str, low: float, high: float, inclusive_low: bool) -> float:
+    try:
+        value = float(raw)
+    except ValueError:
+        raise ValueError(f"{what} must be a number of seconds, got {raw!r}") from None
+    ok_low = value >= low if inclusive_low else value > low
+    if not (ok_low and value <= high and value == value and value != float("inf")):
+        bound = f"{low}–{high}" if inclusive_low else f"0 < S ≤ {high}"
+        raise ValueError(f"{what} must be in {bound} seconds, got {raw}")
+    return value

@@ -1,0 +1,82 @@
+"""The 01 §4.5 result record: per-obligation verdicts, coverage, and their JSON form."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+
+@dataclass
+class ObligationResult:
+    index: int
+    kind: str  # guarantee | required | precondition | postcondition | assertion | exception
+    subject: str
+    conclusion: str  # proved | violated | unknown
+    line: int
+    column: int
+    source_kind: str
+    reason: str | None = None
+    result: str = ""
+    expression: str | None = None
+    predicate: str | None = None
+    call: str | None = None
+    effect: str | None = None
+    module: str | None = None
+    cls: str | None = None
+    helper: str | None = None
+    counterexample: dict[str, Any] | None = None
+    elapsed_ms: int = 0
+
+    @property
+    def description(self) -> str:
+        return f"{self.kind} {self.subject}"
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "index": self.index,
+            "kind": self.kind,
+            "description": self.description,
+            "expression": self.expression,
+            "predicate": self.predicate,
+            "call": self.call,
+            "effect": self.effect,
+            "module": self.module,
+            "line": self.line,
+            "column": self.column,
+            "conclusion": self.conclusion,
+            "reason": self.reason,
+            "class": self.cls,
+            "source_kind": self.source_kind,
+            "result": self.result[:1000],
+            "counterexample": self.counterexample,
+            "elapsed_ms": self.elapsed_ms,
+        }
+
+
+@dataclass
+class ProofResult:
+    target: str
+    obligations: list[ObligationResult]
+    coverage: list[dict[str, Any]] = field(default_factory=list)
+    elapsed_ms: int = 0
+
+    @property
+    def status(self) -> str:
+        return "proved" if all(o.conclusion == "proved" for o in self.obligations) else "not_proved"
+
+
+def to_json(result: ProofResult) -> dict[str, Any]:
+    """The prover's part of a §4.5 entry (the pipeline adds path, hashes, engine and cache fields)."""
+    return {
+        "target": result.target,
+        "status": result.status,
+        "obligations": [o.to_json() for o in result.obligations],
+        "coverage": result.coverage,
+        "elapsed_ms": result.elapsed_ms,
+    }
+
+
+def render_text(result: ProofResult) -> str:
+    from clauz3.prover.render import render_entry
+
+    return render_entry(to_json(result))

@@ -1,0 +1,343 @@
+"""Encoding of ``ir.Spec`` over the symbolic trace (01 §2.6–2.7).
+
+Each spec becomes the formula ``fails`` (its negation on this trace). Records made inside
+symbolic loops keep their loop index free, so ``fails`` reads it existentially — enough for
+``all``/``empty``/``distinct`` without quantifiers. Aggregates over loops use exact closed forms
+when the record's guard is just the loop bound, otherwise a sound over-approximation flagged
+``approximate`` (a satisfying model then proves nothing: the verdict is ``unknown``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+import z3
+
+from clauz3.language import ir
+from clauz3.prover.logic import FALSE, TRUE, conjuncts, mk_and, mk_not, mk_or, occurs, subst, truthy
+from clauz3.prover.state import CallRecord, LoopInfo
+from clauz3.prover.values import RecordV, Unsupported, eq, raw, to_int, val
+
+if TYPE_CHECKING:
+    from clauz3.prover.counterexample import ModelView
+    from clauz3.prover.execute import Executor
+
+
+@dataclass
+class Item:
+    record: CallRecord
+    fields: RecordV
+    guard: Any
+    loops: tuple[LoopInfo, ...]
+
+
+@dataclass
+class Explanation:
+    why: str
+    breaking: list[dict[str, Any]] = field(default_factory=list)
+
+
+@dataclass
+class SpecEnc:
+    fails: Any
+    approximate: bool = False
+    fails_under: Any = None  # an under-approximation: every model of it is a real run
+    unsupported: str | None = None
+    mappings: list[list[tuple[Any, Any]]] = field(default_factory=list)
+    explain: Callable[[ModelView], Explanation] | None = None
+
+
+def effect_matches(effect: ir.Effect, targets: tuple[str, ...]) -> bool:
+    if not targets:
+        return True
+    for t in targets:
+        if t == effect.name or t == effect.short or effect.name.endswith("." + t):
+            return True
+    return False
+
+
+def relation_items(ex: Executor, rel: ir.Relation) -> list[Item]:
+    program = ex.program
+    out: list[Item] = []
+    for r in ex.ctx.records:
+        views: list[dict[str, Any]] = []
+        if rel.event is None:
+            if effect_matches(r.effect, rel.targets):
+                views.append(dict(r.args))
+        else:
+            for pe in r.effect.performs:
+                cls = program.events.get(pe.event)
+                if pe.event != rel.event and (cls is None or rel.event not in cls.bases):
+                    continue
+                names = [f for f, _ in cls.fields] if cls else list(pe.args)
+                views.append({fname: r.args[arg] for fname, arg in zip(names, pe.args, strict=False)})
+        for fields in views:
+            rec = RecordV(fields)
+            guard = r.guard
+            for f in rel.filters:
+                guard = mk_and(guard, truthy(ex.eval_pred(f, rec)))
+            out.append(Item(r, rec, guard, r.loops))
+    return out
+
+
+def encode(ex: Executor, spec: ir.Spec, label: str) -> SpecEnc:
+    try:
+        return _encode(ex, spec, label)
+    except Unsupported as exc:
+        return SpecEnc(FALSE, unsupported=str(exc))
+
+
+def _encode(ex: Executor, spec: ir.Spec, label: str) -> SpecEnc:
+    if isinstance(spec, ir.TrueSpec):
+        return SpecEnc(FALSE)
+    if isinstance(spec, ir.ConjunctionSpec):
+        parts = [_encode(ex, s, label) for s in spec.specs]
+        bad = next((p.unsupported for p in parts if p.unsupported), None)
+
+        def explain_all(mv: ModelView) -> Explanation:
+            for p in parts:
+                if mv.true(p.fails) and p.explain:
+                    return p.explain(mv)
+            return Explanation(f"the run breaks \"{label}\"")
+        return SpecEnc(mk_or(*[p.fails for p in parts]), any(p.approximate for p in parts), bad,
+                       [m for p in parts for m in p.mappings], explain_all)
+    if isinstance(spec, ir.AllSpec):
+        return _all(ex, spec, label)
+    if isinstance(spec, ir.EmptySpec):
+        return _empty(ex, spec, label)
+    if isinstance(spec, ir.DistinctSpec):
+        return _distinct(ex, spec)
+    if isinstance(spec, ir.AggregateSpec):
+        return _aggregate(ex, spec)
+    if isinstance(spec, ir.SharesValueSpec):
+        return _shares(ex, spec)
+    if isinstance(spec, ir.FluentFinalSpec):
+        return _fluent(ex, spec)
+    raise Unsupported(f"spec {type(spec).__name__}")
+
+
+def _pred(ex: Executor, pred: ir.Pred, item: Item) -> Any:
+    return truthy(ex.eval_pred(pred, item.fields))
+
+
+def _all(ex: Executor, spec: ir.AllSpec, label: str) -> SpecEnc:
+    items = relation_items(ex, spec.relation)
+    breaks = [(it, mk_and(it.guard, mk_not(_pred(ex, spec.pred, it)))) for it in items]
+
+    def explain(mv: ModelView) -> Explanation:
+        for it, f in breaks:
+            if mv.true(f):
+                ref = mv.ref(it.record)
+                return Explanation(f"call #{ref.index} {ref.call} at line {it.record.line} breaks \"{label}\"",
+                                   [ref.json()])
+        return Explanation(f"the run breaks \"{label}\"")
+    return SpecEnc(mk_or(*[f for _, f in breaks]), explain=explain)
+
+
+def _empty(ex: Executor, spec: ir.EmptySpec, label: str) -> SpecEnc:
+    items = relation_items(ex, spec.relation)
+
+    def explain(mv: ModelView) -> Explanation:
+        hits = [mv.ref(it.record) for it in items if mv.true(it.guard)]
+        hits.sort(key=lambda r: r.index)
+        if hits:
+            ref = hits[0]
+            return Explanation(f"call #{ref.index} {ref.call} at line {ref.line} breaks \"{label}\"", [ref.json()])
+        return Explanation(f"the run breaks \"{label}\"")
+    return SpecEnc(mk_or(*[it.guard for it in items]), explain=explain)
+
+
+def _fresh_mapping(ex: Executor, loops: tuple[LoopInfo, ...]) -> list[tuple[Any, Any]]:
+    return [(lp.index, z3.Int(ex.ctx.name("j"))) for lp in loops]
+
+
+def _key_label(pred: ir.Pred) -> str:
+    body = pred.body
+    if isinstance(body, ir.FieldGet) and isinstance(body.value, ir.RecordVar):
+        return body.field
+    src = pred.source
+    return src.split(":", 1)[1].strip() if src.startswith("lambda") and ":" in src else src
+
+
+def _distinct(ex: Executor, spec: ir.DistinctSpec) -> SpecEnc:
+    items = relation_items(ex, spec.relation)
+    keys = [ex.eval_pred(spec.key, it.fields) for it in items]
+    pairs: list[tuple[Item, Item, list[tuple[Any, Any]], Any]] = []
+    mappings: list[list[tuple[Any, Any]]] = []
+    for a in range(len(items)):
+        for b in range(a, len(items)):
+            ia, ib = items[a], items[b]
+            if a == b and not ia.loops:
+                continue
+            mapping = _fresh_mapping(ex, ib.loops)
+            kb = subst(keys[b], mapping)
+            gb = subst(ib.guard, mapping)
+            conds = [ia.guard, gb, eq(keys[a], kb, ex.ctx.fresh_bool)]
+            if a == b:
+                conds.append(mk_or(*[old != new for old, new in mapping]))
+            if mapping:
+                mappings.append(mapping)
+            pairs.append((ia, ib, mapping, mk_and(*conds)))
+    name = _key_label(spec.key)
+
+    def explain(mv: ModelView) -> Explanation:
+        for ia, ib, mapping, f in pairs:
+            if mv.true(f):
+                ra, rb = mv.ref(ia.record), mv.ref(ib.record, mapping)
+                first, second = sorted([ra, rb], key=lambda r: r.index)
+                value = mv.show(keys[items.index(ia)])
+                return Explanation(f"calls #{first.index} (line {first.line}) and #{second.index} "
+                                   f"(line {second.line}) both have {name} = {value}", [first.json(), second.json()])
+        return Explanation("two calls share a key")
+    return SpecEnc(mk_or(*[f for *_, f in pairs]), mappings=mappings, explain=explain)
+
+
+def _loop_bound_parts(loop: LoopInfo) -> list[Any]:
+    return [loop.index >= 0, loop.index < loop.length]
+
+
+def _aggregate(ex: Executor, spec: ir.AggregateSpec) -> SpecEnc:
+    items = relation_items(ex, spec.relation)
+    total: Any = z3.IntVal(0)
+    count: Any = z3.IntVal(0)
+    under: Any = z3.IntVal(0)
+    under_count: Any = z3.IntVal(0)
+    approximate = False
+    for it in items:
+        value = to_int(val(ex.eval_pred(spec.value, it.fields))) if spec.value else z3.IntVal(1)
+        if not it.loops:
+            total = total + z3.If(it.guard, value, 0)
+            under = under + z3.If(it.guard, value, 0)
+            under_count = under_count + z3.If(it.guard, 1, 0)
+            count = count + z3.If(it.guard, 1, 0)
+            continue
+        if len(it.loops) > 1:
+            raise Unsupported("an aggregate over calls in nested symbolic loops")
+        loop = it.loops[0]
+        bound = _loop_bound_parts(loop)
+        rest = [c for c in conjuncts(it.guard) if not any(c.eq(b) for b in bound)]
+        exact = all(not occurs(c, loop.index) for c in rest)
+        if exact and not occurs(value, loop.index):
+            total = total + z3.If(mk_and(*rest), loop.length * value, 0)
+            under = under + z3.If(mk_and(*rest), loop.length * value, 0)
+            under_count = under_count + z3.If(mk_and(*rest), loop.length, 0)
+            count = count + z3.If(mk_and(*rest), loop.length, 0)
+            continue
+        if spec.value is not None:
+            raise Unsupported("a sum whose value depends on a symbolic loop's row")
+        approximate = True
+        k = ex.ctx.fresh(z3.IntSort(), "count")
+        outer = [c for c in rest if not occurs(c, loop.index)]
+        ex.ctx.assume(z3.And(k >= 0, k <= loop.length))
+        ex.ctx.assume(z3.Implies(mk_not(mk_and(*outer)), k == 0))
+        total = total + k
+        count = count + k
+        # Runs whose rows all equal row i: then the count is exactly the length or zero.
+        under = under + z3.If(mk_and(*rest), loop.length, 0)
+        under_count = under_count + z3.If(mk_and(*rest), loop.length, 0)
+    def compare(t: Any) -> Any:
+        return {"<=": t <= spec.bound, "<": t < spec.bound, ">=": t >= spec.bound,
+                ">": t > spec.bound, "==": t == spec.bound, "!=": t != spec.bound}[spec.op]
+    holds = compare(total)
+
+    def explain(mv: ModelView, count_t: Any = count, total_t: Any = total) -> Explanation:
+        refs = []
+        for it in items:
+            for assign in mv.iterations(it.loops):
+                if mv.true(it.guard, assign):
+                    refs.append(mv.ref(it.record, assign))
+        refs.sort(key=lambda r: r.index if isinstance(r.index, int) else 1 << 30)
+        lines: list[int] = []
+        for r in refs:
+            if r.line not in lines:
+                lines.append(r.line)
+        n = mv.value(count_t)
+        amount = mv.value(total_t)
+        noun = "matching call" if n == 1 else "matching calls"
+        where = ""
+        if lines:
+            where = f" (line{'s' if len(lines) > 1 else ''} {', '.join(str(x) for x in lines)})"
+        return Explanation(f"{n} {noun}{where} total {amount}, but the limit is {spec.op} {spec.bound}",
+                           [r.json() for r in refs[:20]])
+    if approximate:
+        def explain_under(mv: ModelView) -> Explanation:
+            return explain(mv, under_count, under)
+        return SpecEnc(mk_not(holds), approximate=True, fails_under=mk_not(compare(under)), explain=explain_under)
+    return SpecEnc(mk_not(holds), explain=explain)
+
+
+def _shares(ex: Executor, spec: ir.SharesValueSpec) -> SpecEnc:
+    left, right = relation_items(ex, spec.left), relation_items(ex, spec.right)
+    if any(it.loops for it in left + right):
+        raise Unsupported("shares_value over calls in a symbolic loop")
+    kl = [ex.eval_pred(spec.key, it.fields) for it in left]
+    kr = [ex.eval_pred(spec.key, it.fields) for it in right]
+    options = [mk_and(a.guard, b.guard, eq(ka, kb, ex.ctx.fresh_bool))
+               for a, ka in zip(left, kl, strict=True) for b, kb in zip(right, kr, strict=True)]
+    name = _key_label(spec.key)
+
+    def explain(mv: ModelView) -> Explanation:
+        ga = [mv.ref(it.record) for it in left if mv.true(it.guard)]
+        gb = [mv.ref(it.record) for it in right if mv.true(it.guard)]
+
+        def group(refs: list[Any]) -> str:
+            return "; ".join(f"#{r.index} line {r.line} {r.call}" for r in refs) or "no calls"
+        return Explanation(f"no call in the first group shares {name} with a call in the second group "
+                           f"(first group: {group(ga)}; second group: {group(gb)})",
+                           [r.json() for r in ga + gb])
+    return SpecEnc(mk_not(mk_or(*options)), explain=explain)
+
+
+def _update_value(ex: Executor, ref: tuple[str, Any], record: CallRecord) -> Any:
+    kind, v = ref
+    return record.args[v] if kind == "param" else ex.const(v)
+
+
+def _fluent(ex: Executor, spec: ir.FluentFinalSpec) -> SpecEnc:
+    fl = ex.program.fluents.get(spec.fluent)
+    if fl is None:
+        fl = next((f for f in ex.program.fluents.values() if f.name == spec.fluent), None)
+    if fl is None:
+        raise Unsupported(f"fluent {spec.fluent}")
+    updates: list[tuple[CallRecord, Any, Any]] = []
+    for r in ex.ctx.records:
+        for u in r.effect.fluent_updates:
+            if u.fluent != spec.fluent and u.fluent != fl.name:
+                continue
+            if r.loops:
+                raise Unsupported(f"fluent {fl.name} is updated inside a symbolic loop")
+            updates.append((r, _update_value(ex, u.key, r), _update_value(ex, u.value, r)))
+
+    def final(key: Any) -> tuple[Any, list[tuple[CallRecord, Any]]]:
+        value = ex.const(fl.initial)
+        sets = []
+        for r, k, v in updates:
+            hit = mk_and(r.guard, eq(k, key, ex.ctx.fresh_bool))
+            sets.append((r, hit))
+            value = z3.If(hit, raw(v), raw(value)) if not z3.is_false(hit) else value
+        return value, sets
+
+    if spec.pred is not None:
+        key = ex.fresh_value(fl.key, f"{fl.name}_key", label=f"{fl.name} key")
+        value, sets = final(key)
+        fails = mk_not(truthy(ex.eval_pred(spec.pred, RecordV({"key": key, "value": value}))))
+    else:
+        key = ex.const(spec.key)
+        value, sets = final(key)
+        same = eq(value, ex.const(spec.value), ex.ctx.fresh_bool)
+        fails = mk_not(same) if spec.op == "==" else same
+
+    def explain(mv: ModelView) -> Explanation:
+        last = None
+        for r, hit in sets:
+            if mv.true(hit):
+                last = r
+        origin = f" (last set by {last.effect.short} at line {last.line})" if last else " (never set: initial value)"
+        breaking = [mv.ref(last).json()] if last else []
+        return Explanation(f"after the run {fl.name}[{mv.show(key)}] is {mv.show(value)}{origin}", breaking)
+    return SpecEnc(fails, explain=explain)
+
+
+__all__ = ["TRUE", "Explanation", "SpecEnc", "encode", "relation_items"]

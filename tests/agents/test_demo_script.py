@@ -1,0 +1,126 @@
+"""The demo's phrase matching and program templates, as pure functions."""
+
+from __future__ import annotations
+
+import ast
+
+import pytest
+
+from clauz3.agents.demo.paths import PathRuleError, canonical_path
+from clauz3.agents.demo.programs import Modules, build
+from clauz3.agents.demo.replies import code_block, outcome
+from clauz3.agents.demo.script import (
+    STARTERS,
+    AppendFile,
+    BadArgument,
+    Count,
+    CountLines,
+    Email,
+    Fallback,
+    Help,
+    ListDir,
+    NativeTool,
+    ReadFile,
+    ToolQuery,
+    WriteFile,
+    parse,
+)
+
+
+@pytest.mark.parametrize(
+    ("text", "intent"),
+    [
+        ("help", Help()),
+        ("What can you do?", Help()),
+        ("check runs", ToolQuery("status")),
+        ("List Tools", ToolQuery("tools")),
+        ("read guide builtin:clauz3-authoring", ToolQuery("read_skill", {"id": "builtin:clauz3-authoring"})),
+        ('email bob@example.com "Hi there"', Email("bob@example.com", "Hi there", ("bob@example.com",))),
+        ("send an email to ann@example.com saying lunch?", Email("ann@example.com", "lunch?", ("ann@example.com",))),
+        ("email eve@example.com \u201chi\u201d only to bob@example.com, ann@example.com",
+         Email("eve@example.com", "hi", ("bob@example.com", "ann@example.com"))),
+        ("list files under ./notes/", ListDir("notes")),
+        ("list files in .", ListDir(".")),
+        ("read notes/groceries.txt", ReadFile("notes/groceries.txt")),
+        ("count the lines of notes/a.txt", CountLines("notes/a.txt")),
+        ('write "hello" to out/h.txt', WriteFile("hello", "out/h.txt")),
+        ('append the line "milk" to notes/groceries.txt', AppendFile("milk", "notes/groceries.txt")),
+        ("count to 10000", Count(10000, False)),
+        ("count to 5 slowly", Count(5, True)),
+        ("try a native tool", NativeTool()),
+        ("refactor everything", Fallback()),
+    ],
+)
+def test_phrases(text: str, intent: object) -> None:
+    assert parse(text).intent == intent
+
+
+@pytest.mark.parametrize(
+    "text", ["read ../etc/passwd", "list files under /", "read notes/", "email bob@@x \"hi\"", "count to 10001",
+             "count to 1001 slowly", "count to 0", 'email bob@example.com ""']
+)
+def test_bad_arguments_explain_a_rule(text: str) -> None:
+    assert isinstance(parse(text).intent, BadArgument)
+
+
+def test_starters_match_with_curly_quotes_and_host_notes() -> None:
+    starter = next(iter(STARTERS))
+    curly = starter.replace('"Hi from clauz3"', "\u201cHi from clauz3\u201d").replace(" ", "  ")
+    parsed = parse("[clauz3] Library change since your last message — added email.\n\n" + curly.upper())
+    assert parsed.intent == STARTERS[starter] and parsed.host_note
+
+
+def test_path_grammar() -> None:
+    assert canonical_path("./a/b/", directory=True) == "a/b"
+    for bad in ("/abs", "a//b", "a/./b", "a/../b", "a\\b", "x" * 256, "", "a\x00"):
+        with pytest.raises(PathRuleError):
+            canonical_path(bad, directory=True)
+    with pytest.raises(PathRuleError):
+        canonical_path(".", directory=False)
+
+
+@pytest.mark.parametrize("starter", list(STARTERS))
+def test_starter_programs_are_valid_python_with_guarantees(starter: str) -> None:
+    intent = STARTERS[starter]
+    domain = "email" if isinstance(intent, Email) else "filesystem"
+    program = build(intent, Modules.default(domain))
+    tree = ast.parse(program.source)
+    main = next(node for node in tree.body if isinstance(node, ast.FunctionDef))
+    assert main.name == "main" and main.args.args == []
+    assert len(main.decorator_list) == len(program.guarantees) >= 2
+    imports = [n for n in tree.body if isinstance(n, ast.ImportFrom)]
+    assert all(n.module.startswith(f"tools.{domain}.trusted") for n in imports)
+
+
+def test_email_program_exact_source() -> None:
+    program = build(Email("bob@example.com", "Hi from clauz3", ("bob@example.com",)), Modules.default("email"))
+    assert program.source == (
+        '"""Written by the clauz3 demo agent."""\n\n'
+        "import clauz3\n"
+        "from tools.email.trusted import contracts as email\n"
+        "from tools.email.trusted.effects import send_email\n\n\n"
+        "@clauz3.guarantee(email.only(addresses=['bob@example.com']))\n"
+        "@clauz3.guarantee(email.at_most(count=1))\n"
+        "@clauz3.guarantee(email.unique_recipients())\n"
+        "def main() -> None:\n"
+        "    send_email('bob@example.com', 'Hi from clauz3')\n"
+    )
+
+
+def test_hostile_message_stays_one_literal() -> None:
+    message = "\"\"\" ') + __import__('os')\n"
+    program = build(Email("a@b.co", message, ("a@b.co",)), Modules.default("email"))
+    call = ast.parse(program.source).body[-1].body[0].value
+    assert isinstance(call, ast.Call) and call.args[1].value == message
+
+
+def test_outcome_sentences() -> None:
+    assert outcome({"phase": "completed", "exit_code": 0, "stdout": "x```y"}, "", False) == (
+        "Done: the program ran once after approval (exit code 0).\n````\nx```y\n````"
+    )
+    assert outcome({"phase": "refused", "reason": "denied", "approval": {"feedback": "no"}}, "", True).startswith(
+        "It wasn't approved, so nothing ran."
+    )
+    assert outcome({"phase": "cancelled"}, "", True) == "The run was stopped before it executed."
+    assert "nothing is known to have run" in outcome(None, "boom", True)
+    assert code_block("a") == "```\na\n```"
