@@ -8,7 +8,8 @@ layer per process tree).
 from __future__ import annotations
 
 import ast
-import multiprocessing
+import json
+import os
 import re
 import sys
 from collections.abc import Iterable
@@ -110,6 +111,45 @@ def _prove_case(args: tuple[str, list[str], list[str], bool]) -> tuple[str, dict
     return path, outcome.entry
 
 
+def _prove_forked(work: list[tuple[str, list[str], list[str], bool]], jobs: int) -> dict[str, dict[str, Any]]:
+    """Prove cases in ``jobs`` forked children (plain fork + pipes: no helper threads to deadlock on)."""
+    by_size = sorted(work, key=lambda item: -Path(item[0]).stat().st_size)
+    chunks = [by_size[i::jobs] for i in range(jobs)]
+    children: list[tuple[int, int, list[str]]] = []
+    sys.stdout.flush()
+    sys.stderr.flush()
+    for chunk in chunks:
+        read_fd, write_fd = os.pipe()
+        pid = os.fork()
+        if pid == 0:  # child: prove its share, send JSON back, never return into the caller
+            code = 0
+            try:
+                os.close(read_fd)
+                payload = json.dumps([_prove_case(item) for item in chunk]).encode()
+                with os.fdopen(write_fd, "wb") as fh:
+                    fh.write(payload)
+            except BaseException:
+                code = 1
+            finally:
+                os._exit(code)
+        os.close(write_fd)
+        children.append((pid, read_fd, [item[0] for item in chunk]))
+    entries: dict[str, dict[str, Any]] = {}
+    for pid, read_fd, paths in children:
+        with os.fdopen(read_fd, "rb") as fh:
+            data = fh.read()
+        os.waitpid(pid, 0)
+        try:
+            for path, entry in json.loads(data or b"[]"):
+                entries[path] = entry
+        except ValueError:
+            pass
+        for path in paths:
+            entries.setdefault(path, {"status": "error", "path": path, "obligations": [],
+                                      "diagnostics": [{"code": "worker-crashed"}]})
+    return entries
+
+
 def helpers_named(path: Path) -> set[str]:
     """Registered helper keys named in the case's guarantees, resolved through its imports."""
     try:
@@ -168,10 +208,7 @@ def run_cases(source: Path, *, jobs: int, use_cache: bool, require_coverage: boo
     work = [(str(p), [str(t) for t in trusted], [str(i) for i in imports], use_cache) for p in cases]
     entries: dict[str, dict[str, Any]] = {}
     if jobs > 1 and len(work) > 1:
-        ctx = multiprocessing.get_context("fork")
-        with ctx.Pool(min(jobs, len(work))) as pool:
-            for path, entry in pool.imap_unordered(_prove_case, work):
-                entries[path] = entry
+        entries.update(_prove_forked(work, min(jobs, len(work))))
     else:
         for item in work:
             path, entry = _prove_case(item)

@@ -1,0 +1,252 @@
+"""``clauz3 run``: prove, ask for approval, then execute one program under a worker (03 §17.1).
+
+The CLI is itself the supervisor of a worker started exactly as the bridge starts one (RUN-13).
+Nothing (URL, token, key) is read from inside the workspace, which the agent can write (CLI-1).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import signal
+import sys
+from pathlib import Path
+from typing import Any
+
+from clauz3.commands._errors import CommandError
+
+HELP = "Prove a program, request approval and run it."
+
+MAX_PROGRAM_BYTES = 262_144
+_IDENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+_REQUEST_ID = re.compile(r"^[A-Za-z0-9_-]{8,64}$")
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    from clauz3.commands._roots import add_root_arguments
+
+    parser.add_argument("program", nargs="?", default=None, metavar="PROGRAM|-", help="the agent program (- = stdin)")
+    add_root_arguments(parser)
+    parser.add_argument("--allow-import", action="append", default=[], metavar="MOD",
+                        help="add a module or dotted prefix to the import allowlist (default: none)")
+    parser.add_argument("--target", default="main", help="function to run (default: main)")
+    parser.add_argument("--request-id", default=None, metavar="ID",
+                        help="idempotency key ^[A-Za-z0-9_-]{8,64}$ (default: generated)")
+    parser.add_argument("--approval-service", default=None, metavar="URL",
+                        help="loopback approval service URL (default: $CLAUZ3_APPROVAL_SERVICE)")
+    parser.add_argument("--token-file", default=None, metavar="PATH",
+                        help="file holding the submission token (default: $CLAUZ3_APPROVAL_TOKEN)")
+    parser.add_argument("--verify-key-file", default=None, metavar="PATH",
+                        help="file holding the verifying key (default: $CLAUZ3_APPROVAL_VERIFY_KEY)")
+    parser.add_argument("--approval-timeout", default="300", metavar="S",
+                        help="seconds to wait for a decision, 1–86400 (default: 300)")
+    parser.add_argument("--proof-timeout", default=None, metavar="S",
+                        help="seconds for start-up, checking and proving, 0 < S ≤ 600 (default: 30)")
+    parser.add_argument("--timeout", default="60", metavar="S", help="execution timeout, 1–300 s (default: 60)")
+    parser.add_argument("--step-budget", default="1000000", metavar="N",
+                        help="interpreter step budget, ≥ 1 (default: 1000000)")
+    parser.add_argument("--require-sandbox", action="store_true",
+                        help="refuse to run without the Landlock sandbox (default: $CLAUZ3_REQUIRE_SANDBOX)")
+    parser.add_argument("--no-cache", action="store_true", help="bypass the proof cache (default: use it)")
+
+
+def _int(raw: str, what: str, low: int, high: int | None) -> int:
+    try:
+        value = int(raw)
+    except ValueError:
+        raise CommandError(f"{what} must be an integer, got {raw!r}") from None
+    if value < low or (high is not None and value > high):
+        bound = f"{low}–{high}" if high is not None else f"at least {low}"
+        raise CommandError(f"{what} must be {bound}, got {raw}")
+    return value
+
+
+def _inside(path: Path, folder: Path) -> bool:
+    try:
+        Path(os.path.realpath(path)).relative_to(os.path.realpath(folder))
+    except ValueError:
+        return False
+    return True
+
+
+def _secret_text(flag_path: str | None, env_name: str, flag: str, workspace: Path, *, secret: bool) -> str | None:
+    from clauz3.approvals.secretfiles import InsecureFileError, read_secret
+
+    if flag_path:
+        path = Path(flag_path)
+        if _inside(path, workspace):
+            raise CommandError(f"{flag} {flag_path} lies inside the workspace; keep credentials outside it")
+        try:
+            data = read_secret(path) if secret else path.read_bytes()[:4096]
+            return data.decode("ascii").strip()
+        except InsecureFileError as exc:
+            raise CommandError(str(exc)) from None
+        except (OSError, ValueError) as exc:
+            raise CommandError(f"cannot read {flag} {flag_path}: {exc}") from None
+    return (os.environ.get(env_name) or "").strip() or None
+
+
+def _read_program(name: str | None) -> tuple[str, str]:
+    if name is None:
+        raise CommandError("no program given (see clauz3 run --help)")
+    if name == "-":
+        data = sys.stdin.buffer.read(MAX_PROGRAM_BYTES + 1)
+        source_name = "<stdin>"
+    else:
+        try:
+            data = Path(name).read_bytes()
+        except OSError as exc:
+            raise CommandError(f"cannot read {name}: {exc.strerror or exc}") from None
+        source_name = str(Path(name).absolute())
+    if len(data) > MAX_PROGRAM_BYTES:
+        raise CommandError(f"program exceeds {MAX_PROGRAM_BYTES} bytes")
+    try:
+        return data.decode("utf-8"), source_name
+    except UnicodeDecodeError:
+        raise CommandError("program is not UTF-8 text") from None
+
+
+def run(args: argparse.Namespace) -> int:
+    from clauz3.approvals._paths import DataDirError, data_dir
+    from clauz3.commands._roots import resolve_roots
+    from clauz3.prover.pipeline import parse_timeout, timeout_from_env
+    from clauz3.runs.client import ServiceURLError, parse_service_url
+    from clauz3.runs.supervisor import RunConfig
+
+    step_budget = _int(args.step_budget, "--step-budget", 1, None)  # RUN-3: before anything else
+    if not _IDENT.match(args.target) or len(args.target) > 128:
+        raise CommandError(f"--target must be an identifier of at most 128 characters, got {args.target!r}")
+    if args.request_id is not None and not _REQUEST_ID.match(args.request_id):
+        raise CommandError("--request-id must match ^[A-Za-z0-9_-]{8,64}$")
+    approval_timeout = _int(args.approval_timeout, "--approval-timeout", 1, 86400)
+    execution_timeout = _int(args.timeout, "--timeout", 1, 300)
+    try:
+        if args.proof_timeout is not None:
+            proof_timeout = parse_timeout(args.proof_timeout, "--proof-timeout", 0, 600, False)
+        else:
+            proof_timeout = timeout_from_env("CLAUZ3_PROOF_TIMEOUT_SECONDS", 30.0, 0, 600, False)
+    except ValueError as exc:
+        raise CommandError(str(exc)) from None
+    workspace = Path.cwd()
+    url = args.approval_service or os.environ.get("CLAUZ3_APPROVAL_SERVICE") or ""
+    if not url:
+        raise CommandError("no approval service configured; set CLAUZ3_APPROVAL_SERVICE")
+    try:
+        parse_service_url(url)
+    except ServiceURLError as exc:
+        raise CommandError(str(exc)) from None
+    token = _secret_text(args.token_file, "CLAUZ3_APPROVAL_TOKEN", "--token-file", workspace, secret=True)
+    verify_key = _secret_text(args.verify_key_file, "CLAUZ3_APPROVAL_VERIFY_KEY", "--verify-key-file", workspace,
+                              secret=False)
+    if not verify_key:
+        raise CommandError("refusing to run: no approval verifying key configured")
+    if not token:
+        raise CommandError("no submission token configured; set CLAUZ3_APPROVAL_TOKEN")
+    source, source_name = _read_program(args.program)
+    program_path = Path(args.program) if args.program not in (None, "-") else None
+    trusted, imports = resolve_roots(args, project=workspace, program=program_path)
+    try:
+        data = data_dir()
+    except DataDirError as exc:
+        raise CommandError(str(exc)) from None
+    require = args.require_sandbox or os.environ.get("CLAUZ3_REQUIRE_SANDBOX") == "1"
+    config = RunConfig(
+        source=source, project=workspace, trusted_roots=[str(p) for p in trusted],
+        import_roots=[str(p) for p in imports], service_url=url, submission_token=token, verify_key=verify_key,
+        data_dir=data, request_id=args.request_id, source_name=source_name, target=args.target,
+        allow_imports=list(args.allow_import), proof_timeout_seconds=proof_timeout,
+        execution_timeout_seconds=execution_timeout, approval_timeout_seconds=approval_timeout,
+        step_budget=step_budget, require_sandbox=require, use_cache=not args.no_cache,
+    )
+    return _supervise(config)
+
+
+class _Printer:
+    """CLI-2's stdout, in order, driven by the supervisor's record changes."""
+
+    def __init__(self) -> None:
+        self.supervisor: Any = None
+        self.proofs_printed = False
+        self.approval_printed = False
+
+    def proofs(self, text: str) -> None:
+        if not self.proofs_printed and text:
+            sys.stdout.write(text if text.endswith("\n") else text + "\n")
+            sys.stdout.flush()
+        self.proofs_printed = self.proofs_printed or bool(text)
+
+    def on_record(self, record: dict[str, Any]) -> None:
+        sup = self.supervisor
+        if record["phase"] in ("submitting_approval", "awaiting_approval", "executing"):
+            self.proofs(sup.proof_text)
+        if record["phase"] == "executing" and not self.approval_printed:
+            self.approval_printed = True
+            approval = record.get("approval") or {}
+            print(f"approval: {approval.get('decision')} receipt={sup.receipt_nonce}")
+            rule = approval.get("rule")
+            if approval.get("decided_by") in ("policy", "profile") and isinstance(rule, dict):
+                print(f"rule: {approval.get('decided_by')}:{rule.get('name')} ({rule.get('reason')})")
+            detail = record.get("sandbox_detail")
+            print(f"sandbox: {record.get('sandbox')}" + (f" ({detail})" if detail else ""), flush=True)
+
+    @staticmethod
+    def on_stdout(text: str) -> None:
+        sys.stdout.write(text)
+        sys.stdout.flush()
+
+
+def _supervise(config: Any) -> int:
+    from clauz3.runs.supervisor import Supervisor
+
+    printer = _Printer()
+    sup = Supervisor(config, on_record=printer.on_record, on_stdout=printer.on_stdout)
+    printer.supervisor = sup
+    got: list[int] = []
+
+    def stop(signum: int, frame: Any) -> None:
+        got.append(signum)
+        sup.cancel("stopped")
+
+    old = {s: signal.signal(s, stop) for s in (signal.SIGINT, signal.SIGTERM)}
+    try:
+        result = sup.run()
+    finally:
+        for s, handler in old.items():
+            signal.signal(s, handler)
+    return _report(result, printer, got)
+
+
+def _report(result: Any, printer: _Printer, signals: list[int]) -> int:
+    record = result.record
+    reason, phase = record.get("reason"), record.get("phase")
+    if reason in ("proof_failed", "proof_deadline"):
+        printer.proofs(result.proof_text)
+    if record.get("recorded"):
+        print(f"recorded: {record['request_id']} {phase}" + (f" ({reason})" if reason else ""))
+    executed = printer.approval_printed or phase == "completed"
+    if executed and result.stderr:
+        sys.stderr.write(result.stderr)
+    if phase == "completed" or (executed and phase == "failed"):
+        if phase == "completed":
+            print(f"executed: {record['target']}")
+        print(f"effects: {len(result.effects)}")
+        for line in result.effects:
+            print(f"  {line}")
+    if reason == "denied":
+        approval = record.get("approval") or {}
+        print(f"approval: {approval.get('decision')}")
+        print(f"feedback: {approval.get('feedback') or ''}")
+    elif reason is not None or phase != "completed":
+        for line in result.diagnostics:
+            print(line, file=sys.stderr)
+        message = record.get("message") or reason or phase
+        if not result.diagnostics or reason not in ("structural", "import_not_allowed"):
+            print(f"error: {message}", file=sys.stderr)
+    sys.stdout.flush()
+    code = record.get("exit_code")
+    if code is None:
+        if phase == "cancelled" and signals:
+            return 130 if signals[0] == signal.SIGINT else 143
+        return 2
+    return int(code)

@@ -1,0 +1,412 @@
+"""The run worker (03 §12.2): ``python -P -m clauz3.runs.worker``, one process per run.
+
+Configuration arrives as one JSON document on stdin (CRED-5). Three inherited descriptors are
+named in it: ``progress_fd`` (write; JSON lines, RUN-5), ``gate_fd`` (read; one byte opens the
+approval request, RUN-6) and ``lifetime_fd`` (read; EOF means the supervisor is gone, LIFE-2).
+Stdout carries only the program's own output and can never change the phase.
+
+Phases: checking → proving → submitting_approval → (awaiting_approval) → executing, then one
+``{"event":"result",…}``. The worker writes the ledger only for the claim (IDM-5, RCP-2), then
+applies the sandbox, scrubs its environment and interprets the very program that was proved.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import signal
+import sys
+import threading
+import time
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+MAX_CONFIG_BYTES = 1024 * 1024
+SCRUB_PREFIXES = ("CLAUZ3_APPROVAL",)
+SCRUB_NAMES = ("CLAUZ3_BRIDGE_TICKET", "CLAUZ3_SESSION_LIFETIME_SOCKET")
+UNREACHABLE_LIMIT = 10.0
+POLL_WAIT = 30
+
+
+class Stop(Exception):
+    """Ends the pipeline with a result (reason per §12.1)."""
+
+    def __init__(self, reason: str | None, message: str | None = None, **extra: Any) -> None:
+        super().__init__(message or reason or "")
+        self.reason = reason
+        self.message = message
+        self.extra = extra
+
+
+def scrub_environment(env: dict[str, str] | os._Environ[str] | None = None) -> None:
+    """CRED-5: remove approval credentials, the bridge ticket and the lifetime socket path."""
+    target = os.environ if env is None else env
+    for name in list(target):
+        if name.startswith(SCRUB_PREFIXES) or name in SCRUB_NAMES:
+            del target[name]
+
+
+class Progress:
+    def __init__(self, fd: int) -> None:
+        self.fd = fd
+        self.lock = threading.Lock()
+
+    def emit(self, doc: dict[str, Any]) -> None:
+        data = (json.dumps(doc, ensure_ascii=False, separators=(",", ":")) + "\n").encode("utf-8")
+        with self.lock:
+            view = memoryview(data)
+            while view:
+                written = os.write(self.fd, view)
+                view = view[written:]
+
+
+def _watch_lifetime(fd: int) -> None:
+    """LIFE-2: on EOF (or any byte) the supervisor is gone; kill the whole process group."""
+    try:
+        while os.read(fd, 1):
+            pass
+    except OSError:
+        pass
+    os.killpg(os.getpgrp(), signal.SIGKILL)
+
+
+def _parse_iso(text: Any) -> float | None:
+    if not isinstance(text, str):
+        return None
+    try:
+        return datetime.strptime(text, "%Y-%m-%dT%H:%M:%S.%f%z").timestamp()
+    except ValueError:
+        try:
+            return datetime.fromisoformat(text.replace("Z", "+00:00")).timestamp()
+        except ValueError:
+            return None
+
+
+class Worker:
+    def __init__(self, config: dict[str, Any], progress: Progress) -> None:
+        self.c = config
+        self.progress = progress
+        self.source: str = config["source"]
+        self.request_id: str = config["request_id"]
+        self.target: str = config.get("target") or "main"
+        self.project = Path(config["project"])
+        self.data_dir = Path(config["data_dir"])
+        self.scratch = Path(config["scratch"])
+        self.deadline_at = float(config["proof_deadline_at"])
+        self.claimed = False
+        self.proof_text = ""
+        self.approval: dict[str, Any] | None = None
+        self.sandbox_mode = "unavailable"
+        self.sandbox_abi: int | None = None
+        self.sandbox_detail = ""
+
+    # ---------------------------------------------------------------------------- phases
+
+    def run(self) -> dict[str, Any]:
+        try:
+            program, layer, entry = self.check_and_prove()
+            request = self.build_request(program, entry)
+            record = self.ask(request)
+            claims, decision = self.verify_and_claim(record, request)
+            return self.execute(program, layer, entry, claims, decision)
+        except Stop as stop:
+            return self.result(stop.reason, stop.message, **stop.extra)
+        except Exception as exc:  # never a traceback to the agent; the reason says what phase broke
+            reason = "runtime_error" if self.claimed else "config"
+            return self.result(reason, f"internal error in the run worker ({type(exc).__name__}: {exc})"[:1000])
+
+    def result(self, reason: str | None, message: str | None, **extra: Any) -> dict[str, Any]:
+        doc: dict[str, Any] = {"event": "result", "reason": reason, "message": message,
+                               "executed": self.claimed, "proof_text": self.proof_text,
+                               "approval": self.approval}
+        doc.update(extra)
+        return doc
+
+    def check_and_prove(self) -> tuple[Any, Any, dict[str, Any]]:
+        from clauz3.runs import sandbox
+
+        if not self.c.get("verify_key"):
+            raise Stop("config", "refusing to run: no approval verifying key configured")
+        probe = sandbox.probe(workspace=self.project, data_dir=self.data_dir)
+        self.sandbox_mode, self.sandbox_abi, self.sandbox_detail = probe.mode, probe.abi, probe.detail
+        self.progress.emit({"phase": "checking", "sandbox": probe.mode, "sandbox_abi": probe.abi,
+                            "sandbox_detail": probe.detail})
+        if self.c.get("require_sandbox") and probe.mode != "landlock":
+            raise Stop("sandbox_unavailable", f"a sandbox is required but unavailable: {probe.detail}")
+        path = self._program_path()
+        self.progress.emit({"phase": "proving", "obligation": None})
+        return self._prove(path)
+
+    def _program_path(self) -> Path:
+        """The caller's own file when it holds exactly this source (diagnostics name it), else a scratch copy."""
+        data = self.source.encode("utf-8")
+        name = self.c.get("source_name") or "<stdin>"
+        candidate = Path(name) if os.path.isabs(name) else None
+        if candidate is not None and candidate.suffix == ".py":
+            try:
+                if candidate.is_file() and candidate.read_bytes() == data:
+                    return candidate
+            except OSError:
+                pass
+        base = Path(name).name
+        stem = base if base.endswith(".py") and base[:-3].isidentifier() else "program.py"
+        folder = self.scratch / "source"
+        folder.mkdir(mode=0o700, exist_ok=True)
+        path = folder / stem
+        path.write_bytes(data)
+        return path
+
+    def _prove(self, path: Path) -> tuple[Any, Any, dict[str, Any]]:
+        from clauz3.prover.pipeline import ProofRequest, prove_file
+
+        remaining = self.deadline_at - time.time()
+        if remaining <= 0:
+            raise Stop("proof_deadline", "proof deadline passed before proving started")
+        req = ProofRequest(
+            path=path, trusted_roots=[Path(p) for p in self.c["trusted_roots"]],
+            import_roots=[Path(p) for p in self.c["import_roots"]], target=self.target,
+            allow_imports=list(self.c.get("allow_imports") or ()),
+            obligation_timeout=min(float(self.c.get("obligation_timeout_seconds") or 10.0), remaining),
+            proof_timeout=remaining, use_cache=bool(self.c.get("use_cache", True)),
+        )
+        outcome = prove_file(req, project_root=self.project)
+        entry = outcome.entry
+        status = entry.get("status")
+        if status == "refused" or (status == "error" and not outcome.deadline_expired):
+            codes = [d.get("code") for d in entry.get("diagnostics", []) if isinstance(d, dict)]
+            reason = "import_not_allowed" if "import-not-allowed" in codes else "structural"
+            raise Stop(reason, "\n".join(outcome.stderr)[:1000] or "the program is outside the checked subset",
+                       diagnostics=outcome.stderr[:50])
+        if outcome.deadline_expired or status == "error":
+            raise Stop("proof_deadline", "proof deadline passed", obligation=_first_open(entry))
+        self.proof_text = _proof_text(entry)
+        if entry.get("target_missing") or outcome.exit_code != 0:
+            raise Stop("proof_failed", _failure_message(entry), obligation=_first_open(entry),
+                       diagnostics=outcome.stderr[:50])
+        if entry.get("program_sha256") != hashlib.sha256(self.source.encode("utf-8")).hexdigest():
+            raise Stop("config", "the program file changed while it was being proved")
+        if any(c.get("status") == "required_gap" for c in entry.get("coverage", [])):
+            raise Stop("proof_failed", "a required guarantee of a library policy is not proved")
+        program, layer = outcome.program, outcome.layer
+        if program is None:  # a cache hit: check again (cheap) and insist on the proved IR
+            program, layer = self._recheck(path, req, entry)
+        return program, layer, entry
+
+    def _recheck(self, path: Path, req: Any, entry: dict[str, Any]) -> tuple[Any, Any]:
+        from clauz3.language import Refused, check_program
+        from clauz3.language.ir import ir_sha256
+        from clauz3.prover.pipeline import _layer_for
+
+        layer = _layer_for(req.trusted_roots, req.import_roots)
+        try:
+            program = check_program(path, layer, req.target, list(req.allow_imports))
+        except Refused as exc:
+            raise Stop("structural", "; ".join(d.render() for d in exc.diagnostics)[:1000]) from None
+        if ir_sha256(program) != entry.get("ir_sha256"):
+            raise Stop("config", "the checked program differs from the cached proof; run again with --no-cache")
+        return program, layer
+
+    def build_request(self, program: Any, entry: dict[str, Any]) -> dict[str, Any]:
+        keys = ("domain", "status", "missing_required", "missing_recommended")
+        coverage = [{k: c.get(k, [] if k.startswith("missing") else "") for k in keys}
+                    for c in entry.get("coverage", [])]
+        request: dict[str, Any] = {
+            "schema_version": 1, "kind": "clauz3.run", "request_id": self.request_id,
+            "program": self.source, "program_sha256": hashlib.sha256(self.source.encode("utf-8")).hexdigest(),
+            "source_name": (self.c.get("source_name") or "<stdin>")[:256], "target": self.target,
+            "trusted_roots": list(self.c["trusted_roots"]), "import_roots": list(self.c["import_roots"]),
+            "guarantees": [g.expression for g in program.guarantees if g.kind == "guarantee"],
+            "coverage": coverage,
+            "proofs": [{"name": self.target, "conclusion": o["conclusion"], "description": o["description"]}
+                       for o in entry.get("obligations", [])][:1024],
+            "execution_timeout_seconds": int(self.c["execution_timeout_seconds"]),
+            "sandbox": {"mode": self.sandbox_mode, "detail": self.sandbox_detail,
+                        "extra_read": list(self.c.get("extra_read") or []),
+                        "extra_write": list(self.c.get("extra_write") or [])},
+        }
+        if self.c.get("workspace_generation") is not None:
+            request["workspace_generation"] = self.c["workspace_generation"]
+        if self.c.get("approval_timeout_seconds") is not None:
+            request["approval_timeout_seconds"] = int(self.c["approval_timeout_seconds"])
+        return request
+
+    # ----------------------------------------------------------------------------- approval
+
+    def ask(self, request: dict[str, Any]) -> dict[str, Any]:
+        from clauz3.runs.client import ApprovalClient, ServiceError
+
+        self.progress.emit({"phase": "submitting_approval", "proof_text": self.proof_text})
+        if os.read(int(self.c["gate_fd"]), 1) != b"\x01":
+            os._exit(0)  # the supervisor closed the gate: the deadline passed, nothing is sent
+        client = ApprovalClient(self.c["service_url"], self.c["submission_token"])
+        try:
+            _status, record = client.submit(request)
+        except ServiceError as exc:
+            raise Stop("service_error", f"approval request failed: {exc}") from None
+        self._note(record)
+        if record.get("state") == "pending":
+            self.progress.emit({"phase": "awaiting_approval", "approval": self.approval,
+                                "expires_at": record.get("expires_at")})
+        expires = _parse_iso(record.get("expires_at"))
+        give_up = (expires if expires is not None else time.time() + 300) + 10
+        unreachable_since: float | None = None
+        while record.get("state") == "pending":
+            now = time.time()
+            if now > give_up:
+                raise Stop("approval_expired", "the approval wait ended without a decision")
+            try:
+                record = client.get(self.request_id, wait=max(1, min(POLL_WAIT, int(give_up - now) + 1)))
+                unreachable_since = None
+            except ServiceError as exc:
+                if not exc.unreachable:
+                    raise Stop("service_error", f"approval status read failed: {exc}") from None
+                unreachable_since = unreachable_since or now
+                if now - unreachable_since >= UNREACHABLE_LIMIT:
+                    raise Stop("service_error", "approval service unreachable for 10 s") from None
+                time.sleep(0.5)
+                continue
+            self._note(record)
+        return record
+
+    def _note(self, record: dict[str, Any]) -> None:
+        self.approval = {"state": record.get("state"), "decision": record.get("decision"),
+                         "decided_by": record.get("decided_by"), "rule": record.get("rule"),
+                         "feedback": record.get("feedback")}
+
+    def verify_and_claim(self, record: dict[str, Any], request: dict[str, Any]) -> tuple[Any, str]:
+        from clauz3.approvals.decisions import ALL_DECISIONS, UnknownDecision, check_decision, is_approving
+        from clauz3.approvals.keys import KeyError_, VerifyKey
+        from clauz3.approvals.receipts import ReceiptError, verify_receipt
+        from clauz3.runs.ledger import Ledger
+
+        state = record.get("state")
+        if state == "expired":
+            raise Stop("approval_expired", "the approval request expired without a decision")
+        if state == "cancelled":
+            raise Stop("approval_cancelled", f"the approval request was cancelled ({record.get('cancel_reason')})")
+        if state not in ("approved", "denied"):
+            raise Stop("service_error", f"the approval service answered an unknown state {str(state)[:40]!r}")
+        try:
+            decision = check_decision(record.get("decision"), ALL_DECISIONS)
+        except UnknownDecision as exc:
+            raise Stop("service_error", f"the approval service answered {exc}") from None
+        if (state == "approved") != is_approving(decision):
+            raise Stop("service_error", f"the approval service answered state {state} with decision {decision}")
+        if not is_approving(decision):
+            raise Stop("denied", record.get("feedback") or f"the request was {decision}")
+        try:
+            key = VerifyKey.from_text(self.c["verify_key"])
+        except (KeyError_, ValueError):
+            raise Stop("config", "the configured verifying key is invalid") from None
+        try:
+            claims = verify_receipt(
+                record.get("receipt"), key, request_id=self.request_id, program=self.source,
+                guarantees=request["guarantees"], coverage=request["coverage"], target=self.target,
+                project=str(self.project), workspace_generation=request.get("workspace_generation"),
+            )
+            ledger = Ledger.for_project(self.data_dir, self.project)
+            try:
+                ledger.claim(self.request_id, claims, decision=decision)
+            finally:
+                ledger.close()
+        except ReceiptError as exc:
+            raise Stop(exc.code, str(exc)) from None
+        self.claimed = True
+        return claims, decision
+
+    # ---------------------------------------------------------------------------- execution
+
+    def execute(self, program: Any, layer: Any, entry: dict[str, Any], claims: Any, decision: str) -> dict[str, Any]:
+        from clauz3.interp.api import execute
+        from clauz3.interp.values import render
+
+        self.progress.emit({"phase": "executing", "receipt_nonce": claims.nonce, "approval": self.approval})
+        if self.sandbox_mode == "landlock":
+            self._apply_sandbox()
+        scrub_environment()
+        sys.stdout.flush()
+        result = execute(program, layer.effects, step_budget=int(self.c.get("step_budget") or 1_000_000),
+                         stdout=sys.stdout, ir_hash=entry.get("ir_sha256"), write_report=False)
+        sys.stdout.flush()
+        effects = [f"{r.effect}({', '.join(f'{k}={render(v)}' for k, v in r.arguments.items())})"
+                   for r in result.trace]
+        report = None
+        if result.outcome == "soundness_violation":
+            report = {"kind": result.violation, "message": result.error,
+                      "guarantee": result.guarantee.expression if result.guarantee else None,
+                      "ir_sha256": entry.get("ir_sha256"), "program_sha256": entry.get("program_sha256"),
+                      "trace": result.trace_json()[:1000]}
+        reason = None if result.outcome == "completed" else result.outcome
+        return self.result(reason, result.error, effects=effects[:1000], effects_count=len(result.trace),
+                           report=report, receipt_nonce=claims.nonce)
+
+    def _apply_sandbox(self) -> None:
+        from clauz3.runs import sandbox
+
+        try:
+            rules = sandbox.build_rules(
+                abi=int(self.sandbox_abi or 1), workspace=self.project, scratch=self.scratch,
+                trusted_roots=self.c["trusted_roots"], import_roots=self.c["import_roots"],
+                extra_read=self.c.get("extra_read") or (), extra_write=self.c.get("extra_write") or (),
+            )
+            sandbox.apply(rules, int(self.sandbox_abi or 1))
+        except (sandbox.SandboxError, OSError) as exc:
+            raise Stop("sandbox_failed", f"the sandbox could not be applied: {exc}") from None
+
+
+def _proof_text(entry: dict[str, Any]) -> str:
+    try:
+        from clauz3.prover.render import render_entry
+
+        return render_entry(entry)
+    except ImportError:
+        target = entry.get("target", "main")
+        return "".join(f"{target}: {o['conclusion']} {o['description']}\n" for o in entry.get("obligations", []))
+
+
+def _first_open(entry: dict[str, Any]) -> dict[str, Any] | None:
+    for ob in entry.get("obligations", []):
+        if ob.get("conclusion") != "proved":
+            return ob
+    return None
+
+
+def _failure_message(entry: dict[str, Any]) -> str:
+    if entry.get("target_missing"):
+        return f"target {entry.get('target')} is missing from the program"
+    ob = _first_open(entry)
+    if ob is None:
+        return "the proof did not succeed"
+    why = f": {ob['result']}" if ob.get("result") else ""
+    return f"not proved ({ob.get('conclusion')}) {ob.get('description')}{why}"[:1000]
+
+
+def main() -> int:
+    raw = sys.stdin.buffer.read(MAX_CONFIG_BYTES + 1)
+    if len(raw) > MAX_CONFIG_BYTES:
+        print("error: worker configuration exceeds 1 MiB", file=sys.stderr)
+        return 2
+    try:
+        config = json.loads(raw.decode("utf-8"))
+        fds = [int(config["progress_fd"]), int(config["gate_fd"]), int(config["lifetime_fd"])]
+    except (UnicodeDecodeError, ValueError, KeyError, TypeError):
+        print("error: invalid worker configuration", file=sys.stderr)
+        return 2
+    for fd in fds:  # LIFE-3: nothing the program or a trusted effect starts may inherit them
+        os.set_inheritable(fd, False)
+    threading.Thread(target=_watch_lifetime, args=(fds[2],), daemon=True, name="lifetime").start()
+    progress = Progress(fds[0])
+    result = Worker(config, progress).run()
+    try:
+        sys.stdout.flush()
+        sys.stderr.flush()
+    except OSError:
+        pass
+    progress.emit(result)
+    os._exit(0)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
