@@ -52,6 +52,65 @@ def render_lines(diagnostics: Iterable[Diagnostic], limit: int = MAX_SHOWN) -> l
     return lines
 
 
+# QB-24: every refusal carries a hint. Specific ones are given where the refusal is raised; these
+# fill the rest, first by a phrase of the message, then by the code.
+_PHRASE_HINTS: tuple[tuple[str, str], ...] = (
+    ("`with`", "programs open no resources; call a trusted function that does the work"),
+    ("`del`", "rebind the name instead of deleting it"),
+    ("`global`", "pass values as arguments and return results"),
+    ("`nonlocal`", "pass values as arguments and return results"),
+    ("nested `class`", "declare Row classes at module level"),
+    ("`async", "write a synchronous `def`"),
+    ("`yield", "return a list instead"),
+    ("`await`", "call trusted functions directly; they are synchronous"),
+    ("slice assignment", "build a new list instead"),
+    ("attribute assignment", "programs cannot change attributes; build a new value"),
+    ("bare annotation", "give the name a value, e.g. `x: int = 0`"),
+    ("`:=`", "assign on a line of its own first"),
+    ("starred", "list the items one by one"),
+    ("bytes literal", "use a str literal"),
+    ("`@` operator", "use + - * / // % ** or the bitwise operators on ints"),
+    ("format spec", "convert with str() and concatenate"),
+    ("`!r`", "convert with str() and concatenate"),
+    ("`%`-formatting", "use an f-string without a format spec"),
+    ("dunder", "programs never see dunder attributes"),
+    ("`__", "programs never see dunder attributes"),
+    ("`for … else`", "track the condition in a variable instead"),
+    ("return` inside", "assign the result and return after the loop"),
+)
+_CODE_HINTS: dict[str, str] = {
+    "unsupported-statement": "programs use assignments, if, for, assert, raise, return and calls only",
+    "unsupported-expression": "see the checked subset: constants, names, displays, operators and listed calls",
+    "unsupported-call": "call trusted effects, your own functions or the listed builtins; `clauz3 tools` lists effects",
+    "unsupported-type": "the trusted function's annotation is outside the supported types",
+    "module-level-code": "module level holds only imports, defs, Row classes and literal constants",
+    "import-not-allowed": "import clauz3, typing, math or a selected trusted library (tools.<domain>.trusted)",
+    "import-shadowed": "rename or remove the file that shadows the standard-library module",
+    "decorator-not-allowed": "the only decorator a program may use is @clauz3.guarantee(...)",
+    "guarantee-grammar": "write @clauz3.guarantee(library.helper(literal arguments))",
+    "unknown-contract": "`clauz3 tools` lists the contract helpers of the selected libraries",
+    "contract-error": "check the helper's parameters with `clauz3 tools`",
+    "type-error": "give the value one type on every path",
+    "unbound-name": "assign the name on every path before using it",
+    "mutation-not-owned": "copy into a new local list (list(x)) and change that",
+    "loop-restriction": "count with a guarantee, or iterate a literal",
+    "recursion": "write the repetition as a for loop over a literal or a range",
+    "implicit-none": "return a value on every path, or on none",
+    "limit-exceeded": "split the work into a smaller program",
+    "target-ambiguous": "define the target function exactly once",
+    "target-parameters": "give every parameter of the target a literal default",
+    "bad-source": "save the program as UTF-8 text without NUL characters",
+    "syntax-error": "fix the Python syntax at this position",
+}
+
+
+def default_hint(code: str, message: str) -> str | None:
+    for phrase, hint in _PHRASE_HINTS:
+        if phrase in message:
+            return hint
+    return _CODE_HINTS.get(code)
+
+
 class Diagnostics:
     """An ordered sink; duplicates (same position, code and message) are dropped."""
 
@@ -62,7 +121,7 @@ class Diagnostics:
 
     def error(self, line: int, col: int, code: str, message: str, hint: str | None = None,
               file: str | None = None) -> None:
-        self.add(Diagnostic("error", file or self.file, line, col, code, message, hint))
+        self.add(Diagnostic("error", file or self.file, line, col, code, message, hint or default_hint(code, message)))
 
     def warning(self, line: int, col: int, code: str, message: str, hint: str | None = None) -> None:
         self.add(Diagnostic("warning", self.file, line, col, code, message, hint))
