@@ -44,26 +44,50 @@ def literal_sites(tree: ast.Module) -> list[tuple[ast.AST, str]]:
     return sites
 
 
+def body_literals(tree: ast.Module) -> tuple[list[int], list[str]]:
+    """Int and str literals the program's function bodies use (the values guarantees are about)."""
+    ints: set[int] = set()
+    strs: set[str] = set()
+    for fn in tree.body:
+        if isinstance(fn, ast.FunctionDef):
+            for stmt in fn.body:
+                for node in ast.walk(stmt):
+                    if isinstance(node, ast.Constant) and not isinstance(node.value, bool):
+                        if isinstance(node.value, int):
+                            ints.add(node.value)
+                        elif isinstance(node.value, str):
+                            strs.add(node.value)
+    return sorted(ints), sorted(strs)
+
+
 def mutants_of(source: str, index: int) -> list[str]:
+    """Mutants of one guarantee literal: n±1 and the program's own values (±1) for ints, another
+    string or one the program uses for strings, one element dropped for lists."""
+    ints, strs = body_literals(ast.parse(source))
+    node0, _ = literal_sites(ast.parse(source))[index]
+    replacements: list[object] = []
+    if isinstance(node0, ast.Constant) and isinstance(node0.value, int):
+        n = node0.value
+        replacements = [n - 1, n + 1] + [v + d for v in ints for d in (-1, 0, 1)]
+    elif isinstance(node0, ast.Constant) and isinstance(node0.value, str):
+        replacements = [node0.value + "zq"] + strs
+    elif isinstance(node0, ast.List):
+        replacements = list(range(len(node0.elts)))
     out: list[str] = []
-    for variant in range(3):
+    seen: set[str] = set()
+    for value in replacements:
         tree = ast.parse(source)
         node, _ = literal_sites(tree)[index]
-        if isinstance(node, ast.Constant) and isinstance(node.value, int):
-            if variant == 2:
+        if isinstance(node, ast.List):
+            node.elts.pop(int(value))  # type: ignore[call-overload]
+        elif isinstance(node, ast.Constant):
+            if value == node.value or type(value) is not type(node.value):
                 continue
-            node.value = node.value - 1 if variant == 0 else node.value + 1
-        elif isinstance(node, ast.Constant) and isinstance(node.value, str):
-            if variant:
-                continue
-            node.value = node.value + "zq" if node.value else "zq"
-        elif isinstance(node, ast.List):
-            if variant >= len(node.elts):
-                continue
-            node.elts.pop(variant)
-        else:
-            continue
-        out.append(ast.unparse(ast.fix_missing_locations(tree)))
+            node.value = value
+        text = ast.unparse(ast.fix_missing_locations(tree))
+        if text not in seen:
+            seen.add(text)
+            out.append(text)
     return out
 
 

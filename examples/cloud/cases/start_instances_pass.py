@@ -11,5 +11,5 @@ from tools.cloud.trusted.effects import start_instance
 @clauz3.guarantee(cloud.at_most_instances(2))
 @clauz3.guarantee(cloud.no_deletes())
 def main() -> None:
-    for region in ["eu-west", "eu-north"]:
-        start_instance(region, "small", 24)
+    for region, size in [("eu-west", "small"), ("eu-north", "medium")]:
+        start_instance(region, size, 24)

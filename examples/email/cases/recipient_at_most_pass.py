@@ -10,4 +10,5 @@ def main() -> None:
     send_email("bob@example.com", "one")
     send_email("ann@example.com", "one")
     send_email("ann@example.com", "two")
+    send_email("ann@example.com", "three")
     send_email("bob@example.com", "two")

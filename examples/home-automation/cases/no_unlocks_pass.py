@@ -5,7 +5,6 @@ from tools.home.trusted import contracts as home
 from tools.home.trusted.effects import set_thermostat
 
 
-@clauz3.guarantee(home.door_locked_at_end("front"))
 @clauz3.guarantee(home.no_unlocks())
 def main() -> None:
     set_thermostat("living", 68)
