@@ -1,0 +1,92 @@
+"""``clauz3 config [--into DIR] [--force]`` (05 CLI-18): merge clauz3's entries into ``.claude/settings.json``."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+from pathlib import Path
+from typing import Any
+
+from clauz3.commands._errors import CommandError
+
+HELP = "Merge clauz3's permission entries into .claude/settings.json (atomic write)."
+ALLOW = ["Read", "Glob", "Grep", "Bash(clauz3:*)"]
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--into", metavar="DIR", default=None,
+                        help="folder holding .claude/ (default: the current folder)")
+    parser.add_argument("--force", action="store_true",
+                        help="replace an invalid settings file with the canonical content (default: off)")
+
+
+def canonical() -> dict[str, Any]:
+    return {"permissions": {"defaultMode": "default", "allow": list(ALLOW)}}
+
+
+def merge(settings: Any) -> tuple[dict[str, Any], list[str]]:
+    """``(merged, added)``; raises ValueError naming the wrong shape."""
+    if not isinstance(settings, dict):
+        raise ValueError("the top level is not a JSON object")
+    perms = settings.get("permissions", {})
+    if not isinstance(perms, dict):
+        raise ValueError("permissions is not an object")
+    allow = perms.get("allow", [])
+    if not isinstance(allow, list) or not all(isinstance(a, str) for a in allow):
+        raise ValueError("permissions.allow is not a list of strings")
+    if "defaultMode" in perms and not isinstance(perms["defaultMode"], str):
+        raise ValueError("permissions.defaultMode is not a string")
+    added: list[str] = []
+    perms = dict(perms)
+    if "defaultMode" not in perms:
+        perms["defaultMode"] = "default"
+        added.append("defaultMode")
+    new_allow = list(allow)
+    for entry in ALLOW:
+        if entry not in new_allow:
+            new_allow.append(entry)
+            added.append(entry)
+    perms["allow"] = new_allow
+    merged = dict(settings)
+    merged["permissions"] = perms
+    return merged, added
+
+
+def _write(path: Path, data: dict[str, Any], mode: int) -> None:
+    from clauz3.storage.atomic import write_atomic
+
+    write_atomic(path, (json.dumps(data, indent=2, ensure_ascii=False) + "\n").encode("utf-8"), mode=mode)
+
+
+def run(args: argparse.Namespace) -> int:
+    base = Path(args.into) if args.into else Path.cwd()
+    if not base.is_dir():
+        raise CommandError(f"--into {args.into}: no such directory")
+    path = base / ".claude" / "settings.json"
+    if os.path.islink(path.parent) or os.path.islink(path):
+        raise CommandError(f"{path} is reached through a symbolic link; refusing to write through it")
+    if not os.path.lexists(path):
+        _write(path, canonical(), 0o644)
+        print(f"wrote {path}")
+        return 0
+    try:
+        mode = os.stat(path).st_mode & 0o777
+        text = path.read_text("utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise CommandError(f"cannot read {path}: {getattr(exc, 'strerror', None) or exc}") from None
+    try:
+        merged, added = merge(json.loads(text))
+    except ValueError as exc:
+        if not args.force:
+            problem = "not valid JSON" if isinstance(exc, json.JSONDecodeError) else str(exc)
+            raise CommandError(f"{path}: {problem}; re-run with --force to write the canonical content") from None
+        _write(path, canonical(), mode)
+        print(f"wrote {path}")
+        return 0
+    if not added:
+        print(f"already up to date: {path}")
+        return 0
+    _write(path, merged, mode)
+    print(f"updated {path} (added: {', '.join(added)})")
+    return 0
