@@ -79,7 +79,10 @@ def main(argv: list[str] | None = None) -> int:
         parser = build_parser(command)
         args = parser.parse_args(argv)
     except UsageError as exc:
-        print(f"error: {exc}", file=sys.stderr)
+        message = str(exc)
+        if command is not None:  # argparse reports unknown flags from the top-level parser
+            message = message.replace("(see clauz3 --help)", f"(see clauz3 {command} --help)")
+        print(f"error: {message}", file=sys.stderr)
         return 2
     if getattr(args, "_run", None) is None:
         names = [n for n in COMMANDS if _available(n)]

@@ -1,0 +1,107 @@
+"""``clauz3 ui``: the loopback browser workspace (05 CLI-12, 02 §1)."""
+
+from __future__ import annotations
+
+import argparse
+import os
+from pathlib import Path
+
+from clauz3.commands._errors import CommandError, data_dir
+
+HELP = "Start the private browser workspace for this folder on 127.0.0.1."
+AGENTS = ("claude", "codex", "agy", "opencode", "pi", "demo")
+TUTORIAL_IDS = ("email", "real-files")
+
+
+def _port(text: str) -> int:
+    if not text.isdigit() or not 0 <= int(text) <= 65535:
+        raise argparse.ArgumentTypeError(f"--port must be an integer from 0 to 65535, not {text!r}")
+    return int(text)
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("agent", nargs="?", metavar="AGENT",
+                        help="claude, codex, agy, opencode, pi or demo (default: claude if installed, else demo)")
+    parser.add_argument("--port", type=_port, default=0, help="port on 127.0.0.1; 0 picks a free one (default: 0)")
+    parser.add_argument("--no-browser", action="store_true", help="print the sign-in link without opening a browser")
+    parser.add_argument("--tutorial", nargs="?", const="email", default=None, metavar="ID",
+                        help="open a tutorial workspace: email (default) or real-files")
+    parser.add_argument("--model", help="model name for the agent (default: the agent's default)")
+    parser.add_argument("--prompt", help="send TEXT as the first prompt of a new conversation")
+    parser.add_argument("--setup", action="store_true", help="open the Libraries page first")
+    parser.add_argument("--policy", metavar="FILE", help="approval policy file (default: none)")
+    parser.add_argument("--skills-dir", action="append", default=[], metavar="DIR",
+                        help="extra skills folder (repeatable; default: none)")
+    parser.add_argument("--unrestricted", action="store_true",
+                        help="let agents that need it use their native tools (default: restricted)")
+    parser.add_argument("--debug", action="store_true", help="keep a private agent-stderr log and show tracebacks")
+
+
+def _mode_error(agent: str, unrestricted: bool) -> str | None:
+    from clauz3.sessions.providers import LABELS, RESTRICTED_ONLY, UNRESTRICTED_ONLY
+
+    if agent == "claude" and unrestricted:
+        return ("Claude runs restricted in the browser workspace; start without --unrestricted (clauz3 start claude "
+                "--unrestricted runs its own terminal UI)")
+    if agent in UNRESTRICTED_ONLY and not unrestricted:
+        return (f"{LABELS[agent]} has no restricted mode in clauz3; pass --unrestricted to let it use its native "
+                "tools outside clauz3 proofs and approval")
+    if agent in RESTRICTED_ONLY and unrestricted:
+        return "Pi runs only restricted in clauz3; start without --unrestricted"
+    return None
+
+
+def run(args: argparse.Namespace) -> int:
+    from clauz3.sessions.config import LaunchConfig
+    from clauz3.sessions.launcher import Launcher
+    from clauz3.sessions.providers import CLAUDE_FALLBACK, HINTS, LABELS, check
+    from clauz3.sessions.tutorials import TutorialError, prepare
+    from clauz3.sessions.workspaces import launch_path_ok
+
+    agent = args.agent
+    if agent is not None and agent not in AGENTS:
+        raise CommandError(f"unknown agent {agent!r}; choose one of {', '.join(AGENTS)} (see clauz3 ui --help)")
+    if args.tutorial is not None and args.tutorial not in TUTORIAL_IDS:
+        raise CommandError(f"unknown tutorial {args.tutorial!r}; choose email or real-files")
+    if args.tutorial is not None and (args.unrestricted or args.prompt is not None):
+        raise CommandError("--tutorial cannot be combined with --unrestricted or --prompt")
+    if args.unrestricted and agent is None:
+        raise CommandError("--unrestricted needs an explicit agent name (codex, opencode, agy or demo)")
+    warning = None
+    fallback = False
+    if agent is None:
+        agent = "claude" if check("claude").available else "demo"
+        if agent == "demo":
+            warning, fallback = CLAUDE_FALLBACK, True
+    problem = _mode_error(agent, args.unrestricted)
+    if problem:
+        raise CommandError(problem)
+    found = check(agent)
+    if not found.available:
+        raise CommandError(f"{LABELS[agent]} can't start: {found.reason}. Install it with: {HINTS[agent]}", 4)
+    data = data_dir()
+    try:
+        data.mkdir(mode=0o700, parents=True, exist_ok=True)
+    except OSError as exc:
+        raise CommandError(f"cannot create {data}: {exc.strerror or exc}; set CLAUZ3_HOME to a writable folder") \
+            from None
+    data = Path(os.path.realpath(data))
+    if args.tutorial is not None:
+        try:
+            project = str(prepare(data, args.tutorial))
+        except TutorialError as exc:
+            raise CommandError(str(exc)) from None
+    else:
+        project = os.path.realpath(os.getcwd())
+        if not launch_path_ok(data, project):
+            raise CommandError("the clauz3 data directory cannot be opened as a workspace")
+    for path in [args.policy, *args.skills_dir]:
+        if path is not None and not os.path.exists(path):
+            raise CommandError(f"cannot read {path}: no such file or folder")
+    config = LaunchConfig(
+        agent=agent, project=project, data_dir=str(data), tmp_dir="", port=args.port, login_token="",
+        unrestricted=args.unrestricted, tutorial=args.tutorial, model=args.model, prompt=args.prompt,
+        policy=os.path.abspath(args.policy) if args.policy else None,
+        skills_dirs=[os.path.abspath(p) for p in args.skills_dir], setup=args.setup,
+        debug=args.debug or os.environ.get("CLAUZ3_DEBUG") == "1", claude_fallback=fallback)
+    return Launcher(config, open_browser=not args.no_browser, warning=warning).run()

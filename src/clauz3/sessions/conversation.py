@@ -1,0 +1,526 @@
+"""One live conversation: its agent, turns, Stop, notices, runs and transcript (02 §5, §6).
+
+Everything is driven by events: ACP messages arrive through the client's sink in wire order,
+run records arrive from the bridge's lifetime connection (:meth:`on_run_record`), approval
+records from the in-process authority (:meth:`on_approval`). Nothing here polls.
+Retained frames are stored first, then queued to the page (WS-11).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import os
+import sys
+import time
+from collections import OrderedDict
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from clauz3.approvals.authority import ApprovalAuthority
+
+from .acp_client import AcpClient, AcpError
+from .acp_messages import (
+    AcpEvent,
+    AgentExited,
+    AgentStopped,
+    AgentText,
+    Capabilities,
+    OtherUpdate,
+    PermissionRefused,
+    ToolCall,
+    TurnEnded,
+)
+from .acp_params import SessionParams, bridge_entry
+from .bridge_check import FAILED
+from .config import LaunchConfig
+from .lease import Lease
+from .notices import RETAINED, notice
+from .process_group import AgentLaunch
+from .providers import SHORT_LABELS, adapter_env, check
+from .publisher import Publisher
+from .store import DEFAULT_TITLE, Conversation, ConversationStore
+
+log = logging.getLogger("clauz3.sessions.conversation")
+
+MAX_PROMPT = 20_000
+FINAL_PHASES = frozenset({"completed", "refused", "failed", "cancelled", "uncertain"})
+ACTIVE_PHASES = ("checking", "proving", "submitting_approval", "awaiting_approval", "executing")
+PROOF_TIMEOUT_SECONDS = 60
+
+
+@dataclass
+class HostLinks:
+    """What a conversation needs from the workspace host (all host-owned values)."""
+
+    config: LaunchConfig
+    data_dir: Path
+    project: str
+    tutorial: str | None
+    port: int
+    tmp_dir: Path
+    store: ConversationStore
+    authority: ApprovalAuthority
+    lifetime: Any  # LifetimeServer
+    publisher: Publisher
+    generation: Callable[[], str]
+    layer: Callable[[list[str]], tuple[list[str], list[str]]]
+    operation: Callable[[], str | None]
+    list_changed: Callable[[], None]
+    attachment_blocks: Callable[[str, list[dict[str, Any]]], list[dict[str, Any]]]
+    mark_sent: Callable[[str, list[str]], None]
+    bridge_ok: Callable[[], Awaitable[bool]]
+
+
+class ConversationRuntime:
+    def __init__(self, links: HostLinks, row: Conversation, lock: Lease | None) -> None:
+        self.links = links
+        self.id = row.id
+        self.title = row.title
+        self.agent = row.agent
+        self.turn = row.turns
+        self.saved: dict[str, Any] = dict(row.state)
+        self.history: list[dict[str, Any]] = links.store.history(row.id)
+        self.history_bytes = row.bytes
+        self.lock = lock
+        self.status = "stopped"
+        self.capabilities = Capabilities()
+        self.session_id: str | None = None
+        self.error: str | None = None
+        self.error_detail: str | None = None
+        self.resume_notice: str | None = None
+        self.attachments: list[dict[str, Any]] = []
+        self.runs: OrderedDict[str, dict[str, Any]] = OrderedDict(
+            (r["request_id"], r) for r in self.saved.get("runs", []) if isinstance(r, dict) and "request_id" in r
+        )
+        self.approvals: OrderedDict[str, dict[str, Any]] = OrderedDict()
+        self.client: AcpClient | None = None
+        self._ticket: str | None = None
+        self._pipe_w: int | None = None
+        self._start_task: asyncio.Task[None] | None = None
+        self._turn_task: asyncio.Task[None] | None = None
+        self._background: set[asyncio.Future[None]] = set()
+        self._available = check(self.agent) if self.saved.get("mode", links.config.mode) == links.config.mode \
+            else None
+        if self._available is None or not self._available.available:
+            self.status = "unavailable"
+            reason = self._available.reason if self._available else "it runs in another mode"
+            self.error = f"{self.label} can't start: {reason}"
+
+    # -- views ------------------------------------------------------------------------------------
+
+    @property
+    def label(self) -> str:
+        return SHORT_LABELS.get(self.agent, self.agent)
+
+    @property
+    def history_limited(self) -> bool:
+        return self.saved.get("history_limited") is True
+
+    def run_active(self) -> bool:
+        return any(r.get("phase") not in FINAL_PHASES for r in self.runs.values())
+
+    @property
+    def idle(self) -> bool:
+        return self.status not in ("starting", "busy", "cancelling") and not self.run_active() \
+            and self.links.operation() is None
+
+    def activity(self) -> dict[str, Any]:
+        for record in reversed(self.runs.values()):
+            if record.get("phase") in ACTIVE_PHASES:
+                return {"kind": "run", "phase": record["phase"], "request_id": record["request_id"]}
+        if self.status in ("busy", "cancelling"):
+            return {"kind": "agent"}
+        return {"kind": "idle"}
+
+    def state(self) -> dict[str, Any]:
+        links = self.links
+        return {
+            "conversation_id": self.id,
+            "title": self.title,
+            "project": links.project,
+            "project_name": os.path.basename(links.project) or links.project,
+            "tutorial": links.tutorial,
+            "generation": links.generation(),
+            "agent": self.agent,
+            "agent_label": self.label,
+            "unrestricted": self.saved.get("mode", links.config.mode) == "unrestricted",
+            "model": links.config.model or "Agent default",
+            "requested_model": links.config.model,
+            "providers": [{"id": "demo", "label": SHORT_LABELS["demo"], "available": True, "enabled": True,
+                           "hint": ""}] if self.agent == "demo" else [
+                {"id": self.agent, "label": self.label, "available": self.status != "unavailable",
+                 "enabled": True, "hint": ""}],
+            "capabilities": {"load_session": self.capabilities.load_session, "images": self.capabilities.images,
+                             "files": self.capabilities.files},
+            "session_id": self.session_id,
+            "agent_status": self.status,
+            "activity": self.activity(),
+            "turn": self.turn,
+            "history_bytes": self.history_bytes,
+            "history_limited": self.history_limited,
+            "error": self.error,
+            "error_detail": self.error_detail,
+            "resume_notice": self.resume_notice,
+            "libraries": list(self.saved.get("libraries", [])),
+            "library_fingerprint": self.saved.get("library_fingerprint"),
+            "libraries_changed": self.saved.get("libraries_changed", False) is True,
+            "approvals_paused": self.saved.get("approvals_paused", False) is True,
+            "operation": links.operation(),
+            "attachments": list(self.attachments),
+            "runs": list(self.runs.values()),
+        }
+
+    def persisted(self) -> dict[str, Any]:
+        state = dict(self.saved)
+        state["runs"] = list(self.runs.values())[-50:]
+        state.setdefault("mode", self.links.config.mode)
+        return state
+
+    def changed(self) -> None:
+        self.links.publisher.state_changed()
+
+    def save_state(self) -> None:
+        self.saved = self.persisted()
+        self.links.store.set_state(self.id, self.saved)
+        self.changed()
+
+    # -- publishing -------------------------------------------------------------------------------
+
+    def retain(self, frame: dict[str, Any], *, turn: int | None = None) -> None:
+        """Store (STORE-6) then queue; past the limit deliver live with ``unsaved: true`` (STORE-9)."""
+        store = self.links.store
+        method = str(frame.get("method"))
+        result = store.append(self.id, turn=self.turn if turn is None else turn, method=method, frame=frame,
+                              state=self.persisted())
+        if result.saved:
+            self.history.append(frame)
+            self.history_bytes += len(_encode(frame).encode("utf-8"))
+            self.links.publisher.send(frame)
+            return
+        if result.limit_reached:
+            self.saved["history_limited"] = True
+            self.links.publisher.send(notice("storage_limit_reached"))
+            self.changed()
+        self.links.publisher.send({**frame, "unsaved": True})
+
+    def say(self, code: str, **fmt: str) -> None:
+        frame = notice(code, agent=self.label, **fmt) if "{agent}" in _text_of(code) else notice(code, **fmt)
+        if code in RETAINED:
+            self.retain(frame)
+        else:
+            self.links.publisher.send(frame)
+
+    # -- agent lifecycle ---------------------------------------------------------------------------
+
+    def ensure_agent(self) -> None:
+        """WS-3: start unless running, ``stopped`` after a start, or ``unavailable``."""
+        if self.status == "unavailable" or self.client is not None or self._start_task is not None:
+            return
+        if self.saved.get("libraries_changed") is True:
+            return
+        self._start_task = asyncio.create_task(self._start_guarded(), name=f"agent.start.{self.id[:8]}")
+
+    async def _start_guarded(self) -> None:
+        try:
+            await self.start_agent()
+        except asyncio.CancelledError:
+            await self.end_agent()
+            self.status = "stopped"
+            self.changed()
+        finally:
+            self._start_task = None
+
+    def _credentials(self) -> dict[str, Any]:
+        links = self.links
+        trusted, imports = links.layer(list(self.saved.get("libraries", [])))
+        token = links.authority.register_conversation(self.id, trusted, imports)
+        links.authority.set_paused(self.id, self.saved.get("approvals_paused") is True)
+        return {
+            "service_url": f"http://127.0.0.1:{links.port}",
+            "submission_token": token,
+            "verify_key": links.authority.verify_key.text,
+            "workspace_generation": links.generation(),
+            "conversation_id": self.id,
+            "status_file": str(links.tmp_dir / f"runs-{links.generation()}-{self.id}.json"),
+            "proof_timeout_seconds": PROOF_TIMEOUT_SECONDS,
+            "require_sandbox": links.authority.config.require_sandbox,
+        }
+
+    def _bridge_args(self) -> list[str]:
+        trusted, imports = self.links.layer(list(self.saved.get("libraries", [])))
+        args = ["--project", self.links.project]
+        for root in trusted:
+            args += ["--trusted-root", root]
+        for root in imports:
+            args += ["--import-root", root]
+        return args
+
+    async def start_agent(self) -> None:
+        links = self.links
+        if self._available is None or not self._available.available:
+            return
+        self.status = "starting"
+        self.error = self.error_detail = None
+        self.changed()
+        if not await links.bridge_ok():
+            self.status = "unavailable"
+            self.error = f"{self.label} can't start: {FAILED}"
+            self.say("agent_unavailable", reason=FAILED)
+            self.changed()
+            return
+        socket_path = await links.lifetime.endpoint(self.id)
+        # Register now so the token exists before any bridge asks; the handshake re-reads it.
+        self._credentials()
+        ticket = links.lifetime.mint_ticket(self.id, self._credentials)
+        self._ticket = ticket
+        entry = bridge_entry(python=sys.executable, bridge_args=self._bridge_args(), lifetime_socket=socket_path,
+                             ticket=ticket, data_dir=str(links.data_dir))
+        if links.config.bridge_argv:
+            entry["command"] = links.config.bridge_argv[0]
+            entry["args"] = [*links.config.bridge_argv[1:], *self._bridge_args()]
+            entry["env"] = [*entry["env"], *({"name": k, "value": v} for k, v in (links.config.bridge_env or {}).items())]
+        read_end, write_end = os.pipe()
+        self._pipe_w = write_end
+        os.set_inheritable(write_end, False)
+        argv = [sys.executable, "-P", "-m", "clauz3.sessions.supervisor", str(read_end), "--",
+                *self._available.argv]
+        launch = AgentLaunch(argv=argv, cwd=Path(links.project), env=adapter_env(dict(os.environ),
+                             str(links.data_dir)), pass_fds=(read_end,))
+        client = AcpClient(launch, provider=self.agent, label=self.label, sink=self._on_event)
+        self.client = client
+        try:
+            try:
+                info = await client.start()
+            finally:
+                os.close(read_end)
+            self.capabilities = info.capabilities
+            if info.agent_version:
+                self.saved["agent_version"] = info.agent_version
+            params = SessionParams(cwd=links.project, mcp_servers=(entry,))
+            saved_session = self.saved.get("session_id")
+            if self.turn >= 1 and saved_session:
+                if self.capabilities.load_session:
+                    try:
+                        await client.load_session(params, saved_session)
+                        self.resume_notice = None
+                    except AcpError as exc:
+                        if exc.ended:
+                            raise
+                        self.resume_notice = "resume_failed"
+                        self.error_detail = str(exc)
+                        self.say("resume_failed")
+                else:
+                    self.resume_notice = "resume_unsupported"
+                    self.say("resume_unsupported")
+            if client.session_id is None:
+                session = await client.new_session(params)
+                self.saved["session_id"] = session.session_id
+            self.session_id = client.session_id
+            self.status = "ready"
+            self.save_state()
+        except AcpError as exc:
+            await self.end_agent()
+            self.status = "stopped"
+            self.error = f"{self.label} can't start: {exc}"
+            self.say("agent_unavailable", reason=str(exc))
+            self.changed()
+
+    async def end_agent(self) -> None:
+        """PROC-2: close the lifetime pipe, kill the supervisor's group, end the bridge's socket."""
+        client, self.client = self.client, None
+        if self._ticket is not None:
+            self.links.lifetime.end_ticket(self._ticket)
+            self._ticket = None
+        if self._pipe_w is not None:
+            with contextlib.suppress(OSError):
+                os.close(self._pipe_w)
+            self._pipe_w = None
+        if client is not None:
+            await client.close()
+        self.session_id = None
+        # The bridge lost its socket with the ticket: its pending approvals go too (03 REQ-3).
+        self.links.authority.cancel_pending(self.id, "bridge_gone")
+
+    async def close(self) -> None:
+        """Service shutdown or conversation switch: end the agent, persist, release the lock."""
+        if self._start_task is not None:
+            self._start_task.cancel()
+            with contextlib.suppress(BaseException):
+                await self._start_task
+        await self.end_agent()
+        if self._turn_task is not None:
+            with contextlib.suppress(BaseException):
+                await asyncio.wait_for(self._turn_task, 2.0)
+        self.links.authority.end_conversation(self.id, "bridge_gone")
+        await self.links.lifetime.close_conversation(self.id)
+        for record in self.runs.values():
+            if record.get("phase") not in FINAL_PHASES:
+                record.update(phase="cancelled", reason="stopped")
+        with contextlib.suppress(Exception):
+            self.save_state()
+        if self.lock is not None:
+            self.lock.release()
+
+    # -- turns ----------------------------------------------------------------------------------
+
+    def check_prompt(self, text: str) -> str | None:
+        """TURN-1: the refusing notice code, or None when accepted."""
+        trimmed = text.strip()
+        if (not trimmed and not self.attachments) or len(trimmed) > MAX_PROMPT:
+            return "prompt_invalid"
+        if trimmed.startswith("/"):
+            return "slash_command"
+        if self.status == "unavailable":
+            return "agent_unavailable"
+        if self.status not in ("ready", "stopped"):
+            return "busy"
+        if self.run_active() or self.links.operation() is not None:
+            return "busy"
+        if self.history_limited:
+            return "storage_full"
+        if self.saved.get("libraries_changed") is True:
+            return "libraries_changed"
+        return None
+
+    def prompt(self, text: str) -> None:
+        """TURN-3 after :meth:`check_prompt` accepted ``text``."""
+        self.turn += 1
+        staged = list(self.attachments)
+        self.attachments = []
+        self.retain({"method": "clauz3/user", "params": {
+            "conversation_id": self.id, "turn": self.turn, "text": text, "attachments": staged}})
+        self.status = "busy"
+        self.changed()
+        self._turn_task = asyncio.create_task(self._run_turn(text, staged), name=f"turn.{self.turn}")
+
+    async def _run_turn(self, text: str, staged: list[dict[str, Any]]) -> None:
+        turn = self.turn
+        if self.client is None or not self.client.alive:
+            await self.end_agent()
+            await self.start_agent()
+            if self.client is None or self.status != "ready":
+                self._finish_turn(TurnEnded("error", error=self.error or "The agent could not start."), turn)
+                return
+        self.status = "busy"
+        self.changed()
+        notes = [str(n) for n in self.saved.get("host_notes", [])]
+        body = ("\n".join(notes) + "\n\n" + text) if notes else text
+        blocks: list[dict[str, Any]] = [{"type": "text", "text": body}]
+        blocks += self.links.attachment_blocks(self.id, staged)
+        if staged:
+            self.links.mark_sent(self.id, [a["id"] for a in staged])
+        if notes:
+            self.saved["host_notes"] = []
+        try:
+            await self.client.prompt(blocks)
+        except AcpError as exc:
+            self._finish_turn(TurnEnded("error", error=str(exc)), turn)
+
+    def _finish_turn(self, ended: TurnEnded, turn: int | None = None) -> None:
+        params: dict[str, Any] = {"turn": self.turn if turn is None else turn, "stop_reason": ended.stop_reason}
+        if ended.forced:
+            params["forced"] = True
+        if ended.error:
+            params["error"] = ended.error
+        self.retain({"method": "clauz3/turn_end", "params": params})
+        if ended.no_response and ended.stop_reason == "end_turn":
+            self.say("no_response")
+        self.links.store.index_turn(self.id, params["turn"])
+        if params["turn"] == 1 and not self.saved.get("renamed"):
+            first = next((f for f in self.history if f.get("method") == "clauz3/user"), None)
+            if first is not None:
+                title = " ".join(str(first["params"].get("text", "")).split())[:80] or DEFAULT_TITLE
+                self.title = title
+                self.links.store.rename(self.id, title)
+                self.links.list_changed()
+        self.status = "ready" if self.client is not None and self.client.alive else "stopped"
+        self.save_state()
+
+    async def cancel(self) -> None:
+        """Stop (TURN-5..8)."""
+        if self._start_task is not None and self.status == "starting":
+            self._start_task.cancel()
+            return
+        for record in self.runs.values():
+            if record.get("phase") not in FINAL_PHASES:
+                self.links.lifetime.cancel_run(self.id, record["request_id"])
+        self.links.authority.cancel_pending(self.id, "stopped")
+        client = self.client
+        if client is not None and client.turn_running:
+            self.status = "cancelling"
+            self.changed()
+            await client.cancel()
+        elif self.run_active():
+            self.changed()
+
+    # -- events -----------------------------------------------------------------------------------
+
+    def _on_event(self, event: AcpEvent) -> None:
+        if isinstance(event, AgentText | ToolCall | OtherUpdate):
+            self.retain(event.frame)
+        elif isinstance(event, PermissionRefused):
+            self.say("permission_refused")
+        elif isinstance(event, TurnEnded):
+            self._finish_turn(event)
+        elif isinstance(event, AgentStopped):
+            self._agent_gone(forced=event.forced)
+        elif isinstance(event, AgentExited):
+            self._agent_gone(exited=event.detail)
+
+    def _agent_gone(self, *, forced: bool = False, exited: str | None = None) -> None:
+        task = asyncio.ensure_future(self.end_agent())
+        self._background.add(task)
+        task.add_done_callback(self._background.discard)
+        for record in self.runs.values():
+            if record.get("phase") not in FINAL_PHASES:
+                record.update(phase="cancelled", reason="stopped")
+        if exited is not None:
+            self.error_detail = exited
+            self.say("agent_exited")
+        elif forced:
+            self.say("agent_stopped")
+        self.status = "stopped"
+        self.save_state()
+
+    def on_run_record(self, record: dict[str, Any]) -> None:
+        """A run record pushed by the bridge (DEC-5): shown at once, saved with the state."""
+        request_id = record.get("request_id")
+        if not isinstance(request_id, str):
+            return
+        existing = self.runs.get(request_id)
+        merged = {**(existing or {"turn": self.turn, "undo": {"available": False, "undone": False}}), **record}
+        self.runs[request_id] = merged
+        self.runs.move_to_end(request_id)
+        while len(self.runs) > 50:
+            self.runs.popitem(last=False)
+        self.save_state()
+
+    def on_approval(self, view: dict[str, Any]) -> None:
+        """An approval record of this conversation changed in the authority (pushed, never polled)."""
+        request_id = view.get("request_id")
+        if not isinstance(request_id, str):
+            return
+        self.approvals[request_id] = view
+        while len(self.approvals) > 50:
+            self.approvals.popitem(last=False)
+        self.links.publisher.send({"method": "clauz3/approval", "params": {"record": view}})
+
+
+def _encode(frame: dict[str, Any]) -> str:
+    from .store import frame_text
+
+    return frame_text(frame)
+
+
+def _text_of(code: str) -> str:
+    from .notices import TEXTS
+
+    return TEXTS.get(code, "")
+
+
+def now() -> float:
+    return time.time()

@@ -1,0 +1,400 @@
+"""The workspace host: the current project, its store, its live conversation and the WS commands.
+
+One :class:`Host` per service. It owns the publisher (the page's one subscription), listens to the
+in-process authority and to run records from bridges, and handles client commands strictly in
+order (02 WS-8). Workspace switching lives in :mod:`.workspaces`, files in :mod:`.files`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+from pathlib import Path
+from typing import Any
+
+from clauz3.approvals.authority import ApprovalAuthority
+from clauz3.layers.discovery import DiscoveryError, default_import_roots, discover_domains
+
+from .attachments import AttachmentStore
+from .bridge_check import BridgeCheck
+from .config import LaunchConfig
+from .conversation import ConversationRuntime, HostLinks
+from .lease import Lease, LeaseHeld, acquire_conversation_lock
+from .lifetime import LifetimeServer
+from .notices import notice
+from .providers import AGENTS, CLAUDE_FALLBACK, check
+from .publisher import Publisher
+from .recent import RecentWorkspaces
+from .store import ConversationStore, is_conversation_id
+
+log = logging.getLogger("clauz3.sessions.host")
+
+MAX_TITLE = 120
+LIST_COALESCE = 1.0
+
+
+class Host:
+    def __init__(self, config: LaunchConfig, *, authority: ApprovalAuthority, lifetime: LifetimeServer,
+                 store: ConversationStore, recent: RecentWorkspaces, lease: Lease, tmp_dir: Path) -> None:
+        self.config = config
+        self.data_dir = Path(config.data_dir)
+        self.launch_project = config.project
+        self.project = config.project
+        self.tutorial = config.tutorial
+        self.authority = authority
+        self.lifetime = lifetime
+        self.store = store
+        self.recent = recent
+        self.lease = lease
+        self.tmp_dir = tmp_dir
+        self.attachments = AttachmentStore(self.data_dir)
+        self.operation: str | None = None
+        self.publisher = Publisher(self.snapshot, self.state)
+        self.conversation: ConversationRuntime | None = None
+        self._list_pending = False
+        self._commands = asyncio.Lock()
+        self.bridge_check: BridgeCheck = BridgeCheck(config)
+        authority.on_change(self._approval_changed)
+        lifetime.on_record = self.on_run_record
+        lifetime.on_gone = self._bridge_gone
+
+    # -- the seams other parts call -------------------------------------------------------------
+
+    def on_run_record(self, conversation_id: str, generation: str, record: dict[str, Any]) -> None:
+        """Run records from a bridge's lifetime connection (00 DEC-5). Older generations are ignored."""
+        conv = self.conversation
+        if generation != self.authority.generation or conv is None or conv.id != conversation_id:
+            return
+        conv.on_run_record(record)
+
+    def _approval_changed(self, view: dict[str, Any]) -> None:
+        conv = self.conversation
+        if conv is not None and view.get("conversation_id") == conv.id \
+                and view.get("workspace_generation") == self.authority.generation:
+            conv.on_approval(view)
+
+    def _bridge_gone(self, conversation_id: str) -> None:
+        self.authority.cancel_pending(conversation_id, "bridge_gone")
+
+    def secret_values(self) -> list[str]:
+        """Everything that must never reach a page, frame, store or log (tests grep for these)."""
+        return [*self.authority.submission_tokens(), *self.lifetime.secret_values(), self.authority._key.text]
+
+    # -- views ---------------------------------------------------------------------------------
+
+    def state(self) -> dict[str, Any]:
+        assert self.conversation is not None
+        return self.conversation.state()
+
+    def snapshot(self) -> dict[str, Any]:
+        conv = self.conversation
+        assert conv is not None
+        return {"history": list(conv.history), "state": conv.state(), "approvals": list(conv.approvals.values())}
+
+    def links(self) -> HostLinks:
+        return HostLinks(
+            config=self.config, data_dir=self.data_dir, project=self.project, tutorial=self.tutorial,
+            port=self.config.port, tmp_dir=self.tmp_dir, store=self.store, authority=self.authority,
+            lifetime=self.lifetime, publisher=self.publisher, generation=lambda: self.authority.generation,
+            layer=self.layer, operation=lambda: self.operation, list_changed=self.list_changed,
+            attachment_blocks=self.attachments.blocks, mark_sent=self.attachments.mark_sent,
+            bridge_ok=lambda: self.bridge_check.ok(),
+        )
+
+    def domains(self) -> list[str]:
+        try:
+            return sorted(d.name for d in discover_domains(default_import_roots(Path(self.project))))
+        except DiscoveryError:
+            return []
+
+    def layer(self, domains: list[str]) -> tuple[list[str], list[str]]:
+        """A conversation's authorised layer: its domains' trusted roots and the default import roots."""
+        imports = default_import_roots(Path(self.project))
+        try:
+            found = discover_domains(imports)
+        except DiscoveryError:
+            found = []
+        trusted = [str(d.trusted_root) for d in found if d.name in set(domains)]
+        return trusted, [str(p) for p in imports]
+
+    def conversations_frame(self) -> dict[str, Any]:
+        current = self.conversation.id if self.conversation else None
+        rows, _ = self.store.listing(limit=200, current=current)
+        return {"method": "clauz3/conversations", "params": {"conversations": [
+            {"id": r.id, "title": r.title, "updated": r.updated, "agent": r.agent, "turns": r.turns} for r in rows]}}
+
+    def list_changed(self) -> None:
+        """WS-9: pushed after list changes, coalesced to ≤ 1/s."""
+        if self._list_pending:
+            return
+        self._list_pending = True
+
+        def flush() -> None:
+            self._list_pending = False
+            if self.conversation is not None:
+                self.publisher.send(self.conversations_frame())
+
+        asyncio.get_running_loop().call_later(LIST_COALESCE, flush)
+
+    @property
+    def idle(self) -> bool:
+        return self.conversation is None or self.conversation.idle
+
+    # -- conversations ---------------------------------------------------------------------------
+
+    async def open_initial(self) -> None:
+        """STORE-11: reopen the newest conversation (a new one if none, or with ``--prompt``)."""
+        latest = self.store.latest()
+        self.attachments.prune_old()
+        if latest is None or self.config.prompt:
+            await self._open_new(self.config.agent, None)
+        else:
+            await self._open(latest.id)
+        assert self.conversation is not None
+        self.store.prune_empty(keep=self.conversation.id)
+        for record in self.conversation.runs.values():
+            if record.get("phase") not in ("completed", "refused", "failed", "cancelled", "uncertain"):
+                record.update(phase="cancelled", reason="stopped")
+        self.conversation.save_state()
+        if self.config.prompt:
+            text = self.config.prompt
+            self.config.prompt = None
+            if self.conversation.check_prompt(text) is None:
+                self.conversation.prompt(text)
+
+    async def _open(self, conversation_id: str) -> ConversationRuntime:
+        row = self.store.get(conversation_id)
+        if row is None:
+            raise KeyError(conversation_id)
+        lock = acquire_conversation_lock(self.data_dir, conversation_id)
+        conv = ConversationRuntime(self.links(), row, lock)
+        self.conversation = conv
+        return conv
+
+    async def _open_new(self, agent: str, domains: list[str] | None) -> ConversationRuntime:
+        chosen = sorted(set(domains)) if domains is not None else self.domains()
+        row = self.store.create(agent=agent, state={"libraries": chosen, "mode": self.config.mode})
+        return await self._open(row.id)
+
+    async def _close_current(self) -> None:
+        conv, self.conversation = self.conversation, None
+        if conv is not None:
+            await conv.close()
+
+    async def shutdown(self) -> None:
+        await self._close_current()
+        await self.lifetime.close()
+
+    # -- commands (02 §4.3) -------------------------------------------------------------------------
+
+    def refuse(self, code: str, **fmt: str) -> None:
+        conv = self.conversation
+        if conv is not None and code in ("agent_unavailable", "attachments_unsupported"):
+            fmt.setdefault("agent", conv.label)
+        self.publisher.send(notice(code, **fmt))
+
+    async def command(self, method: str, params: dict[str, Any]) -> None:
+        async with self._commands:
+            handler = COMMANDS.get(method)
+            if handler is None:
+                self.refuse("unsupported_method")
+                return
+            await handler(self, params)
+
+    def _stale(self, params: dict[str, Any], key: str = "conversation_id") -> bool:
+        """WS-8: a command naming a conversation that is not current gets notice + restore."""
+        conv = self.conversation
+        if conv is None or params.get(key) != conv.id:
+            self.refuse("stale_conversation")
+            self.publisher.restore()
+            return True
+        return False
+
+    async def cmd_prompt(self, params: dict[str, Any]) -> None:
+        text = params.get("prompt")
+        if not isinstance(text, str) or not isinstance(params.get("conversation_id"), str):
+            self.refuse("bad_frame")
+            return
+        if self._stale(params):
+            return
+        conv = self.conversation
+        assert conv is not None
+        code = conv.check_prompt(text)
+        if code == "agent_unavailable":
+            self.refuse(code, reason=conv.error or "it is not available")
+            return
+        if code is not None:
+            self.refuse(code)
+            return
+        conv.prompt(text)
+
+    async def cmd_cancel(self, params: dict[str, Any]) -> None:
+        if self.conversation is not None:
+            await self.conversation.cancel()
+
+    async def cmd_new(self, params: dict[str, Any]) -> None:
+        agent = params.get("agent", self.config.agent)
+        domains = params.get("domains")
+        if not isinstance(agent, str) or (domains is not None and (
+                not isinstance(domains, list) or not all(isinstance(d, str) for d in domains))):
+            self.refuse("bad_frame")
+            return
+        if not self.idle:
+            self.refuse("busy")
+            return
+        if agent not in AGENTS or not check(agent).available or (
+                agent != "demo" and agent != self.config.agent):
+            self.refuse("agent_unavailable", agent=agent, reason="it is not available in this workspace")
+            return
+        current = self.conversation
+        if current is not None and current.turn == 0 and current.agent == agent and (
+                domains is None or sorted(set(domains)) == current.saved.get("libraries")):
+            self.publisher.restore()
+            current.ensure_agent()
+            return
+        await self._close_current()
+        if current is not None and current.turn == 0:
+            self.store.delete(current.id)
+        await self._open_new(agent, domains)
+        self.publisher.restore()
+        self.list_changed()
+        assert self.conversation is not None
+        self.conversation.ensure_agent()
+
+    async def cmd_select(self, params: dict[str, Any]) -> None:
+        target = params.get("id")
+        if not isinstance(target, str) or not is_conversation_id(target) or self.store.get(target) is None:
+            self.refuse("not_found")
+            return
+        current = self.conversation
+        if current is not None and current.id == target:
+            if current.client is None:
+                current.ensure_agent()
+            return
+        if not self.idle:
+            self.refuse("busy")
+            return
+        try:
+            lock = acquire_conversation_lock(self.data_dir, target)
+        except LeaseHeld:
+            self.refuse("conversation_in_use")
+            return
+        lock.release()
+        await self._close_current()
+        if current is not None and current.turn == 0:
+            self.store.delete(current.id)
+        try:
+            await self._open(target)
+        except LeaseHeld:
+            await self._open_new(self.config.agent, None)
+            self.refuse("conversation_in_use")
+        self.publisher.restore()
+        self.list_changed()
+        assert self.conversation is not None
+        self.conversation.ensure_agent()
+
+    async def cmd_rename(self, params: dict[str, Any]) -> None:
+        target, title = params.get("id"), params.get("title")
+        if not isinstance(target, str) or self.store.get(target) is None:
+            self.refuse("not_found")
+            return
+        if not isinstance(title, str) or not 1 <= len(title.strip()) <= MAX_TITLE \
+                or any(ord(c) < 32 or ord(c) == 127 for c in title):
+            self.refuse("invalid_title")
+            return
+        self.store.rename(target, title.strip())
+        conv = self.conversation
+        if conv is not None and conv.id == target:
+            conv.title = title.strip()
+            conv.saved["renamed"] = True
+            conv.save_state()
+        self.publisher.send(self.conversations_frame())
+
+    async def cmd_attach(self, params: dict[str, Any]) -> None:
+        ids = params.get("attachments")
+        if not isinstance(ids, list) or not all(isinstance(i, str) for i in ids):
+            self.refuse("bad_frame")
+            return
+        if self._stale(params):
+            return
+        conv = self.conversation
+        assert conv is not None
+        if len(ids) > 10:
+            self.refuse("too_many_attachments")
+            return
+        metas = []
+        for attachment_id in ids:
+            meta = self.attachments.unsent(conv.id, attachment_id)
+            if meta is None:
+                self.refuse("attachment_invalid")
+                return
+            metas.append(meta)
+        for meta in metas:
+            if (meta["kind"] == "image" and not conv.capabilities.images) or (
+                    meta["kind"] == "text" and not conv.capabilities.files):
+                self.refuse("attachments_unsupported", kind="image" if meta["kind"] == "image" else "file")
+                return
+        conv.attachments = metas
+        conv.changed()
+
+    async def cmd_libraries(self, params: dict[str, Any]) -> None:
+        from .libraries import apply_libraries
+
+        await apply_libraries(self, params)
+
+    async def cmd_workspace(self, params: dict[str, Any]) -> None:
+        from .workspaces import switch_workspace
+
+        await switch_workspace(self, params)
+
+    # -- delete (HTTP) --------------------------------------------------------------------------
+
+    async def delete_conversation(self, conversation_id: str) -> tuple[int, dict[str, Any]]:
+        """STORE-15."""
+        if not is_conversation_id(conversation_id) or self.store.get(conversation_id) is None:
+            return 404, {"error": {"code": "not_found", "message": "That conversation isn't in this workspace."}}
+        conv = self.conversation
+        if conv is not None and conv.id == conversation_id:
+            if not self.idle:
+                return 409, {"error": {"code": "busy", "message": "An action is still running; wait for it or "
+                                       "press Stop."}}
+            await self._close_current()
+            self.store.delete(conversation_id)
+            self.attachments.delete_conversation(conversation_id)
+            latest = self.store.latest()
+            if latest is not None:
+                await self._open(latest.id)
+            else:
+                await self._open_new(self.config.agent, None)
+            self.publisher.restore()
+            assert self.conversation is not None
+            self.conversation.ensure_agent()
+        else:
+            self.store.delete(conversation_id)
+            self.attachments.delete_conversation(conversation_id)
+        self.list_changed()
+        current = self.conversation.id if self.conversation else None
+        return 200, {"deleted": conversation_id, "current": current}
+
+    def startup_notices(self) -> list[dict[str, Any]]:
+        out = []
+        if self.config.claude_fallback:
+            out.append(notice("claude_not_installed", CLAUDE_FALLBACK, level="info"))
+        return out
+
+
+COMMANDS = {
+    "session/prompt": Host.cmd_prompt,
+    "session/cancel": Host.cmd_cancel,
+    "clauz3/new": Host.cmd_new,
+    "clauz3/select": Host.cmd_select,
+    "clauz3/rename": Host.cmd_rename,
+    "clauz3/attach": Host.cmd_attach,
+    "clauz3/libraries": Host.cmd_libraries,
+    "clauz3/workspace": Host.cmd_workspace,
+}
+
+
+def project_name(path: str) -> str:
+    return os.path.basename(path) or path

@@ -1,0 +1,105 @@
+"""Tutorial working copies under ``<data>/tutorials/<id>/`` (05 TUT-1..3).
+
+A copy is made next to its final place as ``.<id>-<random>/`` (template + marker file) and renamed
+into place, so a failed copy never leaves a half tutorial. An existing copy is reused; reset
+replaces it (deleting the old one without following links).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import secrets
+import shutil
+import stat
+import time
+from pathlib import Path
+
+from clauz3.tutorials import TUTORIALS, Tutorial
+
+MARKER = ".clauz3-tutorial.json"
+
+
+class TutorialError(Exception):
+    pass
+
+
+def tutorials_dir(data_dir: Path) -> Path:
+    path = data_dir / "tutorials"
+    path.mkdir(mode=0o700, parents=True, exist_ok=True)
+    if path.is_symlink() or not path.is_dir():
+        raise TutorialError(f"{path} is a symbolic link")
+    return path
+
+
+def _ignore(directory: str, names: list[str]) -> list[str]:
+    return [n for n in names if n in ("__pycache__",) or n.endswith(".pyc")]
+
+
+def _build(tutorial: Tutorial, parent: Path) -> Path:
+    if not tutorial.template.is_dir():
+        raise TutorialError(f"the {tutorial.name} tutorial is not available in this build")
+    staging = parent / f".{tutorial.id}-{secrets.token_hex(6)}"
+    try:
+        shutil.copytree(tutorial.template, staging, ignore=_ignore, symlinks=True)
+        os.chmod(staging, 0o700)
+        marker = {"schema_version": 1, "id": tutorial.id, "version": tutorial.version, "created_at": time.time()}
+        fd = os.open(staging / MARKER, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o600)
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            json.dump(marker, fh)
+    except OSError as exc:
+        shutil.rmtree(staging, ignore_errors=True)
+        raise TutorialError(f"couldn't copy the {tutorial.name} tutorial: {exc.strerror or exc}") from None
+    return staging
+
+
+def prepare(data_dir: Path, tutorial_id: str) -> Path:
+    """The working copy of ``tutorial_id``, created from the template if missing."""
+    tutorial = TUTORIALS.get(tutorial_id)
+    if tutorial is None:
+        raise TutorialError("Unknown tutorial")
+    parent = tutorials_dir(data_dir)
+    target = parent / tutorial.id
+    if target.is_symlink():
+        raise TutorialError(f"{target} is a symbolic link")
+    if target.is_dir():
+        return Path(os.path.realpath(target))
+    staging = _build(tutorial, parent)
+    os.rename(staging, target)
+    return Path(os.path.realpath(target))
+
+
+def reset(data_dir: Path, tutorial_id: str) -> Path:
+    """Replace the copy with a fresh one from the template (TUT-3, files only)."""
+    tutorial = TUTORIALS.get(tutorial_id)
+    if tutorial is None:
+        raise TutorialError("Unknown tutorial")
+    parent = tutorials_dir(data_dir)
+    target = parent / tutorial.id
+    st = os.lstat(target) if os.path.lexists(target) else None
+    if st is not None and stat.S_ISLNK(st.st_mode):
+        raise TutorialError(f"{target} is a symbolic link")
+    staging = _build(tutorial, parent)
+    if st is not None:
+        old = parent / f".{tutorial.id}-old-{secrets.token_hex(6)}"
+        os.rename(target, old)
+        shutil.rmtree(old, ignore_errors=True)  # rmtree never follows links inside the tree
+    os.rename(staging, target)
+    return Path(os.path.realpath(target))
+
+
+def newer_available(copy: Path, tutorial_id: str) -> bool:
+    tutorial = TUTORIALS.get(tutorial_id)
+    try:
+        marker = json.loads((copy / MARKER).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return False
+    return tutorial is not None and isinstance(marker, dict) and int(marker.get("version", 0)) < tutorial.version
+
+
+def tutorial_of(data_dir: Path, project: str) -> str | None:
+    base = os.path.realpath(data_dir / "tutorials")
+    for tid in TUTORIALS:
+        if os.path.realpath(project) == os.path.join(base, tid):
+            return tid
+    return None

@@ -1,0 +1,12 @@
+"""Reads outside private/."""
+
+from tools.db.trusted import contracts as db
+from tools.db.trusted.effects import read_rows
+from tools.db.trusted.schemas import TaskRow
+
+import clauz3
+
+
+@clauz3.guarantee(db.never_read_under("private"))
+def main() -> None:
+    read_rows(TaskRow, "data/tasks.db", "tasks", {})

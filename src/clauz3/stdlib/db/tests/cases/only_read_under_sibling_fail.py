@@ -1,0 +1,13 @@
+"""data2/ is not under data/."""
+# clauz3-expect: violated guarantee
+
+from tools.db.trusted import contracts as db
+from tools.db.trusted.effects import read_rows
+from tools.db.trusted.schemas import TaskRow
+
+import clauz3
+
+
+@clauz3.guarantee(db.only_read_under("data"))
+def main() -> None:
+    read_rows(TaskRow, "data2/tasks.db", "tasks", {})

@@ -1,0 +1,11 @@
+"""Inserts into the listed table."""
+
+from tools.db.trusted import contracts as db
+from tools.db.trusted.effects import insert_row
+
+import clauz3
+
+
+@clauz3.guarantee(db.only_write_tables(["tasks"]))
+def main() -> None:
+    insert_row("data/tasks.db", "tasks", {"title": "a", "priority": 1, "done": False})

@@ -1,0 +1,14 @@
+"""Two reads."""
+# clauz3-expect: violated guarantee
+
+from tools.db.trusted import contracts as db
+from tools.db.trusted.effects import read_rows
+from tools.db.trusted.schemas import TaskRow
+
+import clauz3
+
+
+@clauz3.guarantee(db.reads_at_most(1))
+def main() -> None:
+    read_rows(TaskRow, "data/tasks.db", "tasks", {})
+    read_rows(TaskRow, "data/tasks.db", "tasks", {"done": True})

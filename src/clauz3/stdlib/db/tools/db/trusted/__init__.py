@@ -1,0 +1,1 @@
+"""Typed SQLite access inside the project (05 DB-1)."""

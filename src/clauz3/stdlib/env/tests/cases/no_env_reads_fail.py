@@ -1,0 +1,12 @@
+"""One read."""
+# clauz3-expect: violated guarantee
+
+from tools.env.trusted import contracts as env
+from tools.env.trusted.effects import read_env
+
+import clauz3
+
+
+@clauz3.guarantee(env.no_env_reads())
+def main() -> None:
+    read_env("HOME")

@@ -1,0 +1,13 @@
+"""PATH is not listed."""
+# clauz3-expect: violated guarantee
+
+from tools.env.trusted import contracts as env
+from tools.env.trusted.effects import read_env
+
+import clauz3
+
+
+@clauz3.guarantee(env.only_vars(["HOME"]))
+def main() -> None:
+    read_env("HOME")
+    read_env("PATH")

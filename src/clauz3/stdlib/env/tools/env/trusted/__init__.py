@@ -1,0 +1,1 @@
+"""Environment variables of the run (05 ENV-1)."""

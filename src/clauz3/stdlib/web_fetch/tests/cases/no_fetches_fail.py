@@ -1,0 +1,12 @@
+"""One GET."""
+# clauz3-expect: violated guarantee
+
+from tools.web_fetch.trusted import contracts as web
+from tools.web_fetch.trusted.effects import fetch_url
+
+import clauz3
+
+
+@clauz3.guarantee(web.no_fetches())
+def main() -> None:
+    fetch_url("https://a.example.com/")

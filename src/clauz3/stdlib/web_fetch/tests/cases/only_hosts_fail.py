@@ -1,0 +1,12 @@
+"""A host that merely starts with a listed one."""
+# clauz3-expect: violated guarantee
+
+from tools.web_fetch.trusted import contracts as web
+from tools.web_fetch.trusted.effects import fetch_url
+
+import clauz3
+
+
+@clauz3.guarantee(web.only_hosts(["a.example.com"]))
+def main() -> None:
+    fetch_url("https://a.example.com.evil/x")

@@ -1,0 +1,12 @@
+"""A long URL."""
+# clauz3-expect: violated guarantee
+
+from tools.web_fetch.trusted import contracts as web
+from tools.web_fetch.trusted.effects import fetch_url
+
+import clauz3
+
+
+@clauz3.guarantee(web.url_length_at_most(20))
+def main() -> None:
+    fetch_url("https://a.example.com/a/rather/long/path")

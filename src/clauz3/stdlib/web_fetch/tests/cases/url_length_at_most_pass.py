@@ -1,0 +1,11 @@
+"""A short URL."""
+
+from tools.web_fetch.trusted import contracts as web
+from tools.web_fetch.trusted.effects import fetch_url
+
+import clauz3
+
+
+@clauz3.guarantee(web.url_length_at_most(40))
+def main() -> None:
+    fetch_url("https://a.example.com/")

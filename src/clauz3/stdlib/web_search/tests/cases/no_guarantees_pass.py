@@ -1,0 +1,11 @@
+"""One search promises nothing."""
+
+from tools.web_search.trusted import contracts as search
+from tools.web_search.trusted.effects import web_search
+
+import clauz3
+
+
+@clauz3.guarantee(search.no_guarantees())
+def main() -> None:
+    web_search("sourdough bread")

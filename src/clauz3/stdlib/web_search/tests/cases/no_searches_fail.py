@@ -1,0 +1,12 @@
+"""One search."""
+# clauz3-expect: violated guarantee
+
+from tools.web_search.trusted import contracts as search
+from tools.web_search.trusted.effects import web_search
+
+import clauz3
+
+
+@clauz3.guarantee(search.no_searches())
+def main() -> None:
+    web_search("tomatoes")

@@ -1,0 +1,1 @@
+"""Mock web search over a bundled fictional corpus (05 WEB-3)."""

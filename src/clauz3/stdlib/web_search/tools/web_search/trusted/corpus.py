@@ -1,0 +1,26 @@
+"""The fictional pages the mock search answers from: (title, path, keywords)."""
+
+PAGES = (
+    ("Baking sourdough at home", "recipes/sourdough", "bread baking sourdough starter flour recipe"),
+    ("Weeknight vegetable curry", "recipes/curry", "curry vegetables dinner recipe spice"),
+    ("Lemon drizzle cake", "recipes/lemon-cake", "cake lemon baking dessert recipe"),
+    ("A beginner's guide to Python", "guides/python", "python programming beginner tutorial code"),
+    ("Testing Python with pytest", "guides/pytest", "python testing pytest code quality"),
+    ("Writing clear commit messages", "guides/commits", "git commit messages code review"),
+    ("Understanding SQLite transactions", "guides/sqlite", "sqlite database transactions sql"),
+    ("Caring for houseplants in winter", "garden/houseplants", "plants houseplants winter garden water"),
+    ("Planting tomatoes", "garden/tomatoes", "tomatoes garden planting vegetables summer"),
+    ("Composting basics", "garden/compost", "compost garden soil waste"),
+    ("Hiking the coastal trail", "travel/coastal-trail", "hiking trail coast travel walking"),
+    ("A weekend in the old town", "travel/old-town", "travel city weekend museum food"),
+    ("Packing light for a week", "travel/packing", "travel packing luggage tips"),
+    ("Fixing a flat bicycle tyre", "howto/bicycle-tyre", "bicycle tyre repair cycling howto"),
+    ("Bleeding a radiator", "howto/radiator", "radiator heating home repair howto"),
+    ("Choosing a password manager", "security/passwords", "security passwords manager accounts"),
+    ("Spotting phishing email", "security/phishing", "security email phishing scam"),
+    ("Backing up your photos", "security/backups", "backup photos storage security"),
+    ("Local library opening hours", "town/library", "library town opening hours books"),
+    ("Recycling collection calendar", "town/recycling", "recycling town waste calendar"),
+    ("Night sky in autumn", "science/night-sky", "astronomy stars night sky autumn science"),
+    ("How rainbows form", "science/rainbows", "rainbow light weather science"),
+)

@@ -1,0 +1,12 @@
+"""An empty query breaks the precondition."""
+# clauz3-expect: violated precondition
+
+from tools.web_search_http.trusted import contracts as search
+from tools.web_search_http.trusted.effects import web_search
+
+import clauz3
+
+
+@clauz3.guarantee(search.no_guarantees())
+def main() -> None:
+    web_search("")

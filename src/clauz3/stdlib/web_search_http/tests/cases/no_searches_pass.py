@@ -1,0 +1,12 @@
+"""The search sits in a dead branch."""
+
+from tools.web_search_http.trusted import contracts as search
+from tools.web_search_http.trusted.effects import web_search
+
+import clauz3
+
+
+@clauz3.guarantee(search.no_searches())
+def main() -> None:
+    if 1 > 2:
+        web_search("x")

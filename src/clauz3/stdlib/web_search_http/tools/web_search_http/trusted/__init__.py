@@ -1,0 +1,1 @@
+"""Web search through a configured HTTP search service (05 WEB-3)."""

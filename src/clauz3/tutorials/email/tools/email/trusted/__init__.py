@@ -1,0 +1,1 @@
+"""Mock email: one simulated effect and three contracts about it."""

@@ -1,0 +1,161 @@
+"""An in-process workspace service on a real 127.0.0.1 socket, for the host's tests.
+
+The service is built with :func:`build_service` in the test's event loop and served by uvicorn,
+so tests can talk HTTP and WebSocket to it and also reach the in-process authority directly. The
+demo agent runs for real; the bridge is ``fakes/lifetime_bridge.py`` (real lifetime handshake).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import os
+import shutil
+import socket
+import sys
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import uvicorn
+import websockets
+
+from clauz3.approvals.tokens import generate_token
+from clauz3.sessions.config import LaunchConfig
+from clauz3.sessions.service import Service, build_service
+
+ROOT = Path(__file__).resolve().parents[2]
+FAKE_BRIDGE = Path(__file__).resolve().parent / "fakes" / "lifetime_bridge.py"
+TUTORIAL = ROOT / "src" / "clauz3" / "tutorials" / "email"
+
+
+class Harness:
+    def __init__(self, service: Service, port: int, tmp: Path, log: Path) -> None:
+        self.service = service
+        self.port = port
+        self.tmp = tmp
+        self.log = log
+        self.base = f"http://127.0.0.1:{port}"
+        self.origin = self.base
+        self.cookie: str | None = None
+
+    @property
+    def host(self) -> Any:
+        return self.service.host
+
+    @property
+    def cookie_name(self) -> str:
+        return self.service.sign_in.cookies.name
+
+    def client(self, **kw: Any) -> httpx.AsyncClient:
+        return httpx.AsyncClient(base_url=self.base, follow_redirects=False, trust_env=False, **kw)
+
+    async def login(self) -> str:
+        token = self.service.sign_in.tokens.new()
+        async with self.client() as c:
+            response = await c.get(f"/ui/login?key={token}")
+        assert response.status_code == 303, response.text
+        self.cookie = response.cookies[self.cookie_name]
+        return self.cookie
+
+    def cookies(self) -> dict[str, str]:
+        assert self.cookie is not None
+        return {self.cookie_name: self.cookie}
+
+    async def ws(self, *, takeover: bool = False, origin: str | None = "", cookie: bool = True) -> Any:
+        headers = {}
+        if cookie and self.cookie:
+            headers["Cookie"] = f"{self.cookie_name}={self.cookie}"
+        url = f"ws://127.0.0.1:{self.port}/api/chat/acp" + ("?takeover=1" if takeover else "")
+        chosen = self.origin if origin == "" else origin
+        return await websockets.connect(url, origin=chosen, additional_headers=headers, max_size=None,
+                                        open_timeout=5)
+
+    def calls(self) -> list[dict[str, Any]]:
+        if not self.log.exists():
+            return []
+        return [json.loads(line) for line in self.log.read_text().splitlines()]
+
+
+async def recv(ws: Any, timeout: float = 10.0) -> dict[str, Any]:
+    return json.loads(await asyncio.wait_for(ws.recv(), timeout))
+
+
+async def recv_until(ws: Any, predicate: Any, timeout: float = 20.0) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """Frames until ``predicate(frame)``; returns (that frame, every frame seen)."""
+    seen: list[dict[str, Any]] = []
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    while True:
+        frame = await recv(ws, max(0.1, deadline - loop.time()))
+        seen.append(frame)
+        if predicate(frame):
+            return frame, seen
+
+
+def state_is(**want: Any) -> Any:
+    def check(frame: dict[str, Any]) -> bool:
+        if frame.get("method") == "clauz3/state":
+            st = frame["params"]
+        elif frame.get("method") == "clauz3/restore":
+            st = frame["params"]["state"]
+        else:
+            return False
+        return all(st.get(k) == v for k, v in want.items())
+
+    return check
+
+
+def make_project(tmp: Path) -> Path:
+    project = tmp / "project"
+    project.mkdir()
+    shutil.copytree(TUTORIAL / "tools", project / "tools")
+    return Path(os.path.realpath(project))
+
+
+@contextlib.asynccontextmanager
+async def running_service(tmp: Path, *, project: Path | None = None, bridge: bool = True,
+                          **over: Any) -> AsyncIterator[Harness]:
+    data = tmp / "data"
+    data.mkdir(mode=0o700, exist_ok=True)
+    run_tmp = tmp / "run"
+    run_tmp.mkdir(mode=0o700, exist_ok=True)
+    project = project or make_project(tmp)
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    sock.bind(("127.0.0.1", 0))
+    sock.listen(64)
+    port = sock.getsockname()[1]
+    log = tmp / "bridge.jsonl"
+    config = LaunchConfig(agent="demo", project=str(project), data_dir=str(data), tmp_dir=str(run_tmp), port=port,
+                          login_token=generate_token(), **over)
+    if bridge:
+        config.bridge_argv = [sys.executable, str(FAKE_BRIDGE)]
+        config.bridge_env = {"FAKE_BRIDGE_LOG": str(log)}
+    else:
+        config.skip_bridge_check = True
+    service = await build_service(config, run_tmp)
+    server = uvicorn.Server(uvicorn.Config(service.app, lifespan="off", log_level="critical", access_log=False,
+                                           ws_ping_interval=20, ws_ping_timeout=20, ws_max_size=1024 * 1024))
+    task = asyncio.create_task(server.serve(sockets=[sock]))
+    while not server.started:
+        if task.done():
+            task.result()
+        await asyncio.sleep(0.01)
+    harness = Harness(service, port, tmp, log)
+    try:
+        yield harness
+    finally:
+        server.should_exit = True
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(task, 5)
+        await service.close()
+        sock.close()
+
+
+@contextlib.asynccontextmanager
+async def signed_in(tmp: Path, **over: Any) -> AsyncIterator[Harness]:
+    async with running_service(tmp, **over) as harness:
+        await harness.login()
+        yield harness
