@@ -51,7 +51,7 @@ def timeouts(args: argparse.Namespace) -> tuple[float, float]:
 
 def run(args: argparse.Namespace) -> int:
     from clauz3.commands._roots import resolve_roots
-    from clauz3.prover.pipeline import ProofRequest, prove_file
+    from clauz3.prover.pipeline import ProofRequest, prove_file_any_layer
     from clauz3.prover.render import render_entry
 
     files = list(args.files) + list(getattr(args, "trailing_files", []) or [])
@@ -76,7 +76,7 @@ def run(args: argparse.Namespace) -> int:
             proof_timeout=proof_timeout,
             use_cache=not args.no_cache,
         )
-        outcome = prove_file(req)
+        outcome = prove_file_any_layer(req)
         worst = max(worst, outcome.exit_code)
         prefix = f"{name}: " if several else ""
         for line in outcome.stderr:

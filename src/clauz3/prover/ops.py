@@ -295,8 +295,8 @@ def order(ex: Executor, op: str, a: Any, b: Any) -> Any:
     if is_str(a) and is_str(b):
         if not (z3.is_string_value(a) and z3.is_string_value(b)):
             ex.ctx.unicode_sensitive = True
-        return {"<": lambda: z3.StrLT(a, b), "<=": lambda: z3.StrLE(a, b),
-                ">": lambda: z3.StrLT(b, a), ">=": lambda: z3.StrLE(b, a)}[op]()
+        # z3's string order is lexicographic by code point, as Python's is.
+        return {"<": lambda: a < b, "<=": lambda: a <= b, ">": lambda: b < a, ">=": lambda: b <= a}[op]()
     if is_float(a) and is_float(b):
         return {"<": z3.fpLT, "<=": z3.fpLEQ, ">": z3.fpGT, ">=": z3.fpGEQ}[op](a, b)
     if is_float(a) or is_float(b):

@@ -188,6 +188,54 @@ def prove_file(req: ProofRequest, *, project_root: Path | None = None) -> ProofO
     return ProofOutcome(entry, warnings, code, deadline_expired=expired, program=program, layer=layer)
 
 
+def prove_file_any_layer(req: ProofRequest, *, project_root: Path | None = None) -> ProofOutcome:
+    """:func:`prove_file`, in a forked child when this process already holds another layer (TL-6)."""
+    key = (tuple(str(p) for p in req.trusted_roots), tuple(str(p) for p in req.import_roots))
+    if _State.layer_roots is None or _State.layer_roots == key:
+        return prove_file(req, project_root=project_root)
+    import json
+    import sys
+
+    read_fd, write_fd = os.pipe()
+    sys.stdout.flush()
+    sys.stderr.flush()
+    pid = os.fork()
+    if pid == 0:  # child: forget the parent's layer, prove, send the outcome back
+        code = 0
+        try:
+            os.close(read_fd)
+            _State.layer = None
+            _State.layer_roots = None
+            from clauz3.language import layer as layer_module
+
+            layer_module._State.key = None
+            layer_module._State.layer = None
+            layer_module._State.error = None
+            for name in [m for m in sys.modules if m == "tools" or m.startswith("tools.")]:
+                del sys.modules[name]
+            out = prove_file(req, project_root=project_root)
+            payload = {"entry": out.entry, "stderr": out.stderr, "exit_code": out.exit_code,
+                       "deadline_expired": out.deadline_expired}
+            with os.fdopen(write_fd, "wb") as fh:
+                fh.write(json.dumps(payload).encode())
+        except BaseException:
+            code = 1
+        finally:
+            os._exit(code)
+    os.close(write_fd)
+    with os.fdopen(read_fd, "rb") as fh:
+        data = fh.read()
+    os.waitpid(pid, 0)
+    try:
+        doc = json.loads(data)
+    except ValueError:
+        entry = _base_entry(req, "")
+        line = f"error: {req.path}: the proof process failed"
+        entry["diagnostics"] = [line]
+        return ProofOutcome(entry, [line], 2)
+    return ProofOutcome(doc["entry"], doc["stderr"], doc["exit_code"], doc["deadline_expired"])
+
+
 def _refused(entry: dict[str, Any], diagnostics: list[Any]) -> ProofOutcome:
     lines = [d.render() for d in diagnostics]
     entry["status"] = "refused"

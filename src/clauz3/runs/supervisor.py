@@ -48,6 +48,10 @@ REAP_GRACE = 2.0
 
 RecordCallback = Callable[[dict[str, Any]], None]
 TextCallback = Callable[[str], None]
+# Optional worker spawner (the bridge's warm prover, 01 WARM-1): given the worker's environment, cwd and the
+# descriptors it must inherit, returns a Popen-like object (pid, stdin, stdout, stderr, wait, returncode) for
+# a worker in its own session, or None to fall back to a cold ``Popen``.
+Spawner = Callable[[dict[str, str], str, list[int]], Any]
 
 
 @dataclass
@@ -126,13 +130,14 @@ class Supervisor:
 
     def __init__(self, config: RunConfig, *, on_record: RecordCallback | None = None,
                  on_stdout: TextCallback | None = None, on_stderr: TextCallback | None = None,
-                 snapshot: Any = None) -> None:
+                 snapshot: Any = None, spawn: Spawner | None = None) -> None:
         from clauz3.approvals.requests import new_request_id
 
         self.config = config
         self.request_id = config.request_id or new_request_id()
         self.on_record = on_record
         self.snapshot = snapshot
+        self._spawner = spawn
         self.stdout = OutputCapture(on_stdout)
         self.stderr = OutputCapture(on_stderr)
         self.record = RunRecord(
@@ -169,6 +174,12 @@ class Supervisor:
     @property
     def active(self) -> bool:
         return not self.record.final
+
+    @property
+    def worker_pid(self) -> int | None:
+        """The worker's pid (= its process-group id), while one is running; for LIFE-1 kills."""
+        proc = self._proc
+        return proc.pid if proc is not None and proc.returncode is None else None
 
     def run(self) -> RunResult:
         try:
@@ -298,10 +309,17 @@ class Supervisor:
             "progress_fd": progress_w, "gate_fd": gate_r, "lifetime_fd": life_r,
         }
         try:
-            self._proc = subprocess.Popen(
+            env = worker_environment(scratch)
+            proc = None
+            if self._spawner is not None:
+                try:
+                    proc = self._spawner(env, str(project), list(child_fds))
+                except Exception:  # the warm path is an optimisation: any failure means a cold worker
+                    proc = None
+            self._proc = proc if proc is not None else subprocess.Popen(
                 [sys.executable, "-P", "-m", "clauz3.runs.worker"], stdin=subprocess.PIPE,
                 stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=str(project),
-                env=worker_environment(scratch), start_new_session=True, pass_fds=child_fds,
+                env=env, start_new_session=True, pass_fds=child_fds,
             )
         except OSError as exc:
             for fd in parent_fds + child_fds:
