@@ -68,8 +68,8 @@ class Method:
 METHODS: dict[tuple[str, str], Method] = {(m.receiver, m.name): m for m in [
     Method("str", "startswith", "exact", 1, 1, "bool"),
     Method("str", "endswith", "exact", 1, 1, "bool"),
-    Method("str", "find", "exact", 1, 1, "int"),
-    Method("str", "index", "exact", 1, 1, "int"),
+    Method("str", "find", "exact", 1, 3, "int"),
+    Method("str", "index", "exact", 1, 3, "int"),
     Method("str", "join", "exact", 1, 1, "str"),
     Method("str", "count", "abstract", 1, 1, "int"),
     Method("str", "split", "abstract", 0, 1, "list_str"),

@@ -384,8 +384,13 @@ class CallCompiler(ExprCompiler):
         a = types[0] if types else None
         if receiver == "str":
             if method in ("startswith", "endswith", "find", "index", "count"):
-                return (ir.BOOL if method in ("startswith", "endswith") else ir.INT) if a == ir.STR else bad(
-                    f"`str.{method}` needs a str argument, got {T.show(a)}")
+                if a != ir.STR:
+                    return bad(f"`str.{method}` needs a str argument, got {T.show(a)}")
+                # find/index take optional int start and end positions (as str slices do).
+                for extra in types[1:]:
+                    if extra not in (ir.INT, ir.BOOL):
+                        return bad(f"`str.{method}` start and end positions must be int, got {T.show(extra)}")
+                return ir.BOOL if method in ("startswith", "endswith") else ir.INT
             if method == "join":
                 if isinstance(a, (ir.TList, ir.TTuple, ir.TSet)) and T.elem_type(a) == ir.STR:
                     return ir.STR

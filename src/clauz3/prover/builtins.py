@@ -311,19 +311,32 @@ def _endswith(ex: Executor, node: Any, args: list[Any], kw: dict[str, Any]) -> A
     return z3.SuffixOf(p, s)
 
 
-def _find(ex: Executor, node: Any, args: list[Any], kw: dict[str, Any]) -> Any:
+def _search(args: list[Any]) -> Any:
+    """Exact ``s.find(sub[, start[, end]])`` (CPython's slice-index adjustment, then a search)."""
     s, p = val(args[0]), val(args[1])
-    if len(args) > 2:
-        raise Unsupported("str.find with a start position")
-    return z3.IndexOf(s, p, 0)
+    if len(args) == 2:
+        return z3.IndexOf(s, p, 0)
+    n = z3.Length(s)
+    start = to_int(val(args[2]))
+    start = z3.If(start < 0, z3.If(start + n < 0, 0, start + n), start)
+    if len(args) == 3:
+        # z3's indexof already answers -1 when the offset lies beyond the end, like CPython.
+        return z3.IndexOf(s, p, start)
+    end = to_int(val(args[3]))
+    end = z3.If(end > n, n, z3.If(end < 0, z3.If(end + n < 0, 0, end + n), end))
+    found = z3.IndexOf(z3.SubString(s, start, end - start), p, 0)
+    return z3.If(end - start < z3.Length(p), -1, z3.If(found < 0, -1, found + start))
+
+
+def _find(ex: Executor, node: Any, args: list[Any], kw: dict[str, Any]) -> Any:
+    return _search(args)
 
 
 def _str_index(ex: Executor, node: Any, args: list[Any], kw: dict[str, Any]) -> Any:
-    s, p = val(args[0]), val(args[1])
-    if len(args) > 2:
-        raise Unsupported("str.index with a start position")
-    ex.exception("ValueError", node, z3.Contains(s, p), _src(node) or "str.index(…)", (("text", s),))
-    return z3.IndexOf(s, p, 0)
+    s = val(args[0])
+    out = _search(args)
+    ex.exception("ValueError", node, out >= 0, _src(node) or "str.index(…)", (("text", s),))
+    return out
 
 
 def _join(ex: Executor, node: Any, args: list[Any], kw: dict[str, Any]) -> Any:

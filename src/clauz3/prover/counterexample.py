@@ -6,6 +6,7 @@ import ctypes
 import itertools
 import json
 import math
+import re
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
@@ -86,6 +87,8 @@ def literal(value: Any) -> str:
         return "{" + ", ".join(f"{literal(k)}: {literal(v)}" for k, v in value.items()) + "}"
     if isinstance(value, Abstract):
         return literal(value.value) + " (abstract)"
+    if isinstance(value, Described):
+        return value.text
     return repr(value)
 
 
@@ -94,9 +97,18 @@ class Abstract:
     value: Any
 
 
+@dataclass
+class Described:
+    """A value shown as plain words, not a literal (a Row class, a dict whose keys are unknown)."""
+
+    text: str
+
+
 def jsonable(value: Any) -> Any:
     if isinstance(value, Abstract):
         return {"value": jsonable(value.value), "abstract": True}
+    if isinstance(value, Described):
+        return value.text
     if isinstance(value, float) and (math.isnan(value) or math.isinf(value)):
         return literal(value)
     if isinstance(value, tuple | list):
@@ -174,7 +186,7 @@ class ModelView:
             out = {}
             for k in range(len(v.keys)):
                 if self.true(dict_visible(v, k), assign):
-                    out[_hashable(self.value(v.keys[k], assign))] = self.value(v.vals[k], assign)
+                    out[hashable(self.value(v.keys[k], assign))] = self.value(v.vals[k], assign)
             return out
         if isinstance(v, RowV):
             return {f: self.value(x, assign) for f, x in v.fields.items()}
@@ -189,9 +201,12 @@ class ModelView:
                 shown.append(f"… and {n - MAX_ROWS} more")
             return shown
         if isinstance(v, TDictV):
-            return {"len": self._scalar(self.eval(v.length, assign))}
+            n = self._scalar(self.eval(v.length, assign))
+            if n == 0:
+                return {}
+            return Described(f"<dict of {n} entr{'y' if n == 1 else 'ies'}>")
         if isinstance(v, RowClassV):
-            return v.schema.rsplit(".", 1)[-1]
+            return Described(v.schema.rsplit(".", 1)[-1])
         if isinstance(v, OpaqueV):
             return Abstract(v.label)
         try:
@@ -244,20 +259,39 @@ class ModelView:
                     key.extend([r.seq, -1])
                     found.append((tuple(key), r, assign))
         found.sort(key=lambda e: e[0])
+        self._positions = {(id(r), tuple(k.as_long() for _, k in a)): pos + 1
+                           for pos, (_, r, a) in enumerate(found)}
         return found
 
-    def ref(self, record: CallRecord, mapping: list[tuple[Any, Any]] | None = None) -> Ref:
-        ks: list[int] = []
-        for lp in record.loops:
-            idx = subst(lp.index, mapping or [])
-            val = self._scalar(self.eval(idx))
-            ks.append(val if isinstance(val, int) else 0)
-        assign = [(lp.index, z3.IntVal(k)) for lp, k in zip(record.loops, ks, strict=True)]
-        index: int | str = "?"
-        for pos, (_, r, a) in enumerate(self.entries):
-            if r is record and [x.as_long() for _, x in a] == ks:
-                index = pos + 1
-                break
+    def position(self, record: CallRecord, assign: list[tuple[Any, Any]] | None = None) -> int | None:
+        """1-based number of the call in the ``effects:`` trace (the numbering every ``#n`` uses)."""
+        ks = tuple(k.as_long() for _, k in (assign or []))
+        return self._positions.get((id(record), ks))
+
+    def occurrences(self, record: CallRecord, extra: Any = None) -> list[tuple[int, list[tuple[Any, Any]]]]:
+        """(trace number, loop assignment) of each execution of ``record`` (where ``extra`` holds), in order."""
+        out = []
+        for assign in self.iterations(record.loops):
+            if not self.true(record.guard, assign):
+                continue
+            if extra is not None and not self.true(extra, assign):
+                continue
+            pos = self.position(record, assign)
+            if pos is not None:
+                out.append((pos, assign))
+        return out
+
+    def ref(self, record: CallRecord, mapping: list[tuple[Any, Any]] | None = None,
+            assign: list[tuple[Any, Any]] | None = None) -> Ref:
+        if assign is None:
+            ks: list[int] = []
+            for lp in record.loops:
+                idx = subst(lp.index, mapping or [])
+                val = self._scalar(self.eval(idx))
+                ks.append(val if isinstance(val, int) else 0)
+            assign = [(lp.index, z3.IntVal(k)) for lp, k in zip(record.loops, ks, strict=True)]
+        pos = self.position(record, assign)
+        index: int | str = pos if pos is not None else "?"
         args = {p: self.value(v, assign) for p, v in record.args.items()}
         return Ref(index, self.call_text(record, assign), record.line, record.effect.short,
                    {k: jsonable(v) for k, v in args.items()})
@@ -267,19 +301,27 @@ class ModelView:
         for p in record.effect.params:
             if p.name not in record.args:
                 continue
-            shown = self.show(record.args[p.name], assign)
-            suffix = "" if p.name in record.passed else " (omitted)"
-            parts.append(f"{p.name}={shown}{suffix}")
+            if p.name in record.passed:
+                parts.append(f"{p.name}={self.show(record.args[p.name], assign)}")
+                continue
+            # EFF-6: an omitted argument is unconstrained in proofs; a scalar shows the value this
+            # run happened to use, a collection only that it is arbitrary.
+            value = self.value(record.args[p.name], assign)
+            plain = value.value if isinstance(value, Abstract) else value
+            if plain is None or isinstance(plain, bool | int | float | str):
+                parts.append(f"{p.name}=<omitted: any value, here {literal(plain)}>")
+            else:
+                parts.append(f"{p.name}=<omitted: any value>")
         return f"{record.effect.short}({', '.join(parts)})"
 
 
-def _hashable(v: Any) -> Any:
+def hashable(v: Any) -> Any:
     if isinstance(v, list):
-        return tuple(_hashable(x) for x in v)
+        return tuple(hashable(x) for x in v)
     if isinstance(v, dict):
-        return tuple(sorted((k, _hashable(x)) for k, x in v.items()))
+        return tuple(sorted((k, hashable(x)) for k, x in v.items()))
     if isinstance(v, Abstract):
-        return _hashable(v.value)
+        return hashable(v.value)
     return v
 
 
@@ -304,44 +346,117 @@ def build(mv: ModelView, why: str, breaking: list[dict[str, Any]]) -> dict[str, 
                             f"{_show_result(value)}"})
             if len(returns) >= MAX_TRACE:
                 break
-    path: list[dict[str, Any]] = []
-    path_total = 0
-    loops = {lp.line: lp for lp in ctx.all_loops}
-    for d in ctx.decisions:
-        if d.source.startswith("for … in "):
-            for assign in mv.iterations(d.loops):
-                if mv.true(d.guard, assign):
-                    path_total += 1
-                    lp = loops.get(d.line)
-                    if lp is not None and len(path) < MAX_TRACE:
-                        path.append({"line": d.line, "condition": d.source,
-                                     "iterations": mv.value(lp.length, assign)})
-            continue
-        for assign in mv.iterations(d.loops):
-            if not mv.true(d.guard, assign):
-                continue
-            path_total += 1
-            if len(path) < MAX_TRACE:
-                entry = {"line": d.line, "condition": d.source, "taken": mv.true(d.cond, assign)}
-                if assign:
-                    entry["iteration"] = [k.as_long() for _, k in assign]
-                path.append(entry)
-    trace = []
-    for pos, (_, r, assign) in enumerate(mv.entries[:MAX_TRACE]):
-        trace.append({"index": pos + 1, "effect": r.effect.short, "call": mv.call_text(r, assign),
-                      "args": {k: jsonable(mv.value(v, assign)) for k, v in r.args.items()}, "line": r.line})
+    path, path_more = path_entries(mv)
+    trace, trace_more = trace_entries(mv, why)
     return {
         "inputs": {k: jsonable(v) for k, v in inputs.items()},
         "inputs_text": ", ".join(f"{k}={literal(v)}" for k, v in inputs.items()),
         "returns": returns,
         "path": path,
         "trace": trace,
-        "trace_more": max(0, len(mv.entries) - MAX_TRACE),
-        "path_more": max(0, path_total - len(path)),
+        "trace_more": trace_more,
+        "path_more": path_more,
         "breaking": breaking,
         "why": why[:1000],
         "confirmed": False,
     }
+
+
+def trace_entries(mv: ModelView, why: str) -> tuple[list[dict[str, Any]], int]:
+    """At most 20 calls of the trace: the first ones, plus every call ``why`` names by number (CEX-3)."""
+    total = len(mv.entries)
+    named = sorted({int(m) for m in re.findall(r"#(\d+)", why) if 0 < int(m) <= total})
+    late = [i for i in named if i > MAX_TRACE][: MAX_TRACE // 2]
+    head = min(total, MAX_TRACE - len(late))
+    chosen = [*range(1, head + 1), *[i for i in late if i > head]]
+    out = []
+    for number in chosen:
+        _, r, assign = mv.entries[number - 1]
+        out.append({"index": number, "effect": r.effect.short, "call": mv.call_text(r, assign),
+                    "args": {k: jsonable(mv.value(v, assign)) for k, v in r.args.items()}, "line": r.line})
+    return out, total - len(out)
+
+
+@dataclass
+class _Summary:
+    line: int
+    condition: str
+    in_loop: bool
+    reached: int = 0
+    true_count: int = 0
+    loop_runs: int = 0
+    iterations: int = 0
+
+
+def path_entries(mv: ModelView) -> tuple[list[dict[str, Any]], int]:
+    """CEX-1 ``path``: branch decisions in order; loops as iteration counts; a condition decided
+    once per iteration of a symbolic loop (or repeatedly by an unrolled one) as one summary."""
+    items: list[dict[str, Any] | _Summary] = []
+    summaries: dict[tuple[Any, ...], _Summary] = {}
+    for d in mv.ctx.decisions:
+        reached = [a for a in mv.iterations(d.loops) if mv.true(d.guard, a)]
+        if not reached:
+            continue
+        if d.loop is not None or d.steps is not None:
+            key: tuple[Any, ...] = ("loop", d.line, d.source)
+            summary = summaries.get(key)
+            if summary is None:
+                summary = summaries[key] = _Summary(d.line, d.source, True)
+                items.append(summary)
+            for a in reached:
+                summary.loop_runs += 1
+                if d.loop is not None:
+                    n = mv.value(d.loop.length, a)
+                    summary.iterations += n if isinstance(n, int) else 0
+                else:
+                    summary.iterations += sum(1 for step in d.steps or [] if mv.true(step, a))
+            continue
+        if d.loops:
+            key = ("if", d.line, d.source)
+            summary = summaries.get(key)
+            if summary is None:
+                summary = summaries[key] = _Summary(d.line, d.source, True)
+                items.append(summary)
+            summary.reached += len(reached)
+            summary.true_count += sum(1 for a in reached if mv.true(d.cond, a))
+            continue
+        items.append({"line": d.line, "condition": d.source, "taken": mv.true(d.cond)})
+    if len(items) > MAX_TRACE:
+        items = _collapse_repeats(items)
+    out = [_summary_json(x) if isinstance(x, _Summary) else x for x in items]
+    return out[:MAX_TRACE], max(0, len(out) - MAX_TRACE)
+
+
+def _collapse_repeats(items: list[dict[str, Any] | _Summary]) -> list[dict[str, Any] | _Summary]:
+    """Too many decisions (an unrolled loop, a helper called often): one summary per condition."""
+    out: list[dict[str, Any] | _Summary] = []
+    seen: dict[tuple[int, str], _Summary] = {}
+    for x in items:
+        if isinstance(x, _Summary):
+            out.append(x)
+            continue
+        key = (x["line"], x["condition"])
+        summary = seen.get(key)
+        if summary is None:
+            summary = seen[key] = _Summary(x["line"], x["condition"], False)
+            out.append(summary)
+        summary.reached += 1
+        summary.true_count += 1 if x["taken"] else 0
+    return [_single(x) if isinstance(x, _Summary) and not x.in_loop and x.reached == 1 else x for x in out]
+
+
+def _single(x: _Summary) -> dict[str, Any]:
+    return {"line": x.line, "condition": x.condition, "taken": x.true_count == 1}
+
+
+def _summary_json(x: _Summary) -> dict[str, Any]:
+    if x.loop_runs:
+        entry: dict[str, Any] = {"line": x.line, "condition": x.condition, "iterations": x.iterations}
+        if x.loop_runs > 1:
+            entry["loop_runs"] = x.loop_runs
+        return entry
+    return {"line": x.line, "condition": x.condition, "taken": x.true_count == x.reached,
+            "true_count": x.true_count, "evaluations": x.reached, "per_iteration": x.in_loop}
 
 
 def _show_result(value: Any) -> str:

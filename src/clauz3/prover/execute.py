@@ -240,11 +240,17 @@ class Executor:
         items = ops.iterate(self, s.iter)
         ctl = LoopCtl()
         self.loops.append(ctl)
+        steps: list[Any] = []
+        if not self.pure:
+            src = getattr(s.iter, "source", "") or ""
+            self.ctx.decisions.append(Decision(s.line, f"for … in {src}" if src else "for loop", TRUE, self.pc,
+                                               tuple(self.ctx.loops), steps=steps))
         for guard, item in items:
             if z3.is_false(self.pc):
                 break
             start_pc, start_env = self.pc, dict(self.frame.env)
             self.pc = mk_and(start_pc, guard)
+            steps.append(self.pc)
             ctl.continues = []
             self.bind(s.target, item)
             self.exec_block(s.body)
@@ -272,7 +278,8 @@ class Executor:
         ctx.loops.append(loop)
         self.pc = mk_and(pc0, idx >= 0, idx < coll.length)
         if not self.pure:
-            ctx.decisions.append(Decision(s.line, f"for … in {coll.label}", TRUE, pc0, tuple(ctx.loops[:-1])))
+            ctx.decisions.append(Decision(s.line, f"for … in {coll.label}", TRUE, pc0, tuple(ctx.loops[:-1]),
+                                          loop=loop))
         try:
             self.bind(s.target, item)
             self.exec_block(s.body)
@@ -305,6 +312,9 @@ class Executor:
             return str_lit(str(value))
         if kind == "column":
             return ColumnV(value[0], value[1])
+        if kind == "rowclass":
+            # A Row class passed as a value (the ``type[T]`` argument deciding a result's rows).
+            return RowClassV(str(value))
         if value is None:
             return NONE_V
         if isinstance(value, bool):
@@ -465,13 +475,15 @@ class Executor:
     # ------------------------------------------------------------------------------ calls
 
     def eval_condition(self, cond: ir.Condition, env: dict[str, Any]) -> Any:
-        """Evaluate a requires/ensures condition purely, under the current path condition."""
-        saved_frame, saved_pure = self.frame, self.pure
-        self.frame, self.pure = Frame(dict(env), file=cond.file), True
+        """A requires/ensures condition's value from ``env`` alone (callers guard it with the path),
+        so inlined helpers give the same terms everywhere: ``if is_plain_path(p)`` then matches
+        the precondition ``is_plain_path(path)`` syntactically instead of by solver search."""
+        saved_frame, saved_pure, saved_pc = self.frame, self.pure, self.pc
+        self.frame, self.pure, self.pc = Frame(dict(env), file=cond.file), True, TRUE
         try:
             return truthy(self.eval(cond.expr))
         finally:
-            self.frame, self.pure = saved_frame, saved_pure
+            self.frame, self.pure, self.pc = saved_frame, saved_pure, saved_pc
 
     def eval_pred(self, pred: ir.Pred, record: Any) -> Any:
         saved_frame, saved_pure, saved_pc = self.frame, self.pure, self.pc
@@ -507,9 +519,12 @@ class Executor:
         ctx.records.append(record)
         rtype = eff.returns
         if eff.row_param and isinstance(rtype, ir.TList):
+            # EFF-4: rows of the Row class passed, never ``list[object]`` (not representable).
             cls = check(args.get(eff.row_param))
             if isinstance(cls, RowClassV):
                 rtype = ir.TList(ir.TRow(_row_key(self.program, cls.schema)))
+            elif isinstance(e.type, ir.TList) and isinstance(e.type.elem, ir.TRow):
+                rtype = e.type
         if isinstance(rtype, ir.TScalar) and rtype.name == "None":
             result: Any = NONE_V
         else:

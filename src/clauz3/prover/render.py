@@ -31,20 +31,38 @@ def counterexample_lines(cex: dict[str, Any]) -> list[str]:
         out.append("trusted results: " + "; ".join(r["text"] for r in returns))
     path = cex.get("path") or []
     if path:
-        parts = []
-        for p in path:
-            if "iterations" in p:
-                parts.append(f"line {p['line']} {p['condition']}: {p['iterations']} iterations")
-            else:
-                at = f" (iteration {', '.join(str(k) for k in p['iteration'])})" if p.get("iteration") else ""
-                parts.append(f"line {p['line']} {p['condition']}{at}: {'true' if p['taken'] else 'false'}")
+        parts = [_path_text(p) for p in path]
         if cex.get("path_more"):
             parts.append(f"… and {cex['path_more']} more")
         out.append("path: " + "; ".join(parts))
     trace = cex.get("trace") or []
     if trace:
-        text = "; ".join(f"#{t['index']} line {t['line']} {t['call']}" for t in trace)
+        pieces: list[str] = []
+        previous = 0
+        for t in trace:
+            index = t.get("index")
+            # Calls left out between two shown ones (a breaking call far down the trace).
+            if isinstance(index, int) and index > previous + 1 and previous:
+                pieces.append("…")
+            pieces.append(f"#{index} line {t['line']} {t['call']}")
+            previous = index if isinstance(index, int) else previous
+        text = "; ".join(pieces)
         if cex.get("trace_more"):
             text += f"; … and {cex['trace_more']} more"
         out.append("effects: " + text)
     return out
+
+
+def _path_text(p: dict[str, Any]) -> str:
+    head = f"line {p['line']} {p['condition']}"
+    if "iterations" in p:
+        n = p["iterations"]
+        runs = p.get("loop_runs")
+        noun = "iteration" if n == 1 else "iterations"
+        return f"{head}: {n} {noun}" + (f" over {runs} runs of the loop" if runs else "")
+    if "evaluations" in p:
+        unit = "iteration" if p.get("per_iteration") else "evaluation"
+        unit += "" if p["evaluations"] == 1 else "s"
+        return f"{head}: true in {p['true_count']} of {p['evaluations']} {unit}"
+    at = f" (iteration {', '.join(str(k) for k in p['iteration'])})" if p.get("iteration") else ""
+    return f"{head}{at}: {'true' if p['taken'] else 'false'}"

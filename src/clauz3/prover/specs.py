@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 import z3
 
 from clauz3.language import ir
+from clauz3.prover.counterexample import hashable
 from clauz3.prover.logic import FALSE, TRUE, conjuncts, mk_and, mk_not, mk_or, occurs, subst, truthy
 from clauz3.prover.state import CallRecord, LoopInfo
 from clauz3.prover.values import RecordV, Unsupported, eq, raw, to_int, val
@@ -93,16 +94,7 @@ def _encode(ex: Executor, spec: ir.Spec, label: str) -> SpecEnc:
     if isinstance(spec, ir.TrueSpec):
         return SpecEnc(FALSE)
     if isinstance(spec, ir.ConjunctionSpec):
-        parts = [_encode(ex, s, label) for s in spec.specs]
-        bad = next((p.unsupported for p in parts if p.unsupported), None)
-
-        def explain_all(mv: ModelView) -> Explanation:
-            for p in parts:
-                if mv.true(p.fails) and p.explain:
-                    return p.explain(mv)
-            return Explanation(f"the run breaks \"{label}\"")
-        return SpecEnc(mk_or(*[p.fails for p in parts]), any(p.approximate for p in parts), bad,
-                       [m for p in parts for m in p.mappings], explain_all)
+        return _conjunction(ex, spec, label)
     if isinstance(spec, ir.AllSpec):
         return _all(ex, spec, label)
     if isinstance(spec, ir.EmptySpec):
@@ -118,6 +110,35 @@ def _encode(ex: Executor, spec: ir.Spec, label: str) -> SpecEnc:
     raise Unsupported(f"spec {type(spec).__name__}")
 
 
+def _under(p: SpecEnc) -> Any:
+    """Formula whose every model is a real failing run of ``p`` (FALSE when none is known)."""
+    if not p.approximate:
+        return p.fails
+    return p.fails_under if p.fails_under is not None else FALSE
+
+
+def _conjunction(ex: Executor, spec: ir.ConjunctionSpec, label: str) -> SpecEnc:
+    parts = [_encode(ex, s, label) for s in spec.specs]
+    bad = next((p.unsupported for p in parts if p.unsupported), None)
+    approximate = any(p.approximate for p in parts)
+
+    def explain_all(mv: ModelView) -> Explanation:
+        # With an approximate member the model comes from the under-approximation, so the
+        # member to blame is the one whose under-approximation the model satisfies.
+        for p in parts:
+            if mv.true(_under(p) if approximate else p.fails) and p.explain:
+                return p.explain(mv)
+        return Explanation(f"the run breaks \"{label}\"")
+    return SpecEnc(
+        fails=mk_or(*[p.fails for p in parts]),
+        approximate=approximate,
+        fails_under=mk_or(*[_under(p) for p in parts]) if approximate else None,
+        unsupported=bad,
+        mappings=[m for p in parts for m in p.mappings],
+        explain=explain_all,
+    )
+
+
 def _pred(ex: Executor, pred: ir.Pred, item: Item) -> Any:
     return truthy(ex.eval_pred(pred, item.fields))
 
@@ -127,6 +148,13 @@ def _all(ex: Executor, spec: ir.AllSpec, label: str) -> SpecEnc:
     breaks = [(it, mk_and(it.guard, mk_not(_pred(ex, spec.pred, it)))) for it in items]
 
     def explain(mv: ModelView) -> Explanation:
+        # Blame the earliest breaking call of the trace (not whichever loop index the model chose).
+        found = sorted((pos, k, assign) for k, (it, f) in enumerate(breaks)
+                       for pos, assign in mv.occurrences(it.record, f))
+        if found:
+            _, k, assign = found[0]
+            ref = mv.ref(breaks[k][0].record, assign=assign)
+            return Explanation(f"call #{ref.index} {ref.call} at line {ref.line} breaks \"{label}\"", [ref.json()])
         for it, f in breaks:
             if mv.true(f):
                 ref = mv.ref(it.record)
@@ -140,8 +168,11 @@ def _empty(ex: Executor, spec: ir.EmptySpec, label: str) -> SpecEnc:
     items = relation_items(ex, spec.relation)
 
     def explain(mv: ModelView) -> Explanation:
-        hits = [mv.ref(it.record) for it in items if mv.true(it.guard)]
-        hits.sort(key=lambda r: r.index)
+        found = sorted((pos, k, assign) for k, it in enumerate(items) for pos, assign in mv.occurrences(it.record, it.guard))
+        hits = [mv.ref(items[k].record, assign=assign) for _, k, assign in found[:1]]
+        if not hits:
+            hits = [mv.ref(it.record) for it in items if mv.true(it.guard)]
+            hits.sort(key=lambda r: r.index if isinstance(r.index, int) else 1 << 30)
         if hits:
             ref = hits[0]
             return Explanation(f"call #{ref.index} {ref.call} at line {ref.line} breaks \"{label}\"", [ref.json()])
@@ -183,6 +214,13 @@ def _distinct(ex: Executor, spec: ir.DistinctSpec) -> SpecEnc:
     name = _key_label(spec.key)
 
     def explain(mv: ModelView) -> Explanation:
+        first = _first_duplicate(mv, items, keys)
+        if first is not None:
+            (_, ka, aa), (_, kb, ab) = first
+            ra, rb = mv.ref(items[ka].record, assign=aa), mv.ref(items[kb].record, assign=ab)
+            value = mv.show(keys[ka], aa)
+            return Explanation(f"calls #{ra.index} (line {ra.line}) and #{rb.index} (line {rb.line}) both have "
+                               f"{name} = {value}", [ra.json(), rb.json()])
         for ia, ib, mapping, f in pairs:
             if mv.true(f):
                 ra, rb = mv.ref(ia.record), mv.ref(ib.record, mapping)
@@ -192,6 +230,22 @@ def _distinct(ex: Executor, spec: ir.DistinctSpec) -> SpecEnc:
                                    f"(line {second.line}) both have {name} = {value}", [first.json(), second.json()])
         return Explanation("two calls share a key")
     return SpecEnc(mk_or(*[f for *_, f in pairs]), mappings=mappings, explain=explain)
+
+
+def _first_duplicate(mv: ModelView, items: list[Item], keys: list[Any]) -> Any:
+    """The two earliest calls of the trace (by the second one's number) with equal keys, if any."""
+    found = sorted((pos, k, assign) for k, it in enumerate(items) for pos, assign in mv.occurrences(it.record, it.guard))
+    seen: dict[Any, tuple[int, int, Any]] = {}
+    for pos, k, assign in found:
+        try:
+            value = hashable(mv.value(keys[k], assign))
+            earlier = seen.get(value)
+        except TypeError:
+            return None
+        if earlier is not None and earlier[0] != pos:
+            return earlier, (pos, k, assign)
+        seen.setdefault(value, (pos, k, assign))
+    return None
 
 
 def _loop_bound_parts(loop: LoopInfo) -> list[Any]:

@@ -52,11 +52,15 @@ class TrustedResult:
 
 @dataclass
 class Decision:
+    """A branch point on the path: an ``if`` (``cond``), or a loop header (``loop`` / ``steps``)."""
+
     line: int
     source: str
     cond: z3.BoolRef
     guard: z3.BoolRef
     loops: tuple[LoopInfo, ...]
+    loop: LoopInfo | None = None  # symbolic loop header: its length is the iteration count
+    steps: list[Any] | None = None  # unrolled loop header: the entry condition of each iteration
 
 
 @dataclass
