@@ -57,7 +57,7 @@ async def test_starter_to_completed_run(tmp_path: Path) -> None:
                 await expect(page.get_by_role("button", name=name, exact=True)).to_be_visible()
             await page.get_by_role("button", name="Approve", exact=True).click()
             await expect(page.locator("section.run")).to_contain_text("Completed", timeout=30_000)
-            await expect(card).to_contain_text("Decision: approved_once")
+            await expect(card).to_contain_text("Decision: Approved once")
             assert errors == []
             assert outside == []
             html = await page.content()
@@ -82,7 +82,7 @@ async def test_agent_html_renders_as_text(tmp_path: Path) -> None:
             send = page.get_by_role("button", name="Send", exact=True)
             await expect(send).to_be_enabled(timeout=20_000)
             await send.click()
-            await expect(page.locator(".bubble.user")).to_have_text(payload)
+            await expect(page.locator(".bubble.user .user-text")).to_have_text(payload)
             assert await page.locator(".messages img").count() == 0
             assert await page.evaluate("window.__pwned === undefined")
         finally:

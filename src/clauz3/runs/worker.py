@@ -323,6 +323,7 @@ class Worker:
         from clauz3.interp.values import render
 
         self.progress.emit({"phase": "executing", "receipt_nonce": claims.nonce, "approval": self.approval})
+        self._open_file_journal()
         if self.sandbox_mode == "landlock":
             self._apply_sandbox()
         scrub_environment()
@@ -341,6 +342,17 @@ class Worker:
         reason = None if result.outcome == "completed" else result.outcome
         return self.result(reason, result.error, effects=effects[:1000], effects_count=len(result.trace),
                            report=report, receipt_nonce=claims.nonce)
+
+    def _open_file_journal(self) -> None:
+        """05 FS-4: the journal is opened before the sandbox applies and written only through this fd."""
+        from clauz3.stdlib.filejournal import journal_path
+        from clauz3.stdlib.runtime import open_journal, set_run_context
+
+        try:
+            fd = open_journal(journal_path(self.data_dir, self.project, self.request_id))
+        except (OSError, ValueError) as exc:
+            raise Stop("runtime_error", f"the file-change journal could not be opened: {exc}") from None
+        set_run_context(self.project, journal=fd, protected_roots=list(self.c["trusted_roots"]))
 
     def _apply_sandbox(self) -> None:
         from clauz3.runs import sandbox

@@ -34,6 +34,11 @@ class LaunchConfig:
     setup: bool = False
     debug: bool = False
     claude_fallback: bool = False  # LAUNCH-10: no AGENT given and claude missing
+    # 03 CLI-9 approval flags: for the in-process authority and, through the bootstrap, the bridges.
+    policy_timeout: float | None = None
+    approval_wait: float | None = None
+    proof_timeout: float | None = None
+    require_sandbox: bool = False
     # Only tests set these: the bridge argv (module form) and extra entry env. None → clauz3.bridge.
     bridge_argv: list[str] | None = None
     bridge_env: dict[str, str] | None = None

@@ -34,13 +34,14 @@ from .acp_messages import (
     ToolCall,
     TurnEnded,
 )
-from .acp_params import SessionParams, bridge_entry
+from .acp_params import bridge_entry
 from .bridge_check import FAILED
 from .config import LaunchConfig
 from .lease import Lease
+from .libraries import pending_notes
 from .notices import RETAINED, notice
-from .process_group import AgentLaunch
-from .providers import SHORT_LABELS, adapter_env, check
+from .providers import SHORT_LABELS, ModelUnavailable, apply_model, build_launch, check, remove_private_dir
+from .providers.opencode import first_prompt
 from .publisher import Publisher
 from .store import DEFAULT_TITLE, Conversation, ConversationStore
 
@@ -73,6 +74,16 @@ class HostLinks:
     attachment_blocks: Callable[[str, list[dict[str, Any]]], list[dict[str, Any]]]
     mark_sent: Callable[[str, list[str]], None]
     bridge_ok: Callable[[], Awaitable[bool]]
+    # SEL-8/SEL-15: have this conversation's selected library files changed? (saved state → bool)
+    drifted: Callable[[dict[str, Any]], bool] = lambda saved: False
+    # SKL-2 session instructions and the bridge's extra arguments (--skills-dir of the launch project)
+    instructions: Callable[[], str] = lambda: ""
+    bridge_extra: Callable[[], list[str]] = lambda: []
+    # 02 §4.6 ``providers`` inventory (never persisted)
+    providers: Callable[[str], list[dict[str, Any]]] = lambda agent: []
+    # 05 FS-5: ``{available, undone}`` for a finished run of this project
+    undo_state: Callable[[str], dict[str, bool]] = lambda run_id: {"available": False, "undone": False}
+    availability: Callable[[str], Any] = check
 
 
 class ConversationRuntime:
@@ -103,7 +114,9 @@ class ConversationRuntime:
         self._start_task: asyncio.Task[None] | None = None
         self._turn_task: asyncio.Task[None] | None = None
         self._background: set[asyncio.Future[None]] = set()
-        self._available = check(self.agent) if self.saved.get("mode", links.config.mode) == links.config.mode \
+        self._private_dir: Path | None = None
+        self._first_prompt: str | None = None  # opencode: instructions for a fresh session's first prompt
+        self._available = links.availability(self.agent) if self.saved.get("mode", links.config.mode) == links.config.mode \
             else None
         if self._available is None or not self._available.available:
             self.status = "unavailable"
@@ -148,12 +161,9 @@ class ConversationRuntime:
             "agent": self.agent,
             "agent_label": self.label,
             "unrestricted": self.saved.get("mode", links.config.mode) == "unrestricted",
-            "model": links.config.model or "Agent default",
+            "model": self.saved.get("model") or links.config.model or "Agent default",
             "requested_model": links.config.model,
-            "providers": [{"id": "demo", "label": SHORT_LABELS["demo"], "available": True, "enabled": True,
-                           "hint": ""}] if self.agent == "demo" else [
-                {"id": self.agent, "label": self.label, "available": self.status != "unavailable",
-                 "enabled": True, "hint": ""}],
+            "providers": links.providers(self.agent),
             "capabilities": {"load_session": self.capabilities.load_session, "images": self.capabilities.images,
                              "files": self.capabilities.files},
             "session_id": self.session_id,
@@ -221,6 +231,7 @@ class ConversationRuntime:
         if self.status == "unavailable" or self.client is not None or self._start_task is not None:
             return
         if self.saved.get("libraries_changed") is True:
+            self.links.publisher.send(notice("libraries_changed"))
             return
         self._start_task = asyncio.create_task(self._start_guarded(), name=f"agent.start.{self.id[:8]}")
 
@@ -246,7 +257,7 @@ class ConversationRuntime:
             "workspace_generation": links.generation(),
             "conversation_id": self.id,
             "status_file": str(links.tmp_dir / f"runs-{links.generation()}-{self.id}.json"),
-            "proof_timeout_seconds": PROOF_TIMEOUT_SECONDS,
+            "proof_timeout_seconds": links.config.proof_timeout or PROOF_TIMEOUT_SECONDS,
             "require_sandbox": links.authority.config.require_sandbox,
         }
 
@@ -257,7 +268,7 @@ class ConversationRuntime:
             args += ["--trusted-root", root]
         for root in imports:
             args += ["--import-root", root]
-        return args
+        return [*args, *self.links.bridge_extra()]
 
     async def start_agent(self) -> None:
         links = self.links
@@ -286,11 +297,25 @@ class ConversationRuntime:
         read_end, write_end = os.pipe()
         self._pipe_w = write_end
         os.set_inheritable(write_end, False)
-        argv = [sys.executable, "-P", "-m", "clauz3.sessions.supervisor", str(read_end), "--",
-                *self._available.argv]
-        launch = AgentLaunch(argv=argv, cwd=Path(links.project), env=adapter_env(dict(os.environ),
-                             str(links.data_dir)), pass_fds=(read_end,))
-        client = AcpClient(launch, provider=self.agent, label=self.label, sink=self._on_event)
+        instructions = links.instructions()
+        try:
+            started = build_launch(
+                self.agent, project=links.project, bridge_entry=entry, data_dir=links.data_dir,
+                adapter_argv=self._available.argv, instructions=instructions, requested_model=links.config.model,
+                restricted=self.saved.get("mode", links.config.mode) != "unrestricted",
+                wrap=(sys.executable, "-P", "-m", "clauz3.sessions.supervisor", str(read_end), "--"),
+                pass_fds=(read_end,), tmp_root=links.tmp_dir)
+        except (ValueError, OSError) as exc:
+            os.close(read_end)
+            await self.end_agent()
+            self.status = "stopped"
+            self.error = f"{self.label} can't start: {exc}"
+            self.say("agent_unavailable", reason=str(exc))
+            self.changed()
+            return
+        self._private_dir = started.private_dir
+        params = started.params
+        client = AcpClient(started.launch, provider=self.agent, label=self.label, sink=self._on_event)
         self.client = client
         try:
             try:
@@ -300,12 +325,12 @@ class ConversationRuntime:
             self.capabilities = info.capabilities
             if info.agent_version:
                 self.saved["agent_version"] = info.agent_version
-            params = SessionParams(cwd=links.project, mcp_servers=(entry,))
             saved_session = self.saved.get("session_id")
+            session_result: Any = None
             if self.turn >= 1 and saved_session:
                 if self.capabilities.load_session:
                     try:
-                        await client.load_session(params, saved_session)
+                        session_result = (await client.load_session(params, saved_session)).result
                         self.resume_notice = None
                     except AcpError as exc:
                         if exc.ended:
@@ -318,11 +343,16 @@ class ConversationRuntime:
                     self.say("resume_unsupported")
             if client.session_id is None:
                 session = await client.new_session(params)
+                session_result = session.result
                 self.saved["session_id"] = session.session_id
+                self._first_prompt = started.first_prompt_instructions
+            model = await apply_model(client, self.agent, session_result, links.config.model)
+            if model:
+                self.saved["model"] = model
             self.session_id = client.session_id
             self.status = "ready"
             self.save_state()
-        except AcpError as exc:
+        except (AcpError, ModelUnavailable) as exc:
             await self.end_agent()
             self.status = "stopped"
             self.error = f"{self.label} can't start: {exc}"
@@ -341,6 +371,8 @@ class ConversationRuntime:
             self._pipe_w = None
         if client is not None:
             await client.close()
+        remove_private_dir(self._private_dir)  # after the adapter's group is reaped (SUP-6)
+        self._private_dir = None
         self.session_id = None
         # The bridge lost its socket with the ticket: its pending approvals go too (03 REQ-3).
         self.links.authority.cancel_pending(self.id, "bridge_gone")
@@ -384,7 +416,17 @@ class ConversationRuntime:
             return "storage_full"
         if self.saved.get("libraries_changed") is True:
             return "libraries_changed"
+        if self.links.drifted(self.saved):
+            self.mark_libraries_changed()
+            return "libraries_changed"
         return None
+
+    def mark_libraries_changed(self) -> None:
+        """SEL-8/SEL-15: read-only until the person continues with the current libraries or starts anew."""
+        if self.saved.get("libraries_changed") is True:
+            return
+        self.saved["libraries_changed"] = True
+        self.save_state()
 
     def prompt(self, text: str) -> None:
         """TURN-3 after :meth:`check_prompt` accepted ``text``."""
@@ -407,14 +449,19 @@ class ConversationRuntime:
                 return
         self.status = "busy"
         self.changed()
-        notes = [str(n) for n in self.saved.get("host_notes", [])]
+        notes = pending_notes(self.saved)
         body = ("\n".join(notes) + "\n\n" + text) if notes else text
+        if self._first_prompt is not None:
+            body = first_prompt(self._first_prompt, body)
+            self._first_prompt = None
         blocks: list[dict[str, Any]] = [{"type": "text", "text": body}]
         blocks += self.links.attachment_blocks(self.id, staged)
         if staged:
             self.links.mark_sent(self.id, [a["id"] for a in staged])
         if notes:
             self.saved["host_notes"] = []
+            self.saved["library_changes"] = []
+            self.save_state()
         try:
             await self.client.prompt(blocks)
         except AcpError as exc:
@@ -492,7 +539,17 @@ class ConversationRuntime:
         if not isinstance(request_id, str):
             return
         existing = self.runs.get(request_id)
+        if existing is None and record.get("phase") not in FINAL_PHASES and self.links.drifted(self.saved):
+            # SEL-8: refuse the run before its proof reaches approval: revoke this start's
+            # submission token, stop the worker, and open the conversation read-only.
+            self.links.authority.end_conversation(self.id, "stopped")
+            self.links.lifetime.cancel_run(self.id, request_id)
+            self.mark_libraries_changed()
+            self.links.publisher.send(notice("libraries_changed", "This conversation's library files changed; "
+                                             "reopen it to review the change."))
         merged = {**(existing or {"turn": self.turn, "undo": {"available": False, "undone": False}}), **record}
+        if merged.get("phase") in FINAL_PHASES and not merged.get("undo", {}).get("undone"):
+            merged["undo"] = self.links.undo_state(request_id)
         self.runs[request_id] = merged
         self.runs.move_to_end(request_id)
         while len(self.runs) > 50:

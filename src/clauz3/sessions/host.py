@@ -15,18 +15,21 @@ from typing import Any
 
 from clauz3.approvals.authority import ApprovalAuthority
 from clauz3.layers.discovery import DiscoveryError, default_import_roots, discover_domains
+from clauz3.layers.skills import SkillDoc, session_instructions, snapshot_skills
 
 from .attachments import AttachmentStore
 from .bridge_check import BridgeCheck
 from .config import LaunchConfig
 from .conversation import ConversationRuntime, HostLinks
 from .lease import Lease, LeaseHeld, acquire_conversation_lock
+from .libraries import drifted, new_selection, selection_fields
 from .lifetime import LifetimeServer
 from .notices import notice
-from .providers import AGENTS, CLAUDE_FALLBACK, check
+from .providers import AGENTS, CLAUDE_FALLBACK, HINTS, SHORT_LABELS, Availability, check, enabled_in
 from .publisher import Publisher
 from .recent import RecentWorkspaces
 from .store import ConversationStore, is_conversation_id
+from .workspace_routes import undo_state
 
 log = logging.getLogger("clauz3.sessions.host")
 
@@ -55,6 +58,11 @@ class Host:
         self._list_pending = False
         self._commands = asyncio.Lock()
         self.bridge_check: BridgeCheck = BridgeCheck(config)
+        # SKL-5: snapshotted once at launch; they belong to the launch project (WSP-8, TUT-4).
+        self.skills: list[SkillDoc] = snapshot_skills(config.skills_dirs) if config.skills_dirs else []
+        self._availability: dict[str, Availability] = {}
+        self.providers_task: asyncio.Task[None] | None = None
+        self.launch_policy = authority.config.policy
         authority.on_change(self._approval_changed)
         lifetime.on_record = self.on_run_record
         lifetime.on_gone = self._bridge_gone
@@ -100,7 +108,69 @@ class Host:
             layer=self.layer, operation=lambda: self.operation, list_changed=self.list_changed,
             attachment_blocks=self.attachments.blocks, mark_sent=self.attachments.mark_sent,
             bridge_ok=lambda: self.bridge_check.ok(),
+            drifted=lambda saved: drifted(self.project, self.data_dir, saved),
+            instructions=self.instructions, bridge_extra=self.bridge_extra, providers=self.providers,
+            undo_state=lambda run_id: undo_state(self.data_dir, self.project, run_id),
+            availability=self.availability,
         )
+
+    def in_launch_project(self) -> bool:
+        return self.project == self.launch_project and self.tutorial is None
+
+    def instructions(self) -> str:
+        """SKL-2 (browser): operator documents only in the launch project, never in a tutorial."""
+        return session_instructions(unrestricted=self.config.unrestricted, browser=True, tutorial=self.tutorial,
+                                    skills=self.skills if self.in_launch_project() else ())
+
+    def bridge_extra(self) -> list[str]:
+        if not self.in_launch_project():
+            return []
+        return [arg for d in self.config.skills_dirs for arg in ("--skills-dir", d)]
+
+    def availability(self, agent: str) -> Availability:
+        found = self._availability.get(agent)
+        if found is None:
+            found = self._availability[agent] = check(agent)
+        return found
+
+    async def load_providers(self) -> None:
+        """04 §5: the selector inventory, checked once off the event loop (node --version may be slow)."""
+        for agent in AGENTS:
+            if agent not in self._availability:
+                self._availability[agent] = await asyncio.to_thread(check, agent)
+        self.state_changed()
+
+    def providers(self, current: str) -> list[dict[str, Any]]:
+        """02 §4.6 ``providers``: every provider, with availability and this workspace's mode rule."""
+        out = []
+        for agent in AGENTS:
+            found = self._availability.get(agent)
+            if found is None and agent != current:
+                continue
+            found = found or self.availability(agent)
+            enabled, mode_hint = enabled_in(agent, unrestricted=self.config.unrestricted)
+            out.append({"id": agent, "label": SHORT_LABELS.get(agent, agent), "available": found.available,
+                        "enabled": found.available and enabled,
+                        "hint": mode_hint or ("" if found.available else (found.hint or HINTS.get(agent, "")))})
+        return out
+
+    def state_changed(self) -> None:
+        if self.conversation is not None:
+            self.conversation.changed()
+
+    def after_undo(self, run_id: str, results: list[dict[str, Any]]) -> None:
+        """FS-6 done: mark the run undone and queue a host note for the agent's next prompt (TURN-3)."""
+        conv = self.conversation
+        if conv is None:
+            return
+        record = conv.runs.get(run_id)
+        if record is not None:
+            record["undo"] = {"available": False, "undone": True}
+        parts = [f"{r['path']} {r['outcome'].replace('_', ' ')}" for r in results]
+        conv.saved.setdefault("host_notes", []).append(
+            f"[clauz3] The person undid the file changes of run {run_id}: " + ("; ".join(parts) or "nothing to undo")
+            + ". Read files again before relying on their contents.")
+        conv.save_state()
 
     def domains(self) -> list[str]:
         try:
@@ -147,6 +217,7 @@ class Host:
         """STORE-11: reopen the newest conversation (a new one if none, or with ``--prompt``)."""
         latest = self.store.latest()
         self.attachments.prune_old()
+        self._prune_journals()
         if latest is None or self.config.prompt:
             await self._open_new(self.config.agent, None)
         else:
@@ -163,6 +234,15 @@ class Host:
             if self.conversation.check_prompt(text) is None:
                 self.conversation.prompt(text)
 
+    def _prune_journals(self) -> None:
+        """FS-4: keep the newest 100 journals and ≤ 256 MiB per project."""
+        from clauz3.stdlib.filejournal import journal_path, prune_journals
+
+        try:
+            prune_journals(os.path.dirname(journal_path(self.data_dir, self.project, "x")))
+        except OSError:
+            log.info("journal pruning failed", exc_info=True)
+
     async def _open(self, conversation_id: str) -> ConversationRuntime:
         row = self.store.get(conversation_id)
         if row is None:
@@ -170,12 +250,21 @@ class Host:
         lock = acquire_conversation_lock(self.data_dir, conversation_id)
         conv = ConversationRuntime(self.links(), row, lock)
         self.conversation = conv
+        if conv.saved.get("libraries") and drifted(self.project, self.data_dir, conv.saved):
+            if conv.turn >= 1:
+                conv.mark_libraries_changed()  # SEL-15: read-only until the person decides
+            else:  # nothing was said yet: the conversation simply takes the libraries as they are now
+                conv.saved.update(selection_fields(self.project, self.data_dir, conv.saved["libraries"]))
+                conv.save_state()
         return conv
 
     async def _open_new(self, agent: str, domains: list[str] | None) -> ConversationRuntime:
-        chosen = sorted(set(domains)) if domains is not None else self.domains()
-        row = self.store.create(agent=agent, state={"libraries": chosen, "mode": self.config.mode})
-        return await self._open(row.id)
+        selection, dropped = new_selection(self.project, self.data_dir, domains, self.tutorial)
+        row = self.store.create(agent=agent, state={**selection, "mode": self.config.mode})
+        conv = await self._open(row.id)
+        if dropped:
+            self.publisher.send(notice("libraries_dropped", dropped, level="warning"))
+        return conv
 
     async def _close_current(self) -> None:
         conv, self.conversation = self.conversation, None
@@ -183,6 +272,8 @@ class Host:
             await conv.close()
 
     async def shutdown(self) -> None:
+        if self.providers_task is not None:
+            self.providers_task.cancel()
         await self._close_current()
         await self.lifetime.close()
 
@@ -243,13 +334,19 @@ class Host:
         if not self.idle:
             self.refuse("busy")
             return
-        if agent not in AGENTS or not check(agent).available or (
-                agent != "demo" and agent != self.config.agent):
-            self.refuse("agent_unavailable", agent=agent, reason="it is not available in this workspace")
+        if agent not in AGENTS:
+            self.refuse("agent_unavailable", agent=agent, reason="it is not a clauz3 agent")
+            return
+        found = await asyncio.to_thread(self.availability, agent)
+        enabled, mode_hint = enabled_in(agent, unrestricted=self.config.unrestricted)
+        if not found.available or not enabled:
+            self.refuse("agent_unavailable", agent=SHORT_LABELS.get(agent, agent),
+                        reason=mode_hint or found.reason or "it is not available in this workspace")
             return
         current = self.conversation
         if current is not None and current.turn == 0 and current.agent == agent and (
-                domains is None or sorted(set(domains)) == current.saved.get("libraries")):
+                domains is None or sorted(set(domains)) == current.saved.get("libraries")) \
+                and not drifted(self.project, self.data_dir, current.saved):
             self.publisher.restore()
             current.ensure_agent()
             return

@@ -26,6 +26,7 @@ from starlette.applications import Starlette
 from clauz3.approvals.app import ApprovalHTTP
 from clauz3.approvals.authority import ApprovalAuthority, AuthorityConfig
 from clauz3.approvals.secretfiles import InsecureFileError
+from clauz3.layers.skills import SkillsError
 
 from .auth import SignIn
 from .checks import HttpError, RequestChecks
@@ -37,6 +38,7 @@ from .lifetime import LifetimeServer
 from .recent import RecentWorkspaces
 from .routes import WEB, build_assets, http_error, internal, not_found, routes
 from .store import ConversationStore, StoreError
+from .workspace_routes import routes as workspace_routes
 
 log = logging.getLogger("clauz3.sessions.service")
 
@@ -78,6 +80,37 @@ def lease_message(exc: LeaseHeld) -> str:
     return f"this project is already open in clauz3 ui{where}; use that tab or stop it first"
 
 
+def _entailment() -> Any:
+    from clauz3.approvals.policies import never_entails
+
+    try:
+        import importlib
+
+        module = importlib.import_module("clauz3.prover.entailment")
+    except ImportError:
+        return never_entails
+    return getattr(module, "entails", never_entails)
+
+
+def authority_config(config: LaunchConfig, project: str | None = None) -> AuthorityConfig:
+    """03 CLI-9: the launch's approval flags; ``--policy`` applies only in the launch project (WSP-8)."""
+    from clauz3.approvals.policies import PolicyError, load_policy
+
+    policy = None
+    if config.policy and (project is None or project == config.project) and config.tutorial is None:
+        try:
+            policy = load_policy(Path(config.policy))
+        except (PolicyError, OSError) as exc:
+            raise StartupError("startup_failed", f"{config.policy}: {exc}") from None
+    extra: dict[str, Any] = {}
+    if config.policy_timeout is not None:
+        extra["policy_timeout"] = float(config.policy_timeout)
+    if config.approval_wait is not None:
+        extra["approval_wait_seconds"] = float(config.approval_wait)
+    return AuthorityConfig(data_dir=Path(config.data_dir), project=project or config.project, profiles=True,
+                           policy=policy, require_sandbox=config.require_sandbox, entails=_entailment(), **extra)
+
+
 async def build_service(config: LaunchConfig, tmp_dir: Path) -> Service:
     """Everything for one launch; raises :class:`StartupError` with a LAUNCH-6 code."""
     data = Path(config.data_dir)
@@ -98,13 +131,25 @@ async def build_service(config: LaunchConfig, tmp_dir: Path) -> Service:
         raise StartupError(exc.code, str(exc)) from None
     recent = RecentWorkspaces(data)
     recent.record(project)
-    authority = ApprovalAuthority(AuthorityConfig(data_dir=data, project=project, profiles=True))
+    try:
+        authority = ApprovalAuthority(authority_config(config))
+    except StartupError:
+        store.close()
+        lease.release()
+        raise
     lifetime = LifetimeServer(tmp_dir)
-    host = Host(config, authority=authority, lifetime=lifetime, store=store, recent=recent, lease=lease,
-                tmp_dir=tmp_dir)
+    try:
+        host = Host(config, authority=authority, lifetime=lifetime, store=store, recent=recent, lease=lease,
+                    tmp_dir=tmp_dir)
+    except SkillsError as exc:
+        await authority.close()
+        store.close()
+        recent.close()
+        lease.release()
+        raise StartupError("startup_failed", str(exc)) from None
     host.bridge_check.start()
     http = ApprovalHTTP(authority, sign_in.cookies, port=config.port, hostnames=("127.0.0.1",), include_ui=False)
-    app = Starlette(routes=[*routes(), *http.routes()], exception_handlers={
+    app = Starlette(routes=[*routes(), *workspace_routes(), *http.routes()], exception_handlers={
         HttpError: http_error, 404: not_found, 405: not_found, Exception: internal})
     app.state.host = host
     app.state.sign_in = sign_in
@@ -120,6 +165,7 @@ async def build_service(config: LaunchConfig, tmp_dir: Path) -> Service:
         await service.close()
         raise StartupError("startup_failed", "the latest conversation is open in another clauz3 process") from None
     await service.control.start()
+    host.providers_task = asyncio.create_task(host.load_providers(), name="providers.check")
     return service
 
 

@@ -1,12 +1,15 @@
 """Tutorial working copies under ``<data>/tutorials/<id>/`` (05 TUT-1..3).
 
-A copy is made next to its final place as ``.<id>-<random>/`` (template + marker file) and renamed
-into place, so a failed copy never leaves a half tutorial. An existing copy is reused; reset
-replaces it (deleting the old one without following links).
+A copy is made next to its final place as ``.<id>-<random>/`` (template + marker file, and for
+``real-files`` the bundled ``stdlib:filesystem`` installed through the normal review/apply
+pipeline, TUT-13) and renamed into place, so a failed copy never leaves a half tutorial. An
+existing copy is reused; reset replaces it (deleting the old one without following links) and
+:func:`forget_state` clears that project's conversations' side data (TUT-3).
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import secrets
@@ -15,6 +18,7 @@ import stat
 import time
 from pathlib import Path
 
+import clauz3.tutorials as bundled
 from clauz3.tutorials import TUTORIALS, Tutorial
 
 MARKER = ".clauz3-tutorial.json"
@@ -36,13 +40,38 @@ def _ignore(directory: str, names: list[str]) -> list[str]:
     return [n for n in names if n in ("__pycache__",) or n.endswith(".pyc")]
 
 
+# Libraries a template gets through the normal install pipeline when its copy is made (TUT-13).
+INSTALLS: dict[str, tuple[str, ...]] = {"real-files": ("stdlib:filesystem",)}
+
+
+def template_dir(tutorial: Tutorial) -> Path:
+    """The template folder: ``clauz3/tutorials/<id>/`` (05 TUT-1), else the package's own mapping."""
+    named = bundled.HERE / tutorial.id
+    return named if named.is_dir() else tutorial.template
+
+
+def _install(staging: Path, data_dir: Path, sources: tuple[str, ...]) -> None:
+    from clauz3.layers.apply import apply_review
+    from clauz3.layers.locations import Target
+    from clauz3.layers.review import prepare_install
+
+    target = Target.for_project(staging, data_dir)
+    for source in sources:
+        record = prepare_install(target, source, action="install", cwd=staging)
+        apply_review(target, record["id"])
+
+
 def _build(tutorial: Tutorial, parent: Path) -> Path:
-    if not tutorial.template.is_dir():
+    from clauz3.layers.liberrors import LibraryError
+
+    template = template_dir(tutorial)
+    if not template.is_dir():
         raise TutorialError(f"the {tutorial.name} tutorial is not available in this build")
     staging = parent / f".{tutorial.id}-{secrets.token_hex(6)}"
     try:
-        shutil.copytree(tutorial.template, staging, ignore=_ignore, symlinks=True)
+        shutil.copytree(template, staging, ignore=_ignore, symlinks=True)
         os.chmod(staging, 0o700)
+        _install(Path(os.path.realpath(staging)), parent.parent, INSTALLS.get(tutorial.id, ()))
         marker = {"schema_version": 1, "id": tutorial.id, "version": tutorial.version, "created_at": time.time()}
         fd = os.open(staging / MARKER, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o600)
         with os.fdopen(fd, "w", encoding="utf-8") as fh:
@@ -50,6 +79,9 @@ def _build(tutorial: Tutorial, parent: Path) -> Path:
     except OSError as exc:
         shutil.rmtree(staging, ignore_errors=True)
         raise TutorialError(f"couldn't copy the {tutorial.name} tutorial: {exc.strerror or exc}") from None
+    except LibraryError as exc:
+        shutil.rmtree(staging, ignore_errors=True)
+        raise TutorialError(f"couldn't install the {tutorial.name} tutorial's library: {exc}") from None
     return staging
 
 
@@ -103,3 +135,30 @@ def tutorial_of(data_dir: Path, project: str) -> str | None:
         if os.path.realpath(project) == os.path.join(base, tid):
             return tid
     return None
+
+
+def forget_state(data_dir: Path, project: str) -> None:
+    """TUT-3: clear the tutorial project's default selection, remembered approvals and history, and its
+    file-change journals. Conversations are deleted by the caller through the store."""
+    import hashlib
+    import sqlite3
+
+    from clauz3.layers.selection import defaults_path
+
+    digest = hashlib.sha256(os.path.realpath(project).encode("utf-8")).hexdigest()
+    with contextlib.suppress(FileNotFoundError):
+        os.unlink(defaults_path(Path(project), data_dir))
+    journals = data_dir / "file-changes" / digest
+    if journals.is_dir() and not journals.is_symlink():
+        shutil.rmtree(journals, ignore_errors=True)
+    profiles = data_dir / "approval-profiles.sqlite"
+    if profiles.is_file() and not profiles.is_symlink():
+        # The authority offers no per-project purge; rows are scoped by the canonical project path.
+        conn = sqlite3.connect(str(profiles), timeout=5.0)
+        try:
+            with conn:
+                for table in ("rules", "history"):
+                    with contextlib.suppress(sqlite3.OperationalError):
+                        conn.execute(f"DELETE FROM {table} WHERE project = ?", (os.path.realpath(project),))
+        finally:
+            conn.close()

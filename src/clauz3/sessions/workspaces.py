@@ -17,7 +17,7 @@ from clauz3.tutorials import TUTORIALS
 from .lease import LeaseHeld, acquire_project_lease
 from .notices import notice
 from .store import ConversationStore, StoreError
-from .tutorials import TutorialError, prepare, reset, tutorial_of
+from .tutorials import TutorialError, forget_state, prepare, reset, tutorial_of
 
 MAX_PATH_BYTES = 4096
 ACTIVE_TEXT = ("This workspace has active work. Stop its agent and runs before opening the other workspace? "
@@ -97,9 +97,13 @@ async def switch_workspace(host: Any, params: dict[str, Any]) -> None:
             dest = str(reset(host.data_dir, tutorial) if wants_reset else prepare(host.data_dir, tutorial))
         new_store = ConversationStore.open(host.data_dir, dest)
         if wants_reset:
-            for summary in new_store.listing(limit=500)[0]:
-                new_store.delete(summary.id)
+            # TUT-3: that tutorial's conversations, defaults, approvals and journals; handoffs stay.
+            while rows := new_store.listing(limit=500)[0]:
+                for summary in rows:
+                    new_store.delete(summary.id)
+                    host.attachments.delete_conversation(summary.id)
             new_store.prune_empty()
+            forget_state(host.data_dir, dest)
     except (TutorialError, StoreError, OSError) as exc:
         if new_lease is not None:
             new_lease.release()
@@ -115,6 +119,8 @@ async def switch_workspace(host: Any, params: dict[str, Any]) -> None:
     host.project = dest
     host.tutorial = tutorial
     host.authority.switch_workspace(dest)
+    # WSP-8 / TUT-4: --policy belongs to the launch project and never applies in a tutorial.
+    host.authority.config.policy = host.launch_policy if dest == host.launch_project and tutorial is None else None
     if new_lease is not None:
         host.lease.release()
         host.lease = new_lease

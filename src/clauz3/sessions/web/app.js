@@ -1,435 +1,254 @@
-// clauz3 workspace page. Every piece of agent, tool, file or approval text is inserted with
-// textContent / DOM construction only (02 UI-3): nothing here ever parses data as HTML.
+// clauz3 workspace page: entry module. Wires the socket's frames to the views, the header, the
+// notices and banners, client-side views (/ui, /ui/libraries, /ui/profile) and keyboard keys.
+// Every piece of data is inserted with textContent / DOM construction only (02 UI-3).
 
-const $ = (id) => document.getElementById(id);
-const PHASES = {
-  checking: "Checking program", proving: "Proving guarantees", submitting_approval: "Requesting approval",
-  awaiting_approval: "Your approval needed", executing: "Executing approved action", completed: "Completed",
-  refused: "Did not execute", failed: "Failed", cancelled: "Stopped", uncertain: "Outcome unknown",
-};
+import * as approvalsView from "./approvals.js";
+import * as cards from "./cards.js";
+import * as composer from "./composer.js";
+import * as transcript from "./conversation.js";
+import { closeMenu, fillMenu, openMenuAt } from "./dialogs.js";
+import { $, button, el } from "./dom.js";
+import * as files from "./files.js";
+import * as librariesView from "./libraries.js";
+import * as sidebar from "./sidebar.js";
+import { agentLabel, emit, on, runActive, store } from "./state.js";
+import { connect, send, shutdown } from "./ws.js";
+
 const ACTIVITY = {
   checking: "Checking program", proving: "Proving guarantees", submitting_approval: "Requesting approval",
   awaiting_approval: "Waiting for your approval", executing: "Executing approved action",
 };
-const DECISIONS = [
-  ["Approve", { decision: "approved_once" }],
-  ["Reject", { decision: "rejected" }],
-  ["Reject contract", { decision: "rejected_contract" }],
-  ["Need more info", { decision: "request_more" }],
-];
-const REMEMBER = [
-  ["Approve and remember", { decision: "approved_remember" }],
-  ["Reject and remember", { decision: "rejected", remember: true }],
-];
-const FINAL = new Set(["completed", "refused", "failed", "cancelled", "uncertain"]);
+const VIEWS = { "/ui": "chat", "/ui/libraries": "libraries", "/ui/profile": "approvals" };
+const SUGGESTIONS = ["help", "show tools", "count to 20"];
 
-let socket = null;
-let state = null;
-let retry = 0;
-let noRetry = false;
-let turnBubble = null;
-const tools = new Map();
-const approvals = new Map();
-const inflight = new Set();
-const feedback = new Map();
+// -- frames -------------------------------------------------------------------------------------------
 
-function el(tag, attrs = {}, ...children) {
-  const node = document.createElement(tag);
-  for (const [key, value] of Object.entries(attrs)) {
-    if (value === undefined || value === null || value === false) continue;
-    if (key === "text") node.textContent = String(value);
-    else if (key === "class") node.className = value;
-    else if (key.startsWith("on")) node.addEventListener(key.slice(2), value);
-    else node.setAttribute(key, value === true ? "" : String(value));
-  }
-  for (const child of children) if (child) node.append(child);
-  return node;
-}
-
-function agentLabel() { return state ? state.agent_label : "agent"; }
-
-// -- connection ------------------------------------------------------------------------------------
-
-function connect(takeover = false) {
-  const url = `ws://${location.host}/api/chat/acp${takeover ? "?takeover=1" : ""}`;
-  socket = new WebSocket(url);
-  setStatus(retry ? "Reconnecting…" : "Connecting…");
-  socket.addEventListener("open", () => { retry = 0; });
-  socket.addEventListener("message", (event) => {
-    let frame;
-    try { frame = JSON.parse(event.data); } catch { return; }
-    handle(frame);
-  });
-  socket.addEventListener("close", (event) => onClose(event.code, event.reason));
-}
-
-function onClose(code, reason) {
-  socket = null;
-  updateControls();
-  if (code === 1008) {
-    noRetry = true;
-    banner("Open the sign-in link from your terminal to continue.");
-    return;
-  }
-  if (code === 1013) {
-    noRetry = true;
-    banner("This workspace is open in another tab.", "Use here", () => { noRetry = false; hideBanner(); connect(true); });
-    return;
-  }
-  if (code === 1003 || code === 1009) showNotice({ level: "error", code: "closed", text: reason || "Connection closed." });
-  if (noRetry) return;
-  const delays = [1000, 2000, 4000, 8000];
-  const wait = retry < delays.length ? delays[retry] : 10000;
-  retry += 1;
-  setStatus("Reconnecting…");
-  setTimeout(() => { if (!noRetry) connect(); }, wait);
-}
-
-function send(method, params) {
-  if (socket && socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify({ method, params }));
-}
-
-function banner(text, buttonLabel, onClick) {
-  const box = $("banner");
-  box.replaceChildren(el("span", { text }));
-  if (buttonLabel) box.append(" ", el("button", { type: "button", text: buttonLabel, onclick: onClick }));
-  box.hidden = false;
-}
-function hideBanner() { $("banner").hidden = true; }
-
-// -- frames --------------------------------------------------------------------------------------
-
-function handle(frame) {
+on("frame", (frame) => {
   const params = frame.params || {};
   switch (frame.method) {
-    case "clauz3/restore": restore(params); break;
+    case "clauz3/restore":
+      transcript.restore(params.history);
+      store.approvals.clear();
+      setState(params.state);
+      for (const record of params.approvals || []) cards.approval(record);
+      break;
     case "clauz3/state": setState(params); break;
-    case "clauz3/approval": upsertApproval(params.record); break;
-    case "clauz3/workspace_changed": location.assign("/ui"); break;
-    default: render(frame, true);
+    case "clauz3/approval": cards.approval(params.record); break;
+    case "clauz3/conversations": sidebar.setConversations(params.conversations); break;
+    case "clauz3/workspace_changed":
+      // WSP-7: a full navigation drops previews, timers and stale DOM, then reconnects.
+      shutdown();
+      location.assign("/ui");
+      break;
+    case "clauz3/confirm_workspace": sidebar.confirmWorkspace(params); break;
+    case "clauz3/confirm_libraries": emit("confirm-libraries", params); break;
+    default: transcript.renderLive(frame);
   }
-}
-
-function restore(params) {
-  $("messages").replaceChildren();
-  $("notices").replaceChildren();
-  tools.clear();
-  approvals.clear();
-  turnBubble = null;
-  for (const frame of params.history || []) render(frame, false);
-  for (const record of params.approvals || []) upsertApproval(record);
-  setState(params.state);
-}
-
-function render(frame, live) {
-  const params = frame.params || {};
-  const messages = $("messages");
-  if (frame.method === "clauz3/user") {
-    turnBubble = null;
-    const bubble = el("div", { class: "bubble user" + (frame.unsaved ? " unsaved" : ""), text: params.text });
-    messages.append(bubble);
-    const names = (params.attachments || []).map((a) => a.name).join(", ");
-    if (names) messages.append(el("div", { class: "muted", text: `Attachments: ${names}` }));
-    if (live) clearDraftIf(params.text);
-  } else if (frame.method === "session/update") {
-    renderUpdate(params.update || {}, frame.unsaved);
-  } else if (frame.method === "clauz3/turn_end") {
-    turnBubble = null;
-    if (params.stop_reason === "error" && params.error) messages.append(el("div", { class: "notice error", text: params.error }));
-  } else if (frame.method === "clauz3/notice") {
-    if (live) showNotice(params);
-    else messages.append(el("div", { class: `notice ${params.level}`, text: params.text }));
-  } else if (frame.method === "clauz3/libraries_changed") {
-    messages.append(el("div", { class: "muted", text: `Libraries changed: + ${(params.added || []).join(", ")} · − ${(params.removed || []).join(", ")}` }));
-  } else if (frame.method === "clauz3/conversations" || frame.method === "clauz3/confirm_libraries" || frame.method === "clauz3/confirm_workspace") {
-    if (params.text) showNotice({ level: "info", code: frame.method, text: params.text });
-  }
-  scrollDown();
-}
-
-function renderUpdate(update, unsaved) {
-  const kind = update.sessionUpdate;
-  const messages = $("messages");
-  if (kind === "agent_message_chunk" && update.content && update.content.type === "text") {
-    if (!turnBubble) {
-      turnBubble = el("div", { class: "bubble assistant" + (unsaved ? " unsaved" : "") });
-      messages.append(turnBubble);
-    }
-    turnBubble.textContent += String(update.content.text);
-  } else if ((kind === "tool_call" || kind === "tool_call_update") && typeof update.toolCallId === "string") {
-    let card = tools.get(update.toolCallId);
-    if (!card) {
-      card = { node: el("div", { class: "tool" }), title: "Tool call", status: "pending" };
-      tools.set(update.toolCallId, card);
-      messages.append(card.node);
-      turnBubble = null;
-    }
-    if (typeof update.title === "string") card.title = update.title;
-    if (typeof update.status === "string") card.status = update.status;
-    const status = { pending: "Waiting", in_progress: "Working…", completed: "Done", failed: "Failed" }[card.status] || card.status;
-    card.node.replaceChildren(el("strong", { text: card.title }), el("span", { class: "muted", text: ` · ${status}` }));
-  }
-}
-
-function showNotice(params) {
-  const box = $("notices");
-  const item = el("div", { class: `notice ${params.level || "info"}`, text: params.text });
-  box.append(item);
-  while (box.children.length > 4) box.firstChild.remove();
-}
-
-function scrollDown() {
-  const area = $("conversation");
-  if (area.scrollHeight - area.scrollTop - area.clientHeight < 180) area.scrollTop = area.scrollHeight;
-}
-
-// -- state -----------------------------------------------------------------------------------------
+});
 
 function setState(next) {
   if (!next) return;
-  state = next;
-  $("title").textContent = state.title;
-  document.title = `${state.title} · clauz3`;
-  $("agent-line").textContent = `${state.agent_label} · ${state.model}`;
-  $("mode-badge").textContent = state.unrestricted ? "Unrestricted" : "Restricted";
-  $("message").setAttribute("aria-label", `Message ${state.agent_label}`);
-  $("welcome").hidden = state.turn !== 0;
-  renderRuns();
-  updateControls();
-  restoreDraft();
+  const previous = store.state;
+  store.state = next;
+  if (previous && previous.conversation_id !== next.conversation_id) files.reload();
+  drawHeader();
+  drawWelcome();
+  drawRecovery();
+  cards.syncRuns(next.runs || []);
+  cards.refreshAll();
+  composer.update();
+  emit("state", next);
+  if (!previous || previous.turn !== next.turn || previous.generation !== next.generation) sidebar.refreshPendingCount();
 }
 
-function setStatus(text) { $("status-text").textContent = text; }
+// -- header, status, activity --------------------------------------------------------------------------
 
-function runActive() { return state && state.runs.some((r) => !FINAL.has(r.phase)); }
+function statusText() {
+  const s = store.state;
+  if (!store.connected) return null;
+  if (s.history_limited) return "Transcript storage full · start a new conversation";
+  if (runActive() && s.activity && s.activity.phase === "awaiting_approval") return "Waiting for your approval";
+  return {
+    starting: `Starting ${s.agent_label}…`, ready: "Ready", busy: `${s.agent_label} is working…`, cancelling: "Stopping…",
+    stopped: "Agent stopped · send a message to continue", unavailable: `${s.agent_label} unavailable`,
+  }[s.agent_status] || s.agent_status;
+}
 
-function updateControls() {
-  const connected = socket && socket.readyState === WebSocket.OPEN;
-  if (!state || !connected) {
-    $("send").disabled = true;
-    $("stop").disabled = true;
+function drawHeader() {
+  const s = store.state;
+  $("title").textContent = s.title;
+  document.title = `${s.title} · clauz3`;
+  $("agent-line").textContent = `${s.agent_label} · ${s.model}`;
+  $("mode-badge").textContent = s.unrestricted ? "Unrestricted" : "Restricted";
+  $("mode-badge").className = `badge ${s.unrestricted ? "unrestricted" : "restricted"}`;
+  $("paused-pill").hidden = !s.approvals_paused;
+  $("unrestricted-banner").hidden = !s.unrestricted;
+  const text = statusText();
+  if (text) $("status-text").textContent = text;
+  const a = s.activity || { kind: "idle" };
+  let label = "";
+  if (s.agent_status === "cancelling") label = "Stopping…";
+  else if (a.kind === "run") label = ACTIVITY[a.phase] || "";
+  else if (a.kind === "agent") label = `${s.agent_label} is working…`;
+  else if (s.agent_status === "starting") label = `Starting ${s.agent_label}…`;
+  const activity = $("activity");
+  if (activity.textContent !== label) activity.querySelector(".activity-text").textContent = label;
+  activity.hidden = !label;
+}
+
+function drawRecovery() {
+  const s = store.state;
+  const box = $("recovery");
+  const nodes = [];
+  if (s.libraries_changed) {
+    nodes.push(el("p", { text: "Libraries used here were changed or removed since the last run. The history stays readable; to go on, continue with the installed libraries or open a new conversation." }),
+      el("div", { class: "row" }, button("Start new conversation", () => send("clauz3/new", { agent: s.agent })),
+        button("Continue with current libraries", () => send("clauz3/libraries", { conversation_id: s.conversation_id, domains: s.libraries, confirm: true }), { class: "primary" })));
+  } else if (s.resume_notice) {
+    const text = s.resume_notice === "resume_failed"
+      ? "Couldn't resume this conversation. Your transcript is saved; new messages start a fresh agent session."
+      : `${s.agent_label} can't reload earlier conversations. The transcript stays visible; new messages start a fresh agent session without the earlier turns.`;
+    nodes.push(el("p", { text }), el("div", { class: "row" }, button("Start new conversation", () => send("clauz3/new", { agent: s.agent }))));
+  }
+  if (s.error && s.agent_status === "unavailable") nodes.push(el("p", { class: "error-text", text: s.error }));
+  if (s.error_detail && nodes.length) nodes.push(el("details", {}, el("summary", { text: "Technical details" }), el("pre", { text: s.error_detail })));
+  const key = JSON.stringify([s.libraries_changed, s.resume_notice, s.error, s.error_detail, s.agent_status === "unavailable"]);
+  if (box.dataset.key !== key) { box.dataset.key = key; box.replaceChildren(...nodes); }
+  box.hidden = nodes.length === 0;
+}
+
+// -- welcome and tutorial panel ------------------------------------------------------------------------
+
+function drawWelcome() {
+  const s = store.state;
+  const empty = s.turn === 0 && !$("messages").querySelector(".bubble, .card, .tool");
+  $("welcome").hidden = !empty;
+  const w = store.workspaces;
+  const tutorialId = s.tutorial;
+  $("try-tutorial").hidden = Boolean(tutorialId) || !w || w.switching === false;
+  const panel = $("tutorial-panel");
+  const tutorial = tutorialId && w ? (w.tutorials || []).find((t) => t.id === tutorialId) : null;
+  panel.hidden = !tutorial;
+  $("suggestions").hidden = Boolean(tutorial);
+  if (!tutorial || panel.dataset.id === tutorial.id) return;
+  panel.dataset.id = tutorial.id;
+  $("tutorial-title").textContent = `${tutorial.name} tutorial`;
+  $("tutorial-description").textContent = tutorial.description ? `Try it: ${tutorial.description}.` : "";
+  $("starters").replaceChildren(...(tutorial.starters || []).map((starter) => button(starter.label, () => composer.fill(starter.text))));
+}
+
+// -- notices, banners, toasts -----------------------------------------------------------------------------
+
+on("notice", (params) => {
+  const box = $("notices");
+  const item = el("div", { class: `notice ${params.level || "info"}` }, el("span", { text: params.text || "" }));
+  item.append(button("Dismiss", () => item.remove(), { class: "small dismiss", "aria-label": "Dismiss notice" }));
+  box.append(item);
+  while (box.children.length > 4) box.firstChild.remove();
+  if (params.level !== "error") setTimeout(() => item.remove(), 15000);
+});
+
+on("banner", (banner) => {
+  const box = $("banner");
+  if (!banner) { box.hidden = true; box.replaceChildren(); return; }
+  box.replaceChildren(el("span", { text: banner.text }));
+  if (banner.action) box.append(" ", button(banner.action, banner.run, { class: "primary" }));
+  box.hidden = false;
+});
+
+on("status", (text) => { $("status-text").textContent = text; });
+on("connection", (up) => {
+  if (up) emit("banner", null);
+  if (store.state) { composer.update(); drawHeader(); }
+  if (up) { sidebar.loadConversations(); }
+});
+
+let toastTimer = null;
+on("toast", ({ text, detail }) => {
+  const box = $("toast");
+  box.replaceChildren(el("span", { text }));
+  if (detail) box.append(el("div", { class: "muted", text: detail }));
+  box.hidden = false;
+  clearTimeout(toastTimer);
+  toastTimer = setTimeout(() => { box.hidden = true; }, detail ? 12000 : 3000);
+});
+
+// -- views ------------------------------------------------------------------------------------------------
+
+function showView(path, push) {
+  const view = VIEWS[path] || "chat";
+  if (push && location.pathname !== path) history.pushState({}, "", path);
+  for (const [id, name] of [["view-chat", "chat"], ["view-libraries", "libraries"], ["view-approvals", "approvals"]]) $(id).hidden = name !== view;
+  for (const link of document.querySelectorAll("[data-view]")) {
+    if (link.dataset.view === view) link.setAttribute("aria-current", "page"); else link.removeAttribute("aria-current");
+  }
+  if (view === "libraries") librariesView.show();
+  if (view === "approvals") approvalsView.show();
+  setSidebar(false);
+}
+
+document.addEventListener("click", (event) => {
+  const link = event.target.closest && event.target.closest("a[data-view]");
+  if (!link || event.ctrlKey || event.metaKey || event.shiftKey || event.button !== 0) return;
+  event.preventDefault();
+  showView(new URL(link.href).pathname, true);
+});
+window.addEventListener("popstate", () => showView(location.pathname, false));
+
+// -- sidebar on narrow screens ------------------------------------------------------------------------------
+
+function setSidebar(open) {
+  document.body.classList.toggle("sidebar-open", open);
+  $("sidebar-toggle").setAttribute("aria-expanded", open ? "true" : "false");
+}
+on("close-sidebar", () => setSidebar(false));
+on("open-sidebar", () => { if (window.matchMedia("(max-width: 900px)").matches) setSidebar(true); });
+
+// -- keyboard ------------------------------------------------------------------------------------------------
+
+document.addEventListener("keydown", (event) => {
+  if ((event.ctrlKey || event.metaKey) && !event.altKey && event.key.toLowerCase() === "k") {
+    event.preventDefault();
+    if (window.matchMedia("(max-width: 900px)").matches) setSidebar(true);
+    $("search").focus();
     return;
   }
-  const s = state.agent_status;
-  const text = {
-    starting: `Starting ${agentLabel()}…`, ready: "Ready", busy: `${agentLabel()} is working…`,
-    cancelling: "Stopping…", stopped: "Agent stopped · send a message to continue", unavailable: `${agentLabel()} unavailable`,
-  }[s] || s;
-  setStatus(state.history_limited ? "Transcript storage full · start a new conversation" : text);
-  const idleAgent = s === "ready" || s === "stopped";
-  const typed = $("message").value.trim();
-  $("send").disabled = !(idleAgent && !runActive() && !state.operation && !state.history_limited
-    && !state.libraries_changed && (typed.length > 0 || state.attachments.length > 0) && typed.length <= 20000);
-  $("stop").disabled = !(["starting", "busy", "cancelling"].includes(s) || runActive());
-  $("stop").textContent = s === "cancelling" ? "Force stop" : "Stop";
-  const activity = $("activity");
-  const a = state.activity || { kind: "idle" };
-  let label = "";
-  if (a.kind === "run") label = ACTIVITY[a.phase] || "";
-  else if (a.kind === "agent") label = s === "cancelling" ? "Stopping…" : `${agentLabel()} is working…`;
-  else if (s === "starting") label = `Starting ${agentLabel()}…`;
-  else if (s === "cancelling") label = "Stopping…";
-  activity.textContent = label;
-  activity.hidden = !label;
-  for (const [id] of approvals) refreshButtons(id);
-}
-
-// -- run cards -------------------------------------------------------------------------------------
-
-function renderRuns() {
-  let box = $("runs");
-  if (!box) {
-    box = el("div", { id: "runs", class: "messages" });
-    $("conversation").append(box);
+  if (event.key === "Escape") {
+    if (files.isOpen()) { event.preventDefault(); files.close(); return; }
+    if (document.body.classList.contains("sidebar-open")) { setSidebar(false); $("sidebar-toggle").focus(); }
   }
-  box.replaceChildren();
-  for (const run of state.runs) {
-    const card = el("section", { class: "card run", "data-request-id": run.request_id, "aria-label": "Run" },
-      el("h3", { text: "Run program" }),
-      el("div", { class: "phase", text: PHASES[run.phase] || run.phase }),
-      el("div", { class: "muted", text: `Request ${run.request_id}` }));
-    if (run.exit_code !== null && run.exit_code !== undefined) card.append(el("div", { text: `Exit code ${run.exit_code}` }));
-    if (run.reason) card.append(el("div", { text: `Reason: ${run.reason}` }));
-    if (run.message) card.append(el("div", { text: run.message }));
-    for (const stream of ["stdout", "stderr"]) {
-      if (run[stream]) card.append(el("pre", { text: String(run[stream]).slice(0, 100000) }));
-    }
-    box.append(card);
-  }
-}
+});
 
-// -- approval cards --------------------------------------------------------------------------------
-
-function upsertApproval(record) {
-  if (!record || typeof record.request_id !== "string") return;
-  const id = record.request_id;
-  let entry = approvals.get(id);
-  if (!entry) {
-    entry = { node: el("section", { class: "card approval", "data-request-id": id, "aria-label": "Approval request" }) };
-    approvals.set(id, entry);
-    $("messages").append(entry.node);
-  }
-  entry.record = record;
-  drawApproval(entry);
-  scrollDown();
-}
-
-function details(summary, ...children) {
-  const node = el("details", {}, el("summary", { text: summary }), ...children);
-  return node;
-}
-
-function drawApproval(entry) {
-  const r = entry.record;
-  const p = r.presentation || {};
-  const open = new Set([...entry.node.querySelectorAll("details[open] > summary")].map((s) => s.textContent));
-  const nodes = [
-    el("h3", { text: `Approve running ${r.target || "main"}?` }),
-    el("div", { class: "muted", text: `State: ${r.state} · Request ${r.request_id}` }),
-  ];
-  if (p.mock_notice) nodes.push(el("div", { class: "muted", text: p.mock_notice }));
-  if (p.undeclared_notice) nodes.push(el("div", { class: "muted", text: p.undeclared_notice }));
-  const limits = el("div", { class: "limits" }, el("h4", { text: "Verified limits" }));
-  for (const c of p.contracts || []) {
-    const lib = c.library;
-    const badge = lib && lib.mock === "mock" ? " 🧪 Mock" : lib && lib.mock === "mixed" ? " 🧪 Mixed" : "";
-    const item = el("div", { class: "limit" },
-      el("div", { text: lib ? `${lib.title}${badge}` : "Unknown library" }),
-      el("code", { text: c.call || c.expression }),
-      c.description ? el("div", { text: c.description }) : null,
-      el("div", { class: "muted", text: c.identity ? `Resolved contract: ${c.identity.symbol}` : "Resolved identity not recorded." }));
-    if (c.identity) {
-      const id = c.identity;
-      item.append(details("Source and documentation",
-        el("div", { text: `Source: ${id.source_file}:${id.source_line}` }),
-        el("div", { text: `Source SHA-256: ${id.source_sha256}` }),
-        el("div", { text: `Origin: ${id.origin || "authored"} · Revision: ${id.revision || "none"}` }),
-        c.documentation ? el("pre", { text: c.documentation }) : null));
-    }
-    limits.append(item);
-  }
-  nodes.push(limits);
-  for (const cov of p.coverage || []) nodes.push(el("div", { class: `coverage-${cov.colour}`, text: `${cov.domain}: ${cov.label}` }));
-  if (p.coverage_note) nodes.push(el("div", { class: "muted", text: p.coverage_note }));
-  const ex = p.execution || {};
-  nodes.push(el("div", { class: "muted", text: `Timeout ${ex.timeout_seconds}s · Sandbox: ${ex.sandbox}` }));
-  nodes.push(details("Program source", el("pre", { text: r.program || "" })));
-  nodes.push(details("Proof results", ...(p.proofs || []).map((pr) => el("div", { text: `${pr.name}: ${pr.conclusion}` }))));
-  if (r.state === "pending") {
-    const note = el("textarea", { rows: 2, "aria-label": "Feedback for the agent (optional)" });
-    note.value = feedback.get(r.request_id) || "";
-    note.addEventListener("input", () => feedback.set(r.request_id, note.value));
-    const buttons = el("div", { class: "decisions" }, note);
-    const eligible = r.profile && r.profile.eligible;
-    for (const [label, body] of eligible ? [...DECISIONS, ...REMEMBER] : DECISIONS) {
-      buttons.append(el("button", { type: "button", class: label === "Approve" ? "primary" : "", text: label,
-        onclick: () => decide(r.request_id, body) }));
-    }
-    if (!eligible && r.profile && r.profile.reason) buttons.append(el("div", { class: "muted", text: r.profile.reason }));
-    nodes.push(buttons);
-  } else {
-    const decided = r.decision ? `Decision: ${r.decision}` : `This action is no longer running (${r.cancel_reason || r.state}).`;
-    nodes.push(el("div", { class: "phase", text: decided }));
-    if (r.feedback) nodes.push(el("div", { text: `Feedback: ${r.feedback}` }));
-  }
-  entry.status = entry.status || el("div", { class: "muted", "aria-live": "polite" });
-  nodes.push(entry.status);
-  entry.node.replaceChildren(...nodes);
-  for (const d of entry.node.querySelectorAll("details")) if (open.has(d.querySelector("summary").textContent)) d.open = true;
-  refreshButtons(r.request_id);
-}
-
-function refreshButtons(id) {
-  const entry = approvals.get(id);
-  if (!entry) return;
-  const stopped = state && (state.agent_status === "stopped" || state.agent_status === "unavailable");
-  for (const b of entry.node.querySelectorAll(".decisions button")) b.disabled = inflight.has(id) || entry.record.state !== "pending" || stopped;
-}
-
-async function decide(id, body) {
-  const entry = approvals.get(id);
-  inflight.add(id);
-  entry.status.textContent = "Saving decision…";
-  refreshButtons(id);
-  const text = feedback.get(id);
-  const payload = text ? { ...body, feedback: text } : body;
-  try {
-    const response = await fetch(`/api/requests/${encodeURIComponent(id)}/decision`, {
-      method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(payload), credentials: "same-origin",
-    });
-    const data = await response.json().catch(() => ({}));
-    if (response.ok) { entry.status.textContent = "Decision saved."; upsertApproval(data); }
-    else entry.status.textContent = (data.error && data.error.message) || "The decision was not saved.";
-  } catch {
-    entry.status.textContent = "The decision was not saved.";
-  } finally {
-    inflight.delete(id);
-    refreshButtons(id);
-  }
-}
-
-// -- composer, drafts, starters ----------------------------------------------------------------------
-
-function draftKey() { return state ? `clauz3-draft:${state.project}:${state.conversation_id}` : null; }
-let draftRestoredFor = null;
-function restoreDraft() {
-  const key = draftKey();
-  if (!key || draftRestoredFor === key) return;
-  draftRestoredFor = key;
-  const saved = sessionStorage.getItem(key);
-  if (saved !== null && !$("message").value) $("message").value = saved;
-  updateControls();
-}
-function clearDraftIf(text) {
-  const key = draftKey();
-  if (key && sessionStorage.getItem(key) === text) sessionStorage.removeItem(key);
-}
-
-async function loadStarters() {
-  try {
-    const response = await fetch("/api/workspaces", { credentials: "same-origin" });
-    if (!response.ok) return;
-    const data = await response.json();
-    const current = data.current && data.current.tutorial;
-    const tutorial = (data.tutorials || []).find((t) => t.id === current);
-    if (!tutorial) return;
-    $("tutorial-title").textContent = `${tutorial.name} tutorial`;
-    const box = $("starters");
-    box.replaceChildren();
-    for (const starter of tutorial.starters || []) {
-      box.append(el("button", { type: "button", text: starter.label, onclick: () => {
-        $("message").value = starter.text;  // fills, never sends (05 TUT-7)
-        $("message").dispatchEvent(new Event("input"));
-        $("message").focus();
-      } }));
-    }
-    $("tutorial-panel").hidden = false;
-  } catch { /* the welcome screen still works without starters */ }
-}
-
-function submit(event) {
-  if (event) event.preventDefault();
-  if ($("send").disabled || !state) return;
-  const text = $("message").value;
-  send("session/prompt", { conversation_id: state.conversation_id, prompt: text });
-  $("message").value = "";
-  updateControls();
-}
+// -- init -----------------------------------------------------------------------------------------------------
 
 function init() {
-  $("composer").addEventListener("submit", submit);
-  $("message").addEventListener("input", () => {
-    const key = draftKey();
-    if (key) sessionStorage.setItem(key, $("message").value);
-    updateControls();
+  cards.setPlacer(transcript.turnContainer);
+  composer.init();
+  sidebar.init();
+  files.init();
+  $("sidebar-toggle").addEventListener("click", () => setSidebar(!document.body.classList.contains("sidebar-open")));
+  $("scrim").addEventListener("click", () => setSidebar(false));
+  $("try-tutorial").addEventListener("click", () => sidebar.switchTo({ tutorial: "email" }));
+  $("tutorial-reset").addEventListener("click", () => { const t = store.state && store.state.tutorial; if (t) sidebar.switchTo({ tutorial: t, reset: true }); });
+  $("suggestions").replaceChildren(...SUGGESTIONS.map((text) => button(text, () => composer.fill(text), { class: "suggestion" })));
+  const actions = $("header-actions");
+  actions.addEventListener("click", (event) => {
+    event.stopPropagation();
+    const s = store.state;
+    if (!s) return;
+    fillMenu($("header-menu"), sidebar.conversationActions({ id: s.conversation_id, title: s.title }, actions, true));
+    openMenuAt(actions, $("header-menu"));
   });
-  $("message").addEventListener("keydown", (event) => {
-    if (event.key === "Enter" && !event.shiftKey && !event.isComposing) submit(event);
-  });
-  $("stop").addEventListener("click", () => send("session/cancel", {}));
-  $("new-conversation").addEventListener("click", () => send("clauz3/new", {}));
-  loadStarters();
+  on("workspaces", () => { if (store.state) drawWelcome(); });
+  on("libraries-loaded", () => { if (store.state) composer.update(); });
+  on("approvals-changed", () => { if (store.state) drawWelcome(); });
+  document.addEventListener("visibilitychange", () => { if (!document.hidden) cards.refreshAll(); });
+  showView(location.pathname, false);
+  sidebar.loadWorkspaces();
+  librariesView.loadLibraries();
   connect();
+  closeMenu(false);
 }
 
 init();
+export { agentLabel };
