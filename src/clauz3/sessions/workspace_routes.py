@@ -1,0 +1,197 @@
+"""Libraries and undo routes of the workspace (02 §3.4; 05 §6.6, FS-5..FS-7).
+
+``GET /api/workspace/libraries`` and ``POST /api/workspace/libraries/{action}`` (``inspect``,
+``prepare``, ``apply``, ``select``, ``discard``) call :mod:`clauz3.layers.webapi` off the event
+loop; ``GET /api/workspace/runs/{run_id}/file-changes`` and ``POST …/undo`` call
+:mod:`clauz3.fileundo` on the current project's journals. Auth, Host, Origin and body checks
+already ran (:mod:`.checks`); errors are ``{"error": {"code", "message"}}``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import re
+from pathlib import Path
+from typing import Any
+
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import Route
+
+from clauz3.layers import webapi
+from clauz3.layers.liberrors import LibraryError
+
+from .checks import read_json_body
+
+LIBRARY_ACTIONS = ("inspect", "prepare", "apply", "select", "discard")
+RUN_ID = re.compile(r"^[A-Za-z0-9_-]{1,128}$")
+BUSY = "An action is still running; wait for it or press Stop."
+UNKNOWN_RUN = "There is no such run in this workspace."
+
+
+def _err(status: int, code: str, message: str) -> JSONResponse:
+    return JSONResponse({"error": {"code": code, "message": message}}, status_code=status)
+
+
+def _lib_error(exc: LibraryError) -> JSONResponse:
+    return JSONResponse(exc.to_json(), status_code=exc.http_status)
+
+
+def _host(request: Request) -> Any:
+    return request.app.state.host
+
+
+# -- libraries (05 §6.6) ----------------------------------------------------------------------------
+
+
+async def libraries(request: Request) -> Response:
+    host = _host(request)
+    conv = host.conversation
+    active = list(conv.saved.get("libraries", [])) if conv is not None else []
+    try:
+        body = await asyncio.to_thread(webapi.libraries_snapshot, Path(host.project), active=active,
+                                       busy=not host.idle, data=host.data_dir)
+    except LibraryError as exc:
+        return _lib_error(exc)
+    return JSONResponse(body)
+
+
+def _field(body: dict[str, Any], name: str, *, required: bool = True) -> Any:
+    value = body.get(name)
+    if value is None and not required:
+        return None
+    if not isinstance(value, str) or not value or len(value) > 4096:
+        raise LibraryError(f"{name} must be a non-empty string", "invalid_request")
+    return value
+
+
+async def library_action(request: Request) -> Response:
+    host = _host(request)
+    action = request.path_params["action"]
+    if action not in LIBRARY_ACTIONS:
+        return _err(400, "invalid_request", f"Unknown library action {action[:40]!r}.")
+    body = await read_json_body(request)
+    if not isinstance(body, dict):
+        return _err(400, "invalid_request", "The request body must be a JSON object.")
+    project, data = Path(host.project), host.data_dir
+    try:
+        if action == "inspect":
+            result = await asyncio.to_thread(webapi.inspect_source, project, _field(body, "source"), data)
+        elif action == "prepare":
+            kind = _field(body, "action")
+            result = await asyncio.to_thread(webapi.prepare, project, kind, source=_field(body, "source", required=False),
+                                             domain=_field(body, "domain", required=False), data=data)
+        elif action == "apply":
+            result = await _apply(host, _field(body, "id"))
+        elif action == "select":
+            domains = body.get("domains")
+            if not isinstance(domains, list) or not all(isinstance(d, str) for d in domains):
+                raise LibraryError("domains must be a list of names", "invalid_request")
+            result = await asyncio.to_thread(webapi.select, project, domains, data)
+        else:
+            if body:
+                raise LibraryError("the discard body must be {}", "invalid_request")
+            result = await asyncio.to_thread(webapi.discard, project, data)
+    except LibraryError as exc:
+        return _lib_error(exc)
+    return JSONResponse(result)
+
+
+async def _apply(host: Any, review_id: str) -> dict[str, Any]:
+    """INS-8 in the browser: refused while anything runs; the page sees ``operation: "libraries"``."""
+    conv = host.conversation
+    active = list(conv.saved.get("libraries", [])) if conv is not None else []
+    busy = not host.idle
+    if busy:
+        raise LibraryError(BUSY, "busy")
+    host.operation = "libraries"
+    host.state_changed()
+    try:
+        return await asyncio.to_thread(webapi.apply, Path(host.project), review_id, busy=busy,
+                                       active_domains=active, data=host.data_dir)
+    finally:
+        host.operation = None
+        host.state_changed()
+
+
+# -- file changes and undo (05 FS-5..FS-7) ------------------------------------------------------------
+
+
+def _journal(host: Any, run_id: str) -> str | None:
+    """The current project's journal of ``run_id``, or None (unknown or another project's run: 404)."""
+    from clauz3.stdlib.filejournal import journal_path
+
+    if not RUN_ID.match(run_id):
+        return None
+    try:
+        path = journal_path(host.data_dir, host.project, run_id)
+    except ValueError:
+        return None
+    return path if os.path.isfile(path) and not os.path.islink(path) else None
+
+
+def undo_state(data_dir: Path, project: str, run_id: str) -> dict[str, bool]:
+    """``undo: {available, undone}`` of a finished run (02 §4.6)."""
+    from clauz3.fileundo import file_changes
+    from clauz3.stdlib.filejournal import journal_path
+
+    try:
+        path = journal_path(data_dir, project, run_id)
+        if not os.path.isfile(path) or os.path.islink(path):
+            return {"available": False, "undone": False}
+        summary = file_changes(path)
+    except (OSError, ValueError):
+        return {"available": False, "undone": False}
+    return {"available": bool(summary["entries"]) and not summary["undone"], "undone": bool(summary["undone"])}
+
+
+async def file_changes(request: Request) -> Response:
+    from clauz3.fileundo import file_changes as summarise
+
+    host = _host(request)
+    run_id = request.path_params["run_id"]
+    path = _journal(host, run_id)
+    if path is None:
+        return _err(404, "not_found", UNKNOWN_RUN)
+    try:
+        summary = await asyncio.to_thread(summarise, path)
+    except (OSError, ValueError):
+        return _err(404, "not_found", "Undo is no longer available for this run.")
+    return JSONResponse({"run_id": run_id, **summary})
+
+
+async def undo(request: Request) -> Response:
+    from clauz3.fileundo import AlreadyUndone
+    from clauz3.fileundo import undo as undo_run
+
+    host = _host(request)
+    run_id = request.path_params["run_id"]
+    body = await read_json_body(request)
+    if body != {}:
+        return _err(400, "invalid_request", "The undo body must be {}.")
+    path = _journal(host, run_id)
+    if path is None:
+        return _err(404, "not_found", UNKNOWN_RUN)
+    conv = host.conversation
+    if (conv is not None and conv.run_active()) or host.operation is not None:
+        return _err(409, "busy", BUSY)
+    protected = tuple(host.layer(host.domains())[0])
+    try:
+        results = await asyncio.to_thread(undo_run, host.project, path, protected)
+    except AlreadyUndone:
+        return _err(409, "already_undone", "These file changes were already undone.")
+    except (OSError, ValueError) as exc:
+        return _err(409, "not_undoable", f"Undo is not possible for this run: {exc}.")
+    out = [r.as_dict() for r in results]
+    host.after_undo(run_id, out)
+    return JSONResponse({"results": out})
+
+
+def routes() -> list[Route]:
+    return [
+        Route("/api/workspace/libraries", libraries, methods=["GET"]),
+        Route("/api/workspace/libraries/{action}", library_action, methods=["POST"]),
+        Route("/api/workspace/runs/{run_id}/file-changes", file_changes, methods=["GET"]),
+        Route("/api/workspace/runs/{run_id}/undo", undo, methods=["POST"]),
+    ]
