@@ -35,6 +35,38 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--unrestricted", action="store_true",
                         help="let agents that need it use their native tools (default: restricted)")
     parser.add_argument("--debug", action="store_true", help="keep a private agent-stderr log and show tracebacks")
+    add_approval_arguments(parser)
+
+
+def add_approval_arguments(parser: argparse.ArgumentParser) -> None:
+    """03 CLI-9: the approval flags `ui` and `start` pass to the in-process authority and bridges."""
+    parser.add_argument("--policy-timeout", metavar="S", default=None,
+                        help="seconds for policy evaluation, 1–120 (default: 20)")
+    parser.add_argument("--approval-wait", metavar="S", default=None,
+                        help="seconds a request waits for a decision, 10–86400 (default: 300)")
+    parser.add_argument("--proof-timeout", metavar="S", default=None,
+                        help="seconds for a whole proof, 0 < S ≤ 600 (default: 30)")
+    parser.add_argument("--require-sandbox", action="store_true",
+                        help="refuse runs when the Landlock sandbox is unavailable (default: off)")
+
+
+def approval_settings(args: argparse.Namespace) -> dict[str, object]:
+    """Validated CLI-9 values for LaunchConfig; bad numbers exit 2 before anything starts."""
+    from clauz3.prover.pipeline import parse_timeout, timeout_from_env
+
+    try:
+        policy = parse_timeout(args.policy_timeout, "--policy-timeout", 1, 120, True) \
+            if args.policy_timeout is not None else None
+        wait = parse_timeout(args.approval_wait, "--approval-wait", 10, 86400, True) \
+            if args.approval_wait is not None else None
+        if args.proof_timeout is not None:
+            proof: float | None = parse_timeout(args.proof_timeout, "--proof-timeout", 0, 600, False)
+        else:
+            proof = timeout_from_env("CLAUZ3_PROOF_TIMEOUT_SECONDS", 30.0, 0, 600, False)
+    except ValueError as exc:
+        raise CommandError(str(exc)) from None
+    require = bool(args.require_sandbox) or os.environ.get("CLAUZ3_REQUIRE_SANDBOX") == "1"
+    return {"policy_timeout": policy, "approval_wait": wait, "proof_timeout": proof, "require_sandbox": require}
 
 
 def _mode_error(agent: str, unrestricted: bool) -> str | None:
@@ -103,5 +135,6 @@ def run(args: argparse.Namespace) -> int:
         unrestricted=args.unrestricted, tutorial=args.tutorial, model=args.model, prompt=args.prompt,
         policy=os.path.abspath(args.policy) if args.policy else None,
         skills_dirs=[os.path.abspath(p) for p in args.skills_dir], setup=args.setup,
-        debug=args.debug or os.environ.get("CLAUZ3_DEBUG") == "1", claude_fallback=fallback)
+        debug=args.debug or os.environ.get("CLAUZ3_DEBUG") == "1", claude_fallback=fallback,
+        **approval_settings(args))
     return Launcher(config, open_browser=not args.no_browser, warning=warning).run()
