@@ -34,7 +34,7 @@ def test_copy_has_sample_folder_and_filesystem_from_stdlib(copy: Path) -> None:
 
 @pytest.mark.parametrize("starter", REAL_FILES.starters, ids=lambda s: s.label)
 def test_every_starter_proves(copy: Path, starter: object, tmp_path: Path) -> None:
-    from clauz3.prover.pipeline import ProofRequest, prove_file
+    from clauz3.prover.pipeline import ProofRequest, prove_file_any_layer
 
     intent = parse(starter.text).intent  # type: ignore[attr-defined]
     program = build(intent, Modules.default("filesystem"))
@@ -44,6 +44,6 @@ def test_every_starter_proves(copy: Path, starter: object, tmp_path: Path) -> No
     request = ProofRequest(path=path, trusted_roots=[trusted], import_roots=[copy / ".clauz3", copy],
                            target="main", allow_imports=[], obligation_timeout=20.0, proof_timeout=60.0,
                            use_cache=False)
-    outcome = prove_file(request, project_root=copy)
+    outcome = prove_file_any_layer(request, project_root=copy)
     assert outcome.exit_code == 0, (program.source, outcome.stderr, outcome.entry.get("obligations"))
     assert all(o["conclusion"] == "proved" for o in outcome.entry["obligations"])

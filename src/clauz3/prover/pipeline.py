@@ -190,9 +190,14 @@ def prove_file(req: ProofRequest, *, project_root: Path | None = None) -> ProofO
 
 def prove_file_any_layer(req: ProofRequest, *, project_root: Path | None = None) -> ProofOutcome:
     """:func:`prove_file`, in a forked child when this process already holds another layer (TL-6)."""
+    from clauz3.language.layer import LayerAlreadyLoaded
+
     key = (tuple(str(p) for p in req.trusted_roots), tuple(str(p) for p in req.import_roots))
     if _State.layer_roots is None or _State.layer_roots == key:
-        return prove_file(req, project_root=project_root)
+        try:
+            return prove_file(req, project_root=project_root)
+        except LayerAlreadyLoaded:
+            pass  # another component of this process loaded a layer directly: prove in a child
     import json
     import sys
 
