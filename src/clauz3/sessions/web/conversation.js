@@ -1,0 +1,254 @@
+// The transcript (02 UI-15, UI-16): user bubbles, streamed assistant Markdown, plans, tool-call
+// cards, library markers and retained notices. Streaming is linear: chunks are queued and
+// flushed once per animation frame into the message's MarkdownStream; a restore rebuilds the
+// DOM once, concatenating consecutive chunks before parsing.
+
+import * as cards from "./cards.js";
+import { $, copyButton, disclosure, el } from "./dom.js";
+import { MarkdownStream } from "./markdown.js";
+import { emit, store } from "./state.js";
+
+const RETAINED = new Set(["agent_stopped", "agent_exited", "permission_refused", "no_response"]);
+const CLAUZ3_TOOLS = {
+  tools: "Find tools", libraries: "Browse libraries", list_skills: "Browse guides", read_skill: "Read guide",
+  run: "Run program", status: "Check runs",
+};
+const TOOL_STATUS = { pending: "Waiting", in_progress: "Working…", completed: "Done", failed: "Failed" };
+
+let turns = new Map();      // turn number → container element
+let currentTurn = 0;
+let message = null;         // {node, stream, pending: [], unsaved}
+let tools = new Map();      // toolCallId → ToolCard
+let plans = new Map();      // turn → plan list element
+let flushScheduled = false;
+let live = false;
+
+const scroller = () => $("conversation");
+
+function nearBottom() {
+  const area = scroller();
+  return area.scrollHeight - area.scrollTop - area.clientHeight < 180;
+}
+
+function stickToBottom(wasNear) {
+  if (wasNear) { const area = scroller(); area.scrollTop = area.scrollHeight; }
+}
+
+export function turnContainer(turn) {
+  const n = Number.isInteger(turn) && turn >= 0 ? turn : currentTurn;
+  let node = turns.get(n);
+  if (!node) {
+    node = el("div", { class: "turn", "data-turn": String(n) });
+    // Keep turns in order even when a run record names an older turn.
+    const later = [...turns.entries()].filter(([k]) => k > n).sort((a, b) => a[0] - b[0])[0];
+    if (later) $("messages").insertBefore(node, later[1]); else $("messages").append(node);
+    turns.set(n, node);
+  }
+  return node;
+}
+
+export function reset() {
+  $("messages").replaceChildren();
+  turns = new Map();
+  tools = new Map();
+  plans = new Map();
+  message = null;
+  currentTurn = 0;
+  cards.reset();
+}
+
+// -- streaming text --------------------------------------------------------------------------------
+
+function endMessage() {
+  flushText();
+  if (message) message.stream.end();
+  message = null;
+}
+
+function flushText() {
+  flushScheduled = false;
+  if (!message || !message.pending.length) return;
+  const text = message.pending.length === 1 ? message.pending[0] : message.pending.join("");
+  message.pending = [];
+  const wasNear = live && nearBottom();
+  message.stream.push(text);
+  if (live) stickToBottom(wasNear);
+}
+
+function scheduleFlush() {
+  if (flushScheduled) return;
+  flushScheduled = true;
+  requestAnimationFrame(flushText);
+}
+
+function agentText(text, unsaved) {
+  if (!message) {
+    const body = el("div", { class: "md" });
+    const node = el("div", { class: "bubble assistant" + (unsaved ? " unsaved" : "") }, body);
+    const stream = new MarkdownStream(body);
+    node.append(el("div", { class: "message-tools" }, copyButton("Copy response", () => stream.text())));
+    turnContainer(currentTurn).append(node);
+    message = { node, stream, pending: [] };
+  }
+  message.pending.push(text);
+  if (live) scheduleFlush();
+}
+
+// -- frames ------------------------------------------------------------------------------------------
+
+export function restore(history) {
+  live = false;
+  reset();
+  for (const frame of history || []) render(frame);
+  endOpenMessage();
+  live = true;
+}
+
+function endOpenMessage() {
+  flushText();
+}
+
+export function renderLive(frame) {
+  live = true;
+  render(frame);
+}
+
+function render(frame) {
+  const params = frame.params || {};
+  const unsaved = frame.unsaved === true;
+  switch (frame.method) {
+    case "clauz3/user": {
+      endMessage();
+      currentTurn = Number.isInteger(params.turn) ? params.turn : currentTurn + 1;
+      const container = turnContainer(currentTurn);
+      const text = String(params.text ?? "");
+      const bubble = el("div", { class: "bubble user" + (unsaved ? " unsaved" : "") }, el("div", { class: "user-text", text }));
+      const chips = (params.attachments || []).map((a) => el("span", { class: "chip", title: a.mime_type || "" }, `${a.name}`));
+      if (chips.length) bubble.append(el("div", { class: "chips" }, ...chips));
+      bubble.append(el("div", { class: "message-tools" }, copyButton("Copy message", () => text)));
+      container.append(bubble);
+      if (live) { emit("user-echo", text); stickToBottom(true); }
+      break;
+    }
+    case "session/update":
+      update((params.params || params).update || {}, unsaved);
+      break;
+    case "clauz3/turn_end": {
+      endMessage();
+      const container = turnContainer(Number.isInteger(params.turn) ? params.turn : currentTurn);
+      if (params.stop_reason === "error") container.append(el("div", { class: "notice error", text: params.error || "The turn ended with an error." }));
+      else if (params.stop_reason === "cancelled") container.append(el("div", { class: "turn-note", text: params.forced ? "Stopped (forced)" : "Stopped" }));
+      else if (params.stop_reason && params.stop_reason !== "end_turn") container.append(el("div", { class: "turn-note", text: `Turn ended: ${params.stop_reason}` }));
+      break;
+    }
+    case "clauz3/notice":
+      if (!live || RETAINED.has(params.code)) {
+        endMessage();
+        turnContainer(currentTurn).append(el("div", { class: `notice ${params.level || "info"}`, text: params.text || "" }));
+      } else emit("notice", params);
+      break;
+    case "clauz3/libraries_changed": {
+      endMessage();
+      const parts = [];
+      if ((params.added || []).length) parts.push(`+ ${params.added.join(", ")}`);
+      if ((params.removed || []).length) parts.push(`− ${params.removed.join(", ")}`);
+      if (params.updated) parts.push("library files updated");
+      if (params.paused) parts.push("automatic approvals paused");
+      turnContainer(currentTurn).append(el("div", { class: "marker", text: `Libraries changed: ${parts.join(" · ")}` }));
+      break;
+    }
+    default:
+      break;
+  }
+  if (live) stickToBottom(nearBottom());
+}
+
+function update(u, unsaved) {
+  const kind = u.sessionUpdate;
+  if (kind === "agent_message_chunk") {
+    const content = u.content || {};
+    if (content.type === "text" && typeof content.text === "string") agentText(content.text, unsaved);
+    return;
+  }
+  if (kind === "tool_call" || kind === "tool_call_update") {
+    if (typeof u.toolCallId !== "string") return;
+    endMessage();
+    let card = tools.get(u.toolCallId);
+    if (!card) {
+      card = new ToolCard(u.toolCallId);
+      tools.set(u.toolCallId, card);
+      turnContainer(currentTurn).append(card.node);
+    }
+    card.merge(u);
+    return;
+  }
+  if (kind === "plan") {
+    endMessage();
+    const entries = Array.isArray(u.entries) ? u.entries : [];
+    let list = plans.get(currentTurn);
+    if (!list) {
+      list = el("ol", { class: "plan", "aria-label": "Plan" });
+      plans.set(currentTurn, list);
+      turnContainer(currentTurn).append(list);
+    }
+    list.replaceChildren(...entries.map((e) => el("li", { class: `plan-${e.status || "pending"}`, text: `${e.content ?? ""}${e.status ? ` — ${e.status.replace("_", " ")}` : ""}` })));
+  }
+  // Other sessionUpdate kinds are stored by the host but not rendered (UI-16).
+}
+
+function clauz3Tool(data) {
+  const meta = data._meta && data._meta.clauz3;
+  if (meta && typeof meta.tool === "string" && CLAUZ3_TOOLS[meta.tool]) return meta.tool;
+  const m = /^(?:mcp__)?clauz3(?:__|[.:/_-])(\w+)$/.exec(String(data.title || ""));
+  return m && CLAUZ3_TOOLS[m[1]] ? m[1] : null;
+}
+
+function textOf(content) {
+  if (!Array.isArray(content)) return "";
+  const out = [];
+  for (const item of content) {
+    const inner = item && item.type === "content" ? item.content : item;
+    if (inner && inner.type === "text" && typeof inner.text === "string") out.push(inner.text);
+    else if (item && item.type === "diff") out.push(`${item.path || ""} (changed)`);
+  }
+  return out.join("\n");
+}
+
+class ToolCard {
+  constructor(id) {
+    this.id = id;
+    this.data = { toolCallId: id };
+    this.open = new Set();
+    this.title = el("span", { class: "tool-title" });
+    this.badge = el("span", { class: "badge native", text: "Native tool", hidden: true });
+    this.status = el("span", { class: "tool-status" });
+    this.result = el("pre", { class: "tool-result" });
+    this.raw = el("pre", { class: "raw" });
+    this.resultBox = el("div", { class: "tool-result-box", hidden: true }, this.result, copyButton("Copy result", () => this.result.textContent));
+    this.node = el("details", { class: "tool", "data-tool-call": id },
+      el("summary", {}, this.title, " ", this.badge, " ", this.status),
+      this.resultBox,
+      disclosure("Raw tool data", this.open, "raw", this.raw));
+    this.rawDetails = this.raw.parentElement;
+    // Raw JSON is built only while its disclosure is open, so big outputs stay cheap.
+    this.rawDetails.addEventListener("toggle", () => { if (this.rawDetails.open) this.fillRaw(); });
+  }
+  fillRaw() { this.raw.textContent = JSON.stringify(this.data, null, 2); }
+  merge(u) {
+    for (const [key, value] of Object.entries(u)) if (value !== undefined && value !== null) this.data[key] = value;
+    const tool = clauz3Tool(this.data);
+    this.title.textContent = tool ? CLAUZ3_TOOLS[tool] : String(this.data.title || "Tool call");
+    this.badge.hidden = Boolean(tool);
+    const status = this.data.status || "pending";
+    this.status.textContent = TOOL_STATUS[status] || status;
+    this.node.dataset.status = status;
+    const text = textOf(this.data.content);
+    this.result.textContent = text;
+    this.resultBox.hidden = !text;
+    if (this.rawDetails.open) this.fillRaw();
+    const output = this.data.rawOutput;
+    if (tool === "run" && output && typeof output === "object" && typeof output.request_id === "string") {
+      cards.runOutput(output.request_id, output);
+    }
+  }
+}

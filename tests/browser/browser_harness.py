@@ -1,0 +1,114 @@
+"""The browser tests' shared setup: a real workspace service (sessions_harness) with the real demo
+agent and the stand-in lifetime bridge, Debian's Chromium through Playwright, a signed-in page,
+and a screenshot of the page written to a temp dir when a test fails (06 QB-9).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import sys
+import tempfile
+from collections.abc import AsyncIterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parent / "sessions"))
+from sessions_harness import Harness, running_service  # noqa: E402
+
+CHROMIUM = "/usr/bin/chromium"
+ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+HTML_BRIDGE = HERE / "html_bridge.py"
+MOBILE = {"width": 390, "height": 844}
+
+needs_chromium = [
+    pytest.mark.browser,
+    pytest.mark.skipif(not os.path.exists(CHROMIUM), reason="chromium is not installed at /usr/bin/chromium"),
+]
+
+
+@dataclass
+class Session:
+    svc: Harness
+    page: Any
+    context: Any
+    errors: list[str] = field(default_factory=list)
+    outside: list[str] = field(default_factory=list)
+    requests: list[str] = field(default_factory=list)
+
+    async def sign_in(self) -> None:
+        token = self.svc.service.sign_in.tokens.new()
+        await self.page.goto(f"{self.svc.base}/ui/login?key={token}")
+
+    async def send(self, text: str) -> None:
+        from playwright.async_api import expect
+
+        box = self.page.get_by_role("textbox", name="Message Demo")
+        await box.fill(text)
+        send = self.page.get_by_role("button", name="Send", exact=True)
+        await expect(send).to_be_enabled(timeout=20_000)
+        await send.click()
+
+    async def idle(self) -> None:
+        """Wait until the agent is ready again (Send works once text is typed)."""
+        from playwright.async_api import expect
+
+        await expect(self.page.get_by_role("status", name="Activity")).to_be_hidden(timeout=30_000)
+        await expect(self.page.locator("#status-text")).to_have_text("Ready", timeout=30_000)
+
+    async def no_overflow(self) -> None:
+        width = await self.page.evaluate("document.documentElement.scrollWidth")
+        inner = await self.page.evaluate("window.innerWidth")
+        assert width <= inner, f"horizontal overflow: scrollWidth {width} > {inner}"
+
+    def clean(self) -> None:
+        assert self.errors == [], self.errors
+        assert self.outside == [], self.outside
+
+
+def _shot_dir() -> Path:
+    return Path(tempfile.mkdtemp(prefix="clauz3-browser-failure-"))
+
+
+@contextlib.asynccontextmanager
+async def open_page(tmp: Path, *, viewport: dict[str, int] | None = None, color_scheme: str | None = None,
+                    html_bridge: bool = False, sign_in: bool = True, **service: Any) -> AsyncIterator[Session]:
+    from playwright.async_api import async_playwright
+
+    if html_bridge:
+        service.setdefault("bridge", False)
+        service["bridge_argv"] = [sys.executable, str(HTML_BRIDGE)]
+        service["bridge_env"] = {"FAKE_BRIDGE_LOG": str(tmp / "bridge.jsonl")}
+    async with running_service(tmp, **service) as svc, async_playwright() as pw:
+        browser = await pw.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        context = await browser.new_context(viewport=viewport or {"width": 1280, "height": 900},
+                                            color_scheme=color_scheme or "light",
+                                            permissions=["clipboard-read", "clipboard-write"])
+        page = await context.new_page()
+        session = Session(svc, page, context)
+        page.on("pageerror", lambda exc: session.errors.append(str(exc)))
+        allowed = (f"http://127.0.0.1:{svc.port}/", f"ws://127.0.0.1:{svc.port}/", "blob:", "data:")
+
+        def on_request(request: Any) -> None:
+            session.requests.append(request.url)
+            if not request.url.startswith(allowed):
+                session.outside.append(request.url)
+
+        page.on("request", on_request)
+        try:
+            if sign_in:
+                await session.sign_in()
+            yield session
+        except BaseException:
+            with contextlib.suppress(Exception):
+                target = _shot_dir() / "failure.png"
+                await page.screenshot(path=str(target), full_page=True)
+                print(f"\nscreenshot of the failing page: {target}", file=sys.stderr)
+            raise
+        finally:
+            await browser.close()
