@@ -355,9 +355,21 @@ class ConversationRuntime:
         except (AcpError, ModelUnavailable) as exc:
             await self.end_agent()
             self.status = "stopped"
-            self.error = f"{self.label} can't start: {exc}"
-            self.say("agent_unavailable", reason=str(exc))
+            reason = self.failure_reason(exc)
+            self.error = f"{self.label} can't start: {reason}"
+            self.say("agent_unavailable", reason=reason)
             self.changed()
+
+    def failure_reason(self, exc: Exception) -> str:
+        """ACP-21: an authentication error at any step names how to sign in."""
+        if isinstance(exc, AcpError) and exc.auth_required:
+            from .providers.table import provider
+
+            try:
+                return f"it needs you to sign in: {provider(self.agent).sign_in_hint}"
+            except KeyError:
+                pass
+        return str(exc)
 
     async def end_agent(self) -> None:
         """PROC-2: close the lifetime pipe, kill the supervisor's group, end the bridge's socket."""
@@ -408,7 +420,12 @@ class ConversationRuntime:
             return "slash_command"
         if self.status == "unavailable":
             return "agent_unavailable"
-        if self.status not in ("ready", "stopped"):
+        if self._turn_task is not None and not self._turn_task.done():
+            return "busy"
+        # A prompt sent while the agent is still starting waits for the start instead of being
+        # refused: the page enables Send before the state frame of a just-started agent arrives.
+        starting = self.status == "starting" and self._start_task is not None
+        if self.status not in ("ready", "stopped") and not starting:
             return "busy"
         if self.run_active() or self.links.operation() is not None:
             return "busy"
@@ -441,6 +458,10 @@ class ConversationRuntime:
 
     async def _run_turn(self, text: str, staged: list[dict[str, Any]]) -> None:
         turn = self.turn
+        start = self._start_task
+        if start is not None:
+            await asyncio.wait({start})  # never raises for the start's own outcome
+            self.status = "busy"
         if self.client is None or not self.client.alive:
             await self.end_agent()
             await self.start_agent()
@@ -465,7 +486,7 @@ class ConversationRuntime:
         try:
             await self.client.prompt(blocks)
         except AcpError as exc:
-            self._finish_turn(TurnEnded("error", error=str(exc)), turn)
+            self._finish_turn(TurnEnded("error", error=self.failure_reason(exc)), turn)
 
     def _finish_turn(self, ended: TurnEnded, turn: int | None = None) -> None:
         params: dict[str, Any] = {"turn": self.turn if turn is None else turn, "stop_reason": ended.stop_reason}
