@@ -1,0 +1,181 @@
+"""run_cold (one `clauz3 run` process against the mock approval service) and remembered_match
+(a program matching a remembered approval → automatic decision, over HTTP on 127.0.0.1)."""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import json
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+from _common import ROOT, Sample, clean_env
+
+EMAIL = ROOT / "examples" / "email"
+TRUSTED = "tools/email/trusted"
+GUARANTEES = ['emails.only(["bob@example.com"])', "emails.at_most(1)", "emails.unique_recipients()"]
+
+
+def _project(tmp: Path) -> Path:
+    project = tmp / "project"
+    shutil.copytree(EMAIL / "tools", project / "tools", ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copy(EMAIL / "main.py", project / "main.py")
+    return project
+
+
+# -- run_cold ---------------------------------------------------------------------------------
+
+
+def _start_mock(project: Path, home: Path, config: Path) -> tuple[subprocess.Popen[str], dict[str, str]]:
+    argv = [sys.executable, "-m", "clauz3", "mock-approval-service", "--config", str(config), "--port", "0"]
+    proc = subprocess.Popen(argv, cwd=project, env=clean_env(home), stdout=subprocess.PIPE,
+                            stderr=subprocess.DEVNULL, text=True)
+    assert proc.stdout is not None
+    banner: dict[str, str] = {}
+    while "CLAUZ3_APPROVAL_VERIFY_KEY" not in banner:
+        line = proc.stdout.readline()
+        if not line:
+            proc.kill()
+            raise RuntimeError(f"mock-approval-service printed no banner (exit {proc.wait()})")
+        if "=" in line:
+            key, value = line.strip().split("=", 1)
+            banner[key] = value
+    return proc, banner
+
+
+def _run_once(project: Path, env: dict[str, str]) -> float:
+    argv = [sys.executable, "-m", "clauz3", "run", "--no-cache", "--trusted-root", TRUSTED, "main.py"]
+    start = time.perf_counter()
+    done = subprocess.run(argv, cwd=project, env=env, capture_output=True, text=True)
+    elapsed = time.perf_counter() - start
+    if done.returncode != 0 or "executed: main" not in done.stdout:
+        raise RuntimeError(f"clauz3 run failed (exit {done.returncode}): {done.stderr.strip()[-300:]}")
+    return elapsed
+
+
+def run_cold(reps: int) -> list[float]:
+    with tempfile.TemporaryDirectory(prefix="clauz3-bench-run-") as raw:
+        tmp = Path(raw)
+        project, home = _project(tmp), tmp / "home"
+        home.mkdir(mode=0o700)
+        config = tmp / "mock.json"
+        config.write_text(json.dumps({"decision": "approved_once", "delay_seconds": 0}))
+        mock, banner = _start_mock(project, home, config)
+        try:
+            env = clean_env(home, CLAUZ3_APPROVAL_SERVICE=banner["CLAUZ3_APPROVAL_SERVICE"],
+                            CLAUZ3_APPROVAL_TOKEN=banner["CLAUZ3_APPROVAL_TOKEN"],
+                            CLAUZ3_APPROVAL_VERIFY_KEY=banner["CLAUZ3_APPROVAL_VERIFY_KEY"])
+            _run_once(project, env)  # warm-up: page cache and .pyc files, as after any first use
+            return [_run_once(project, env) for _ in range(reps)]
+        finally:
+            mock.terminate()
+            try:
+                mock.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                mock.kill()
+                mock.wait()
+
+
+# -- remembered_match -------------------------------------------------------------------------
+
+
+def _request(project: Path, rid: str, program: str) -> dict[str, Any]:
+    return {
+        "schema_version": 1, "kind": "clauz3.run", "request_id": rid, "program": program,
+        "program_sha256": hashlib.sha256(program.encode()).hexdigest(), "source_name": "main.py",
+        "target": "main", "trusted_roots": [str(project / TRUSTED)], "import_roots": [str(project)],
+        "guarantees": GUARANTEES,
+        "coverage": [{"domain": "email", "status": "covered", "missing_required": [], "missing_recommended": []}],
+        "proofs": [{"name": g, "conclusion": "proved", "description": "proved"} for g in GUARANTEES],
+        "execution_timeout_seconds": 60,
+        "sandbox": {"mode": "unavailable", "detail": "benchmark", "extra_read": [], "extra_write": []},
+    }
+
+
+class _Served:
+    """The real authority (profiles on) and its HTTP routes under uvicorn on 127.0.0.1, in a thread."""
+
+    def __init__(self, data: Path, project: Path) -> None:
+        import uvicorn
+
+        from clauz3.approvals.app import ApprovalHTTP, build_app
+        from clauz3.approvals.authority import ApprovalAuthority, AuthorityConfig
+        from clauz3.approvals.cookies import SessionCookies
+        from clauz3.approvals.tokens import generate_token
+
+        self.sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        self.sock.bind(("127.0.0.1", 0))
+        port = self.sock.getsockname()[1]
+        self.url = f"http://127.0.0.1:{port}"
+        self.authority = ApprovalAuthority(AuthorityConfig(data_dir=data, project=str(project), profiles=True))
+        self.token = self.authority.register_conversation(None, [str(project / TRUSTED)], [str(project)])
+        self.approver = generate_token()
+        http = ApprovalHTTP(self.authority, SessionCookies(data, str(project)), approver_token=self.approver,
+                            port=port)
+        config = uvicorn.Config(build_app(http), log_level="warning", access_log=False, lifespan="on")
+        self.server = uvicorn.Server(config)
+        self.server.capture_signals = _no_signals  # type: ignore[method-assign]
+        self.thread = threading.Thread(target=lambda: asyncio.run(self.server.serve(sockets=[self.sock])),
+                                       daemon=True, name="bench-authority")
+
+    def __enter__(self) -> _Served:
+        self.thread.start()
+        while not self.server.started:
+            if not self.thread.is_alive():
+                raise RuntimeError("approval authority failed to start")
+            time.sleep(0.01)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.server.should_exit = True
+        self.thread.join(timeout=10)
+
+
+def _no_signals() -> Any:
+    from contextlib import nullcontext
+
+    return nullcontext()
+
+
+def remembered_match(reps: int) -> list[float]:
+    import httpx
+
+    program = (EMAIL / "main.py").read_text()
+    with tempfile.TemporaryDirectory(prefix="clauz3-bench-remember-") as raw:
+        tmp = Path(raw)
+        project, data = _project(tmp), tmp / "data"
+        data.mkdir(mode=0o700)
+        with _Served(data, project) as svc, httpx.Client(base_url=svc.url, trust_env=False, timeout=30) as client:
+            sub = {"Authorization": f"Bearer {svc.token}"}
+            first = client.post("/api/requests", json=_request(project, "req_bench_0000", program), headers=sub)
+            if first.status_code != 201 or not first.json().get("profile", {}).get("eligible"):
+                raise RuntimeError(f"first request not rememberable: {first.status_code} {first.text[:300]}")
+            decided = client.post("/api/requests/req_bench_0000/decision", headers={
+                "Authorization": f"Bearer {svc.approver}"}, json={"decision": "approved_once", "remember": True})
+            if decided.json().get("decision") != "approved_remember":
+                raise RuntimeError(f"remembering failed: {decided.text[:300]}")
+            times: list[float] = []
+            for i in range(1, max(reps, 20) + 2):
+                body = _request(project, f"req_bench_{i:04d}", program.replace("Hi from clauz3", f"Message {i}"))
+                start = time.perf_counter()
+                answer = client.post("/api/requests", json=body, headers=sub).json()
+                while answer.get("state") == "pending":
+                    answer = client.get(f"/api/requests/{body['request_id']}?wait=5", headers=sub).json()
+                elapsed = time.perf_counter() - start
+                if answer.get("decision") != "auto_approved":
+                    raise RuntimeError(f"remembered approval did not match: {json.dumps(answer)[:300]}")
+                if i > 1:  # the first timed request warms the HTTP connection and caches
+                    times.append(elapsed)
+            return times
+
+
+def collect(reps: int) -> list[Sample]:
+    return [Sample("run_cold", run_cold(reps), target=1.5),
+            Sample("remembered_match", remembered_match(reps), target=0.05)]
