@@ -15,10 +15,7 @@ import contextlib
 import logging
 from collections import OrderedDict
 from collections.abc import Callable
-from typing import Any
-
-from acp.connection import Connection, StreamDirection, StreamEvent
-from acp.exceptions import RequestError
+from typing import TYPE_CHECKING, Any
 
 from .acp_messages import (
     STOP_REASONS,
@@ -39,6 +36,39 @@ from .acp_params import PROTOCOL_VERSION, SessionParams, initialize_params, sani
 from .acp_permissions import CANCELLED, announced_tool, decide, request_tool_call_id
 from .acp_transport import PipeTransport
 from .process_group import AgentLaunch, AgentProcess
+
+if TYPE_CHECKING:
+    from acp.connection import StreamEvent
+
+
+class _Sdk:
+    """The ACP SDK, imported on first use: ``acp`` loads its whole pydantic schema (~0.9 s), which
+    must not delay the service's first answer (06 ui_start_port)."""
+
+    loaded = False
+
+    @classmethod
+    def load(cls) -> None:
+        global Connection, RequestError, StreamDirection
+        from acp.connection import Connection, StreamDirection
+        from acp.exceptions import RequestError
+
+        cls.loaded = True
+
+
+class _Unloaded(Exception):
+    """Stands in for the SDK's RequestError until the SDK is imported (nothing can raise it before)."""
+
+
+RequestError: Any = _Unloaded
+Connection: Any = None
+StreamDirection: Any = None
+
+
+async def preload_sdk() -> None:
+    """Import the SDK off the event loop; callers may start this early to hide its import time."""
+    if not _Sdk.loaded:
+        await asyncio.to_thread(_Sdk.load)
 
 log = logging.getLogger("clauz3.sessions.acp")
 
@@ -137,6 +167,7 @@ class AcpClient:
 
     async def start(self, timeout: float = INITIALIZE_TIMEOUT) -> AgentInfo:
         """Spawn the adapter and send ``initialize`` (ACP-1..3). On failure the adapter is ended."""
+        await preload_sdk()
         self._process = await AgentProcess.start(self.launch)
         self._transport = PipeTransport(self._process.stdout, self._process.stdin)
         self._transport.on_send = self._on_send
