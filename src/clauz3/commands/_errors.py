@@ -36,19 +36,25 @@ def data_dir() -> Path:
 
 def _crash_report(exc: BaseException) -> Path | None:
     try:
-        logs = data_dir() / "logs"
-        logs.mkdir(parents=True, exist_ok=True, mode=0o700)
+        data = data_dir()
+        # DATA-2: every directory clauz3 creates is 0700, so <data> itself is made here, not as a parent.
+        data.parent.mkdir(parents=True, exist_ok=True)
+        data.mkdir(exist_ok=True, mode=0o700)
+        logs = data / "logs"
+        logs.mkdir(exist_ok=True, mode=0o700)
+        if logs.is_symlink():
+            return None
         stamp = time.strftime("%Y%m%dT%H%M%SZ", time.gmtime())
         path = logs / f"crash-{stamp}-{os.getpid()}.txt"
         text = f"clauz3 {__version__}\nargv: {sys.argv!r}\n\n" + "".join(traceback.format_exception(exc))
-        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_NOFOLLOW, 0o600)
         with os.fdopen(fd, "w") as fh:
             fh.write(text)
         crashes = sorted(logs.glob("crash-*.txt"))
         for old in crashes[:-20]:
             old.unlink(missing_ok=True)
         return path
-    except OSError:
+    except (OSError, CommandError):  # no crash file is better than a second failure
         return None
 
 

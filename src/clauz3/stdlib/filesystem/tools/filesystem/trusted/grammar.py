@@ -1,9 +1,11 @@
 """The project path grammar (05 §11.1) as a condition the prover can read.
 
-``clauz3.paths.is_plain_path`` would be the natural precondition, but the checker cannot inline
-it today (it calls ``str.find`` with a start index). This helper states the same grammar without
-the byte-length limits, which the effects check when they run (an over-long path raises before
-anything is touched).
+The prover inlines ``clauz3.paths.is_plain_path`` too, but that predicate is deliberately stricter
+than the grammar (it caps code points per segment and the segment count, because byte lengths
+cannot be measured in the checked subset), so as a precondition it would refuse valid paths such
+as a 100-character file name. This helper states the grammar itself without the byte-length
+limits, which the effects check when they run (an over-long path raises before anything is
+touched).
 """
 
 from clauz3.paths import has_no_parent_segments
