@@ -184,8 +184,6 @@ async def test_handoff_is_scoped_to_this_workspace(tmp_path: Path) -> None:
         await ws.close()
 
 
-@pytest.mark.xfail(reason="sessions/handoff.py follows a symlinked <data>/handoffs (reported; X2 owns sessions)",
-                   strict=False)
 async def test_symlinked_handoffs_folder_fails_naming_it(tmp_path: Path) -> None:
     async with signed_in(tmp_path) as svc:
         data = Path(svc.host.data_dir)
@@ -201,3 +199,18 @@ async def test_symlinked_handoffs_folder_fails_naming_it(tmp_path: Path) -> None
         await ws.close()
     assert list(target.iterdir()) == []
     assert response.status_code >= 400 and str(data / "handoffs") in response.text
+
+
+def test_state_reports_the_newer_template(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from clauz3.sessions.tutorials import tutorial_newer
+
+    data = tmp_path / "data"
+    data.mkdir(mode=0o700)
+    copy = copies.prepare(data, "email")
+    assert tutorial_newer(str(copy), "email") is False
+    upgraded = dataclasses.replace(TUTORIALS["email"], version=TUTORIALS["email"].version + 1)
+    monkeypatch.setitem(TUTORIALS, "email", upgraded)
+    marker = copy / ".clauz3-tutorial.json"
+    os.utime(marker, (marker.stat().st_atime, marker.stat().st_mtime + 1))  # a new key for the cache
+    assert tutorial_newer(str(copy), "email") is True
+    assert tutorial_newer(str(copy), None) is False

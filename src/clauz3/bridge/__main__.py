@@ -104,7 +104,7 @@ def _serve(args: argparse.Namespace, project: Path, link: object, creds: object)
     except Exception as exc:  # SNAP-2: snapshot trouble never stops the bridge
         _warn(f"run snapshot not loaded: {exc}")
     state = BridgeState(tools=snapshot_tools(scan_roots, _warn), libraries=snapshot_libraries(project, _warn),
-                        skills=SkillSnapshot.take(project, args.skills_dir, _warn), runs=runs)
+                        skills=SkillSnapshot.take(project, args.skills_dir, _warn, trusted), runs=runs)
     link.start(on_cancel=lambda rid: runs.cancel(rid, "stopped"), on_close=host_gone)
     try:
         anyio.run(serve_stdio, state)

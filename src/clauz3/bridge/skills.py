@@ -48,9 +48,19 @@ class SkillSnapshot:
 
     @classmethod
     def take(cls, project: Path | None, extra_dirs: Sequence[str] = (),
-             warn: Callable[[str], None] | None = None) -> SkillSnapshot:
+             warn: Callable[[str], None] | None = None, trusted_roots: Sequence[str] = ()) -> SkillSnapshot:
         text = authoring_text()
         skills = [Skill(AUTHORING_ID, "clauz3-authoring", _preview(text), text)]
+        if project is not None and trusted_roots:
+            from clauz3.layers.recipes import recipes_for_roots
+
+            try:
+                recipes = recipes_for_roots(project, trusted_roots)
+            except (OSError, ValueError) as exc:
+                recipes = []
+                if warn is not None:
+                    warn(f"recipes ignored: {exc}")
+            skills += [Skill(r.id, r.name, r.preview, r.content) for r in recipes]
         dirs: list[str] = []
         if project is not None:
             repo = project / ".clauz3" / "skills"

@@ -44,6 +44,7 @@ from .providers import SHORT_LABELS, ModelUnavailable, apply_model, build_launch
 from .providers.opencode import first_prompt
 from .publisher import Publisher
 from .store import DEFAULT_TITLE, Conversation, ConversationStore
+from .tutorials import tutorial_newer
 
 log = logging.getLogger("clauz3.sessions.conversation")
 
@@ -157,6 +158,7 @@ class ConversationRuntime:
             "project": links.project,
             "project_name": os.path.basename(links.project) or links.project,
             "tutorial": links.tutorial,
+            "tutorial_newer": tutorial_newer(links.project, links.tutorial),
             "generation": links.generation(),
             "agent": self.agent,
             "agent_label": self.label,
@@ -576,6 +578,8 @@ class ConversationRuntime:
         while len(self.runs) > 50:
             self.runs.popitem(last=False)
         self.save_state()
+        if existing is None or existing.get("phase") != merged.get("phase"):
+            self.links.publisher.state_now()
 
     def on_approval(self, view: dict[str, Any]) -> None:
         """An approval record of this conversation changed in the authority (pushed, never polled)."""

@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import os
 import secrets
+import stat
 import time
 from collections.abc import Iterable
 from pathlib import Path
@@ -18,6 +19,10 @@ from .export import public_state
 
 MAX_BYTES = 64 * 1024 * 1024
 EXPLAIN = "The file holds this conversation's messages, raw tool calls and results, run diagnostics and settings."
+
+
+class HandoffUnsafe(Exception):
+    """The handoffs folder is a symbolic link or not a private directory (05 DATA-*)."""
 
 
 class HandoffTooLarge(Exception):
@@ -48,6 +53,9 @@ def write_handoff(data_dir: Path, *, conversation_id: str, title: str, project: 
         raise HandoffTooLarge("This conversation is too large to hand off")
     folder = data_dir / "handoffs"
     folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+    info = os.lstat(folder)
+    if stat.S_ISLNK(info.st_mode) or not stat.S_ISDIR(info.st_mode):
+        raise HandoffUnsafe(f"refusing to write a handoff: {folder} is a symbolic link or not a folder")
     final = folder / f"{conversation_id}-{stamp}-{secrets.token_hex(4)}.json"
     tmp = folder / f".{final.name}.{secrets.token_hex(4)}.tmp"
     fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o600)

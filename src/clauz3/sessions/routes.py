@@ -19,7 +19,7 @@ from .attachments import AttachmentError, public
 from .checks import SIGN_IN_TEXT, HttpError, read_json_body, sign_in_page
 from .export import as_json, as_markdown, filename
 from .files import FilesError, browse, parse_query
-from .handoff import HandoffTooLarge, write_handoff
+from .handoff import HandoffTooLarge, HandoffUnsafe, write_handoff
 from .store import is_conversation_id
 from .store_search import BadQuery
 from .ws import acp_socket
@@ -179,6 +179,8 @@ async def handoff(request: Request) -> Response:
                                secrets_to_hide=host.secret_values())
     except HandoffTooLarge as exc:
         return _err(413, "too_large", str(exc))
+    except HandoffUnsafe as exc:
+        return _err(409, "unsafe_path", str(exc))
     return _json(result)
 
 

@@ -347,7 +347,7 @@ class TerminalFrontend:
 
     def _handoff(self) -> None:
         """05 HND-5: ``/handoff`` writes the same snapshot ``Copy handoff`` does and prints its text."""
-        from .handoff import HandoffTooLarge, write_handoff
+        from .handoff import HandoffTooLarge, HandoffUnsafe, write_handoff
 
         assert self.service is not None
         host = self.service.host
@@ -359,7 +359,7 @@ class TerminalFrontend:
             result = write_handoff(host.data_dir, conversation_id=conv.id, title=conv.title, project=host.project,
                                    agent=conv.agent, model=host.config.model, state=conv.saved,
                                    history=list(conv.history), secrets_to_hide=host.secret_values())
-        except (HandoffTooLarge, OSError) as exc:
+        except (HandoffTooLarge, HandoffUnsafe, OSError) as exc:
             self.renderer.note(f"error: {exc}")
             return
         self.renderer.end_of_turn()

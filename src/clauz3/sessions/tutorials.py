@@ -120,6 +120,24 @@ def reset(data_dir: Path, tutorial_id: str) -> Path:
     return Path(os.path.realpath(target))
 
 
+_NEWER: dict[tuple[str, str, float], bool] = {}
+
+
+def tutorial_newer(project: str, tutorial_id: str | None) -> bool:
+    """TUT-2 for the state object: cached by the copy's marker time, so state frames stay cheap."""
+    if not tutorial_id:
+        return False
+    try:
+        stamp = os.stat(Path(project) / MARKER).st_mtime
+    except OSError:
+        return False
+    key = (project, tutorial_id, stamp)
+    if key not in _NEWER:
+        _NEWER.clear()
+        _NEWER[key] = newer_available(Path(project), tutorial_id)
+    return _NEWER[key]
+
+
 def newer_available(copy: Path, tutorial_id: str) -> bool:
     tutorial = TUTORIALS.get(tutorial_id)
     try:

@@ -130,6 +130,7 @@ function drawWelcome() {
   const tutorial = tutorialId && w ? (w.tutorials || []).find((t) => t.id === tutorialId) : null;
   panel.hidden = !tutorial;
   $("suggestions").hidden = Boolean(tutorial);
+  $("tutorial-newer").hidden = !(tutorial && s.tutorial_newer === true);
   if (!tutorial || panel.dataset.id === tutorial.id) return;
   panel.dataset.id = tutorial.id;
   $("tutorial-title").textContent = `${tutorial.name} tutorial`;
