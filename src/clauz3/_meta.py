@@ -6,6 +6,8 @@ Kept free of heavy imports: ``import clauz3`` must stay cheap (01 CORE-3), so ev
 
 from __future__ import annotations
 
+from clauz3._astparse import parse_ast
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -206,7 +208,7 @@ def lambda_node(fn: Callable[..., Any]) -> Any:
     if not lines:
         return None
     try:
-        tree = ast.parse("".join(lines))
+        tree = parse_ast("".join(lines))
     except (SyntaxError, ValueError):
         return None
     # Real spans only: RESUME and the implicit return carry empty (0, 0) positions.

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from types import FunctionType
 
+from clauz3._astparse import parse_ast
 from clauz3._meta import (
     CONTRACTS,
     SOLVERS,
@@ -332,7 +333,7 @@ def _parse_signature(signature: str) -> None:
     import ast
 
     try:
-        tree = ast.parse(f"def _model{signature.strip()}:\n    pass\n")
+        tree = parse_ast(f"def _model{signature.strip()}:\n    pass\n")
     except SyntaxError as exc:
         raise ValueError(f"@solver signature {signature!r} does not parse: {exc.msg}") from None
     fn = tree.body[0] if len(tree.body) == 1 else None

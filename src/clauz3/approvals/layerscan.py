@@ -20,6 +20,8 @@ from typing import Any
 
 import yaml
 
+from clauz3._astparse import parse_ast
+
 MAX_FILE_BYTES = 1024 * 1024
 MAX_MODULES = 256
 _RESOLVE_HOPS = 8
@@ -108,7 +110,7 @@ def _read(path: str) -> tuple[str, ast.Module | None] | None:
     tree: ast.Module | None = None
     if path.endswith(".py"):
         try:
-            tree = ast.parse(data, filename=path)
+            tree = parse_ast(data, filename=path)
         except (SyntaxError, ValueError):
             tree = None
     with _cache_lock:
@@ -299,7 +301,7 @@ class BoundGuarantee:
 def program_imports(program: str) -> tuple[list[str], dict[str, str]]:
     """(normalised module-level import statements, local name → dotted target)."""
     try:
-        tree = ast.parse(program)
+        tree = parse_ast(program)
     except (SyntaxError, ValueError):
         return [], {}
     statements: list[str] = []
@@ -324,7 +326,7 @@ def _helper_call(expression: str) -> ast.Call | None:
     if text.startswith("@"):
         text = text[1:]
     try:
-        node = ast.parse(text, mode="eval").body
+        node = parse_ast(text, mode="eval").body
     except (SyntaxError, ValueError):
         return None
     # "guarantee(helper(...))" as written on the decorator: unwrap to the helper call.

@@ -10,7 +10,6 @@ every deny rule fires, so an unwired prover can only make the authority stricter
 
 from __future__ import annotations
 
-import ast
 import asyncio
 import hashlib
 import json
@@ -21,6 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from clauz3._astparse import parse_ast
 from clauz3.approvals.decisions import AUTO_APPROVED, AUTO_REJECTED, UnknownDecision, check_decision
 
 MAX_POLICY_BYTES = 1024 * 1024
@@ -139,7 +139,7 @@ def _rule(index: int, raw: Any, seen: set[str]) -> PolicyRule:
         if not isinstance(clause, str) or len(clause) > MAX_CLAUSE_CHARS:
             raise PolicyError(f"{where}: each clause must be a string of at most {MAX_CLAUSE_CHARS} characters")
         try:
-            ast.parse(clause, mode="eval")
+            parse_ast(clause, mode="eval")
         except SyntaxError as exc:
             raise PolicyError(f"{where}: clause {clause[:80]!r} is not a Python expression") from exc
     return PolicyRule(index, name, decision, reason, tuple(clauses))

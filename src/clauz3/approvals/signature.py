@@ -12,6 +12,7 @@ from importlib import metadata
 from pathlib import Path
 from typing import Any
 
+from clauz3._astparse import parse_ast
 from clauz3.approvals.layerscan import BoundGuarantee, LayerScan, canonical_arg
 from clauz3.approvals.requests import ApprovalRequest
 
@@ -47,7 +48,7 @@ def engine_sha256() -> str:
 def _normalised_expression(expression: str) -> str:
     text = expression.strip().removeprefix("@")
     try:
-        return ast.unparse(ast.parse(text, mode="eval"))
+        return ast.unparse(parse_ast(text, mode="eval"))
     except (SyntaxError, ValueError):
         return text
 

@@ -5,6 +5,8 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterator
 
+from clauz3._astparse import parse_ast
+
 # Spellings that name the same public object (01 §2.2), folded to one canonical dotted name.
 _CANONICAL: dict[str, str] = {
     "clauz3.spec.contract": "clauz3.contract",
@@ -128,7 +130,7 @@ def annotation_node(node: ast.expr | None) -> ast.expr | None:
     """The annotation expression, parsing string annotations (``"list[Row]"``)."""
     if isinstance(node, ast.Constant) and isinstance(node.value, str):
         try:
-            return ast.parse(node.value, mode="eval").body
+            return parse_ast(node.value, mode="eval").body
         except SyntaxError:
             return None
     return node

@@ -8,6 +8,7 @@ import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from clauz3._astparse import parse_ast
 from clauz3.layers._astutil import (
     ImportMap,
     call_keyword,
@@ -204,7 +205,7 @@ def read_source(path: Path) -> str:
 
 def parse_source(path: Path, source: str) -> ast.Module:
     try:
-        return ast.parse(source, filename=str(path))
+        return parse_ast(source, filename=str(path))
     except SyntaxError as exc:
         raise ScanError(path, f"cannot parse: {exc.msg}", exc.lineno or 1, exc.offset or 1) from None
     except ValueError as exc:  # NUL bytes

@@ -235,6 +235,8 @@ class ConversationRuntime:
         if self.saved.get("libraries_changed") is True:
             self.links.publisher.send(notice("libraries_changed"))
             return
+        if self._available is not None and self._available.available:
+            self.status = "starting"  # at once, so the page never sees a startable agent as idle
         self._start_task = asyncio.create_task(self._start_guarded(), name=f"agent.start.{self.id[:8]}")
 
     async def _start_guarded(self) -> None:

@@ -130,6 +130,13 @@ class Publisher:
         self._state_pending = True
         asyncio.get_running_loop().call_later(STATE_DELAY, self._flush_state)
 
+    def state_now(self) -> None:
+        """Send the current state at once (a run phase change): coalescing must not hide a short phase
+        such as ``executing`` from the progress indicator (TURN-10). Unchanged encodings are dropped."""
+        sub = self.subscriber
+        if sub is not None:
+            sub.put_state({"method": "clauz3/state", "params": self._state()})
+
     def _flush_state(self) -> None:
         self._state_pending = False
         sub = self.subscriber

@@ -71,13 +71,15 @@ async def acp_socket(websocket: WebSocket) -> None:
             return
         holder.put(Close(1013, "Workspace moved to another tab"))
         publisher.detach(holder)
+    if host.conversation is not None:
+        host.conversation.ensure_agent()  # before attaching, so the restore frame already says "starting"
     subscriber = Subscriber()
     publisher.attach(subscriber)
     for frame in host.startup_notices():
         subscriber.put(frame)
     sender = asyncio.create_task(_send_loop(websocket, subscriber), name="ws.send")
     if host.conversation is not None:
-        host.conversation.ensure_agent()
+        host.conversation.ensure_agent()  # no-op once started; repeats a read-only notice to this socket
     try:
         await _receive_loop(websocket, host, subscriber, sender)
     finally:

@@ -9,7 +9,17 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .script import AppendFile, CountLines, Email, Intent, ListDir, ReadFile, WriteFile, WriteSummary
+from .script import (
+    AppendFile,
+    AppendTwoFiles,
+    CountLines,
+    Email,
+    Intent,
+    ListDir,
+    ReadFile,
+    WriteFile,
+    WriteSummary,
+)
 
 
 @dataclass(frozen=True)
@@ -101,6 +111,16 @@ def build(intent: Intent, modules: Modules) -> Program:
              ("writes_at_most(n=1)", "there is at most one write"),
              ("no_deletes()", "it deletes nothing")],
             [f"append_file({f!r}, {intent.text + chr(10)!r})"],
+        )
+    if isinstance(intent, AppendTwoFiles):
+        first, second = intent.paths
+        line = intent.text + chr(10)
+        return _fs(
+            modules, ("append_file",), f"append the line {intent.text!r} to {first} and {second}",
+            [(f"only_write_files(paths=[{first!r}, {second!r}])", f"it writes only {first} and {second}"),
+             ("writes_at_most(n=2)", "there are at most two writes"),
+             ("no_deletes()", "it deletes nothing")],
+            [f"append_file({first!r}, {line!r})", f"append_file({second!r}, {line!r})"],
         )
     raise ValueError(f"no program template for {type(intent).__name__}")
 

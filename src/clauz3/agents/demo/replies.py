@@ -23,6 +23,7 @@ CAPABILITIES = (
     "- read notes/groceries.txt\n"
     "- count lines in notes/groceries.txt\n"
     '- write "hello" to output/hello.txt / append the line "milk" to notes/groceries.txt\n'
+    '- append the line "done" to notes/groceries.txt and notes/meeting.md — one run changing two files\n'
     "- count to 20 (or count to 20 slowly)\n"
     "- try a native tool"
 )

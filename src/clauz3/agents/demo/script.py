@@ -76,6 +76,14 @@ class AppendFile:
 
 
 @dataclass(frozen=True)
+class AppendTwoFiles:
+    """One run appending the same line to two files: the smallest run Undo must restore twice (05 FS-6)."""
+
+    text: str
+    paths: tuple[str, str]
+
+
+@dataclass(frozen=True)
 class Count:
     n: int
     slowly: bool
@@ -98,9 +106,9 @@ class Fallback:
 
 Intent = (
     Help | ToolQuery | Email | ListDir | ReadFile | CountLines | WriteSummary | WriteFile | AppendFile
-    | Count | NativeTool | BadArgument | Fallback
+    | AppendTwoFiles | Count | NativeTool | BadArgument | Fallback
 )
-TEMPLATE_INTENTS = (Email, ListDir, ReadFile, CountLines, WriteSummary, WriteFile, AppendFile)
+TEMPLATE_INTENTS = (Email, ListDir, ReadFile, CountLines, WriteSummary, WriteFile, AppendFile, AppendTwoFiles)
 
 
 @dataclass(frozen=True)
@@ -170,7 +178,7 @@ def _match(text: str) -> Intent:
         return ToolQuery("list_skills")
     if m := re.fullmatch(r"read guide (\S{1,200})", text, re.IGNORECASE):
         return ToolQuery("read_skill", {"id": m.group(1)})
-    for matcher in (_email, _list_dir, _count_lines, _read_file, _write_or_append, _count):
+    for matcher in (_email, _list_dir, _count_lines, _read_file, _append_two, _write_or_append, _count):
         intent = matcher(text)
         if intent is not None:
             return intent
@@ -269,6 +277,28 @@ def _write_or_append(text: str) -> Intent | None:
     if m.group(1).lower() == "write":
         return WriteFile(body, path)
     return AppendFile(body, path)
+
+
+def _append_two(text: str) -> Intent | None:
+    """`append [the line] <TEXT> to <FILE> and <FILE>`; a single-file append never ends in `and <FILE>`."""
+    m = re.fullmatch(r"(?:append the line|append) (.+) to (\S+) and (\S+)", text, re.IGNORECASE)
+    if m is None:
+        return None
+    body = _unquote(m.group(1))
+    if body is None:
+        body = m.group(1)
+    if not 1 <= len(body) <= 1000:
+        return BadArgument(MESSAGE_RULE)
+    first = _path_argument(m.group(2), directory=False)
+    if isinstance(first, BadArgument):
+        return first
+    second = _path_argument(m.group(3), directory=False)
+    if isinstance(second, BadArgument):
+        return second
+    if first == second:
+        return BadArgument("Name two different files, for example notes/groceries.txt and notes/meeting.md. "
+                           "Nothing ran.")
+    return AppendTwoFiles(body, (first, second))
 
 
 def _count(text: str) -> Intent | None:

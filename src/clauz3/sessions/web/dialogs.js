@@ -66,7 +66,8 @@ export function fillMenu(menu, items) {
     node.addEventListener("click", (event) => {
       event.stopPropagation();
       if (item.disabled) return;
-      closeMenu(false);
+      // Focus goes back to the menu's button first, so a dialog the item opens returns it there (UI-7).
+      closeMenu(true);
       item.run();
     });
     menu.append(node);

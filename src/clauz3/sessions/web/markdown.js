@@ -164,11 +164,18 @@ function interrupts(line) {
   return Boolean(m && m[4].trim() && (/^[-+*]$/.test(m[2]) || /^1[.)]$/.test(m[2])));
 }
 
+// A long paragraph is laid out in runs of RUN_LINES lines (one <p> each, no gap between them):
+// appending to one ever-growing inline box would make the browser re-flow all of it every frame,
+// so streaming would cost quadratic time.
+const RUN_LINES = 64;
+
 class Paragraph {
   constructor(parent, line) {
     this.node = el("p");
     parent.append(this.node);
+    this.nodes = [this.node];
     this.lines = [line];
+    this.runLines = 1;
     this.parent = parent;
     renderInline(line.trim(), this.node);
   }
@@ -180,7 +187,16 @@ class Paragraph {
       return table;
     }
     this.lines.push(line);
-    this.node.append("\n");
+    if (this.runLines >= RUN_LINES) {
+      this.node.classList.add("run-open");
+      this.node = el("p", { class: "run-cont" });
+      this.nodes[this.nodes.length - 1].after(this.node);
+      this.nodes.push(this.node);
+      this.runLines = 0;
+    } else {
+      this.node.append("\n");
+    }
+    this.runLines += 1;
     renderInline(line.trim(), this.node);
     return true;
   }
@@ -189,8 +205,13 @@ class Paragraph {
     if (this.lines.length > 1) {
       const joined = this.lines.map((l) => l.trim()).join("\n");
       if (/[*_~`[<]/.test(joined)) {
-        this.node.replaceChildren();
-        renderInline(joined, this.node);
+        const first = this.nodes[0];
+        for (const extra of this.nodes.slice(1)) extra.remove();
+        first.classList.remove("run-open");
+        first.replaceChildren();
+        renderInline(joined, first);
+        this.nodes = [first];
+        this.node = first;
       }
     }
   }
