@@ -107,6 +107,12 @@ class RunService:
             ledger = None
         try:
             self.snapshot.load(ledger)
+            cid = self.creds.conversation_id
+            if ledger is not None and cid:
+                for record in ledger.reconcile_conversation(cid):
+                    self.snapshot.update(record)
+                    if self.push is not None:
+                        self.push(record)
         finally:
             if ledger is not None:
                 ledger.close()

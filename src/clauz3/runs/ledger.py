@@ -257,6 +257,25 @@ class Ledger:
             )
         return cur.rowcount == 1
 
+    def reconcile_conversation(self, conversation_id: str) -> list[dict[str, Any]]:
+        """Runs of this conversation left ``executing`` by a process that died (lock free) → ``uncertain``.
+
+        Called when a bridge starts: a service killed mid-execution left no supervisor to record the
+        outcome, and the effect may have happened (03 RUN-12, QB-13). Returns the updated records.
+        """
+        rows = self.conn.execute(
+            "SELECT request_id FROM runs WHERE conversation_id = ? AND phase = 'executing'", (conversation_id,)
+        ).fetchall()
+        changed: list[dict[str, Any]] = []
+        for (request_id,) in rows:
+            if self.lock_free(request_id) and self.mark_uncertain_if_executing(request_id):
+                row = self.get(request_id)
+                if row is not None:
+                    record = _record_of(row)
+                    record.update(phase="uncertain", reason="worker_lost", exit_code=None)
+                    changed.append(record)
+        return changed
+
     def prune(self, *, now: float | None = None) -> int:
         cutoff = (time.time() if now is None else now) - PRUNE_AFTER_SECONDS
         with transaction(self.conn):

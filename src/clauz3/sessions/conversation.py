@@ -108,6 +108,7 @@ class ConversationRuntime:
         self.runs: OrderedDict[str, dict[str, Any]] = OrderedDict(
             (r["request_id"], r) for r in self.saved.get("runs", []) if isinstance(r, dict) and "request_id" in r
         )
+        self._reconcile_runs()
         self.approvals: OrderedDict[str, dict[str, Any]] = OrderedDict()
         self.client: AcpClient | None = None
         self._ticket: str | None = None
@@ -123,6 +124,23 @@ class ConversationRuntime:
             self.status = "unavailable"
             reason = self._available.reason if self._available else "it runs in another mode"
             self.error = f"{self.label} can't start: {reason}"
+
+    def _reconcile_runs(self) -> None:
+        """A run left ``executing`` by a service that died may have acted: record it ``uncertain`` (QB-13)."""
+        if not any(r.get("phase") == "executing" for r in self.runs.values()):
+            return
+        from clauz3.runs.ledger import Ledger
+
+        try:
+            ledger = Ledger.for_project(Path(self.links.data_dir), self.links.project)
+        except Exception:  # an unreadable ledger leaves the records as saved
+            return
+        try:
+            for record in ledger.reconcile_conversation(self.id):
+                if record["request_id"] in self.runs:
+                    self.runs[record["request_id"]].update(phase="uncertain", reason="worker_lost", exit_code=None)
+        finally:
+            ledger.close()
 
     # -- views ------------------------------------------------------------------------------------
 

@@ -99,10 +99,30 @@ def open_store(path: Path, migrations: Sequence[Migration], *, wal: bool = True)
     conn.execute("PRAGMA busy_timeout = 10000")
     conn.execute("PRAGMA foreign_keys = ON")
     if wal:
-        conn.execute("PRAGMA journal_mode = WAL")
+        _set_wal(conn)
         conn.execute("PRAGMA synchronous = NORMAL")
     migrate(conn, migrations)
     return conn
+
+
+def _set_wal(conn: sqlite3.Connection, timeout: float = 10.0) -> None:
+    """Switch to WAL, retrying while another process switches the same new file at once.
+
+    SQLite answers that race with SQLITE_BUSY at once instead of waiting out the busy timeout.
+    """
+    import time
+
+    deadline = time.monotonic() + timeout
+    delay = 0.005
+    while True:
+        try:
+            conn.execute("PRAGMA journal_mode = WAL")
+            return
+        except sqlite3.OperationalError as exc:
+            if ("locked" not in str(exc) and "busy" not in str(exc)) or time.monotonic() > deadline:
+                raise
+            time.sleep(delay)
+            delay = min(delay * 2, 0.1)
 
 
 class transaction:
