@@ -7,7 +7,6 @@ threads parsing at once can fail with ``SystemError: AST constructor recursion d
 
 from __future__ import annotations
 
-import ast
 import threading
 from typing import Any
 
@@ -15,5 +14,7 @@ _LOCK = threading.Lock()
 
 
 def parse_ast(source: str | bytes, filename: str = "<unknown>", mode: str = "exec", **kwargs: Any) -> Any:
+    import ast  # lazily: `import clauz3` must stay light (01 CORE-3)
+
     with _LOCK:
         return ast.parse(source, filename, mode, **kwargs)
