@@ -228,8 +228,6 @@ class Host:
             if record.get("phase") not in ("completed", "refused", "failed", "cancelled", "uncertain"):
                 record.update(phase="cancelled", reason="stopped")
         self.conversation.save_state()
-        # DEC-6: the agent (and its bridge) start in parallel with the service, not when the page connects.
-        self.conversation.ensure_agent()
         if self.config.prompt:
             text = self.config.prompt
             self.config.prompt = None
