@@ -143,7 +143,7 @@ async def running_service(tmp: Path, *, project: Path | None = None, bridge: boo
         if task.done():
             task.result()
         await asyncio.sleep(0.01)
-    # The agent starts with the service (00 DEC-6); tests begin once that start has settled.
+    # Tests begin once any agent start already under way has settled.
     for _ in range(3000):
         conv = service.host.conversation
         if conv is None or conv.status != "starting":
