@@ -13,15 +13,13 @@ class DataDirError(ValueError):
 
 def data_dir() -> Path:
     """``$CLAUZ3_HOME``, else ``$XDG_DATA_HOME/clauz3``, else ``~/.local/share/clauz3``."""
-    home = os.environ.get("CLAUZ3_HOME") or ""
-    if home:
-        if not os.path.isabs(home):
-            raise DataDirError("`CLAUZ3_HOME` must be an absolute path")
-        return Path(home)
-    xdg = os.environ.get("XDG_DATA_HOME") or ""
-    if xdg and os.path.isabs(xdg):
-        return Path(xdg) / "clauz3"
-    return Path.home() / ".local" / "share" / "clauz3"
+    from clauz3.storage.paths import RelativeHomeError
+    from clauz3.storage.paths import data_dir as shared
+
+    try:
+        return shared()
+    except RelativeHomeError as exc:
+        raise DataDirError(str(exc)) from None
 
 
 def canonical_project(project: str | os.PathLike[str]) -> str:

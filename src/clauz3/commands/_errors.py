@@ -23,15 +23,13 @@ class CommandError(Exception):
 
 
 def data_dir() -> Path:
-    home = os.environ.get("CLAUZ3_HOME") or ""
-    if home:
-        if not os.path.isabs(home):
-            raise CommandError("`CLAUZ3_HOME` must be an absolute path")
-        return Path(home)
-    xdg = os.environ.get("XDG_DATA_HOME") or ""
-    if xdg and os.path.isabs(xdg):
-        return Path(xdg) / "clauz3"
-    return Path.home() / ".local" / "share" / "clauz3"
+    from clauz3.storage.paths import RelativeHomeError
+    from clauz3.storage.paths import data_dir as shared
+
+    try:
+        return shared()
+    except RelativeHomeError as exc:
+        raise CommandError(str(exc)) from None
 
 
 def _crash_report(exc: BaseException) -> Path | None:

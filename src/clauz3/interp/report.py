@@ -20,13 +20,9 @@ INTERP_SEMANTICS_ID = "clauz3-interp-1"
 
 def data_dir() -> Path:
     """``$CLAUZ3_HOME``, else ``$XDG_DATA_HOME/clauz3``, else ``~/.local/share/clauz3`` (absolute only)."""
-    value = os.environ.get("CLAUZ3_HOME") or ""
-    if value and os.path.isabs(value):
-        return Path(value)
-    xdg = os.environ.get("XDG_DATA_HOME") or ""
-    if xdg and os.path.isabs(xdg):
-        return Path(xdg) / "clauz3"
-    return Path.home() / ".local" / "share" / "clauz3"
+    from clauz3.storage.paths import data_dir as shared
+
+    return shared(strict=False)
 
 
 def engine() -> str:

@@ -22,15 +22,13 @@ GITIGNORE = (
 
 def data_dir() -> Path:
     """05 DATA-1; a relative ``CLAUZ3_HOME`` is an error, a relative ``XDG_DATA_HOME`` is ignored."""
-    home = os.environ.get("CLAUZ3_HOME") or ""
-    if home:
-        if not os.path.isabs(home):
-            raise LibraryError("`CLAUZ3_HOME` must be an absolute path", "invalid_request")
-        return Path(home)
-    xdg = os.environ.get("XDG_DATA_HOME") or ""
-    if xdg and os.path.isabs(xdg):
-        return Path(xdg) / "clauz3"
-    return Path.home() / ".local" / "share" / "clauz3"
+    from clauz3.storage.paths import RelativeHomeError
+    from clauz3.storage.paths import data_dir as shared
+
+    try:
+        return shared()
+    except RelativeHomeError as exc:
+        raise LibraryError(str(exc), "invalid_request") from None
 
 
 def cache_dir() -> Path:

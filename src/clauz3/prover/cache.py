@@ -18,29 +18,11 @@ from pathlib import Path
 from typing import Any
 
 from clauz3.storage.atomic import private_dir, write_atomic
+from clauz3.storage.paths import cache_dir
+from clauz3.storage.paths import data_dir as _data_dir
 
 MAX_ENTRIES = 10_000
 MAX_BYTES = 64 * 1024 * 1024
-
-
-def cache_dir() -> Path:
-    value = os.environ.get("CLAUZ3_CACHE") or ""
-    if value and os.path.isabs(value):
-        return Path(value)
-    xdg = os.environ.get("XDG_CACHE_HOME") or ""
-    if xdg and os.path.isabs(xdg):
-        return Path(xdg) / "clauz3"
-    return Path.home() / ".cache" / "clauz3"
-
-
-def data_dir() -> Path:
-    value = os.environ.get("CLAUZ3_HOME") or ""
-    if value and os.path.isabs(value):
-        return Path(value)
-    xdg = os.environ.get("XDG_DATA_HOME") or ""
-    if xdg and os.path.isabs(xdg):
-        return Path(xdg) / "clauz3"
-    return Path.home() / ".local" / "share" / "clauz3"
 
 
 def cache_enabled() -> bool:
@@ -83,7 +65,7 @@ class ProofCache:
 
     @classmethod
     def default(cls) -> ProofCache:
-        return cls(cache_dir() / "proofs", data_dir() / "proof-cache.key")
+        return cls(cache_dir() / "proofs", _data_dir(strict=False) / "proof-cache.key")
 
     def _secret(self, create: bool) -> bytes | None:
         try:
