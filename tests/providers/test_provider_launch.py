@@ -17,20 +17,24 @@ from clauz3.sessions.providers import build_launch, models, remove_private_dir, 
 from clauz3.sessions.providers.claude import ALLOWED_TOOLS, options, terminal_argv
 from clauz3.sessions.providers.opencode import first_prompt
 
+# Long, fixed values: a random temp-dir name can never contain them by chance.
+TOKEN = "approval-token-Zq8v-never-in-agent-env"
+TICKET = "bridge-ticket-Wm3x-only-in-mcp-entry"
+
 BRIDGE = {
     "name": "clauz3",
     "command": sys.executable,
     "args": ["-P", "-m", "clauz3.bridge", "--project", "/p"],
     "env": [
         {"name": "CLAUZ3_SESSION_LIFETIME_SOCKET", "value": "/tmp/s/life.sock"},
-        {"name": "CLAUZ3_BRIDGE_TICKET", "value": "tkt"},
+        {"name": "CLAUZ3_BRIDGE_TICKET", "value": TICKET},
         {"name": "CLAUZ3_HOME", "value": "/data"},
     ],
 }
 BASE_ENV = {
     "PATH": "/usr/bin",
     "HOME": "/home/u",
-    "CLAUZ3_APPROVAL_TOKEN": "secret",
+    "CLAUZ3_APPROVAL_TOKEN": TOKEN,
     "CLAUZ3_UI_CONFIG": "x",
     "CLAUZ3_HOME": "/elsewhere",
     "NO_PROXY": "corp.example",
@@ -58,7 +62,7 @@ def test_env_and_params_shape(provider: str, tmp_path: Path) -> None:
         assert env["CLAUZ3_HOME"] == str((tmp_path / "data").resolve())
         assert env["NO_PROXY"] == "corp.example,127.0.0.1,localhost"
         assert env["no_proxy"] == "127.0.0.1,localhost"
-        assert "secret" not in json.dumps(env) and "tkt" not in json.dumps(env)
+        assert TOKEN not in json.dumps(env) and TICKET not in json.dumps(env)
         params = made.params.new_params()
         assert params["cwd"] == str((tmp_path / "proj").resolve())
         assert "additionalDirectories" not in params
@@ -140,7 +144,7 @@ def test_terminal_argv_restricted_and_not() -> None:
     assert argv[-2:] == ["--", "--hi"]
     config = json.loads(argv[argv.index("--mcp-config") + 1])
     assert list(config["mcpServers"]) == ["clauz3"]
-    assert config["mcpServers"]["clauz3"]["env"]["CLAUZ3_BRIDGE_TICKET"] == "tkt"
+    assert config["mcpServers"]["clauz3"]["env"]["CLAUZ3_BRIDGE_TICKET"] == TICKET
     loose = terminal_argv("/bin/claude", session_id="u-1", entry=BRIDGE, instructions="I", restricted=False,
                           resume=True)
     assert loose[:3] == ["/bin/claude", "--resume", "u-1"]

@@ -333,10 +333,13 @@ class NativeAgent:
         session = self._sessions.get(session_id)
         if session is None or session.task is None or session.task.done():
             return
+        # Hold this turn's task: while the child is being reaped the host may already have sent the
+        # next prompt, and that new turn must not be the one cancelled.
+        task = session.task
         session.cancelled = True
         await session.runtime.abort()
-        if not session.task.done():
-            session.task.cancel()
+        if not task.done():
+            task.cancel()
 
     async def ext_method(self, method: str, params: dict[str, Any]) -> dict[str, Any]:
         raise RequestError.method_not_found(f"_{method}")

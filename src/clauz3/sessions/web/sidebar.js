@@ -36,6 +36,8 @@ export function setConversations(list) {
   drawHistory();
 }
 
+let redrawAfterMenu = false;
+
 export function drawHistory() {
   const holder = $("history");
   const current = store.state ? store.state.conversation_id : null;
@@ -44,6 +46,8 @@ export function drawHistory() {
   // Redraw only when something shown changed, so open row menus and focus survive state frames.
   const key = JSON.stringify([current, canSwitch, renaming, searchResults !== null, list]);
   if (holder.dataset.key === key) return;
+  // A row menu the person has open stays put; the redraw happens when it closes.
+  if (holder.querySelector(".menu:not([hidden])")) { redrawAfterMenu = true; return; }
   holder.dataset.key = key;
   const nodes = [];
   if (searchResults !== null && !list.length) nodes.push(el("div", { class: "muted empty", text: "No matching conversations" }));
@@ -91,7 +95,9 @@ function row(c, current, canSwitch) {
   opener.addEventListener("click", (event) => {
     event.stopPropagation();
     fillMenu(menu, conversationActions(c, opener, false));
-    openMenuAt(opener, menu);
+    openMenuAt(opener, menu, () => {
+      if (redrawAfterMenu) { redrawAfterMenu = false; queueMicrotask(drawHistory); }
+    });
   });
   item.append(title, opener, menu);
   return item;
