@@ -86,6 +86,7 @@ async def test_hostile_text_everywhere_stays_inert(tmp_path: Path) -> None:
 async def test_markdown_fixture_renders_safely(tmp_path: Path) -> None:
     async with open_page(tmp_path) as s:
         page = s.page
+        await s.idle()  # the restore has drawn #messages: it will not redraw over the fixture box
         result = await page.evaluate("""async () => {
           const md = await import('/ui/assets/markdown.js');
           const box = document.createElement('div');

@@ -407,7 +407,7 @@ if side == "interpreter":
     IMPLEMENTATIONS.pop("str.upper")
 elif side == "prover":
     MODELS.pop("str.upper")
-sys.exit(int(pytest.main(["-q", "-p", "no:cacheprovider", "tests/interp/test_parity.py"])))
+sys.exit(int(pytest.main(["-q", "-p", "no:cacheprovider", "-n", "0", "tests/interp/test_parity.py"])))
 """
 
 
