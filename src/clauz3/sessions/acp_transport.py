@@ -14,6 +14,10 @@ from collections.abc import Callable
 from typing import Any
 
 MAX_LINE = 16 * 1024 * 1024
+# A fast agent's buffered lines are read without ever suspending, which would starve the page's
+# sender task until its 256-frame queue overflows into a full restore (02 WS-12). Yielding this
+# often lets the sender drain as we go; a page that really stalls still overflows as specified.
+YIELD_EVERY = 16
 log = logging.getLogger("clauz3.sessions.acp")
 
 
@@ -27,6 +31,7 @@ class PipeTransport:
         self.on_send: Callable[[dict[str, Any]], None] | None = None
         self.on_end: Callable[[bool], None] | None = None
         self._ended = False
+        self._unyielded = 0
 
     async def send(self, message: dict[str, Any]) -> None:
         data = (json.dumps(message, separators=(",", ":"), ensure_ascii=False) + "\n").encode("utf-8")
@@ -37,6 +42,10 @@ class PipeTransport:
             await self._writer.drain()
 
     async def receive(self) -> dict[str, Any] | None:
+        self._unyielded += 1
+        if self._unyielded >= YIELD_EVERY:
+            self._unyielded = 0
+            await asyncio.sleep(0)
         message = await self._receive()
         if message is None and not self._ended:
             self._ended = True
