@@ -167,8 +167,13 @@ class AcpClient:
 
     async def start(self, timeout: float = INITIALIZE_TIMEOUT) -> AgentInfo:
         """Spawn the adapter and send ``initialize`` (ACP-1..3). On failure the adapter is ended."""
-        await preload_sdk()
+        # Spawn first: the adapter's own start-up overlaps the SDK import here (00 DEC-6).
         self._process = await AgentProcess.start(self.launch)
+        try:
+            await preload_sdk()
+        except BaseException:
+            await self._shutdown()
+            raise
         self._transport = PipeTransport(self._process.stdout, self._process.stdin)
         self._transport.on_send = self._on_send
         self._transport.on_end = self._on_stream_end

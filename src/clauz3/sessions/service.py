@@ -28,6 +28,7 @@ from clauz3.approvals.authority import ApprovalAuthority, AuthorityConfig
 from clauz3.approvals.secretfiles import InsecureFileError
 from clauz3.layers.skills import SkillsError
 
+from .acp_client import preload_sdk
 from .auth import SignIn
 from .checks import HttpError, RequestChecks
 from .config import CONFIG_ENV, LaunchConfig, read_config_once
@@ -148,10 +149,13 @@ async def build_service(config: LaunchConfig, tmp_dir: Path) -> Service:
         lease.release()
         raise StartupError("startup_failed", str(exc)) from None
     host.bridge_check.start()
+    # The SDK import (~0.4 s) runs while the page loads, not after it connects (00 DEC-6).
+    sdk_import = asyncio.ensure_future(preload_sdk())
     http = ApprovalHTTP(authority, sign_in.cookies, port=config.port, hostnames=("127.0.0.1",), include_ui=False)
     app = Starlette(routes=[*routes(), *workspace_routes(), *http.routes()], exception_handlers={
         HttpError: http_error, 404: not_found, 405: not_found, Exception: internal})
     app.state.host = host
+    app.state.sdk_import = sdk_import  # referenced until done
     app.state.sign_in = sign_in
     app.state.port = config.port
     app.state.assets = build_assets()
