@@ -210,6 +210,9 @@ async def _serve(config: LaunchConfig, listen_fd: int, control_fd: int) -> int:
         _line(writer_stream, {"ok": False, "error": {"code": "startup_failed", "message": "the server did not start"}})
         return 2
     _line(writer_stream, {"ok": True})
+    # 00 DEC-6: the agent and its bridge start with the service, while the browser loads the page.
+    if service.host.conversation is not None:
+        service.host.conversation.ensure_agent()
     loop = asyncio.get_running_loop()
     reader = asyncio.StreamReader()
     await loop.connect_accepted_socket(lambda: asyncio.StreamReaderProtocol(reader), sock=control)
