@@ -11,7 +11,7 @@ import { $, button, el } from "./dom.js";
 import * as files from "./files.js";
 import * as librariesView from "./libraries.js";
 import * as sidebar from "./sidebar.js";
-import { agentLabel, emit, on, runActive, store } from "./state.js";
+import { emit, on, runActive, store } from "./state.js";
 import { connect, send, shutdown } from "./ws.js";
 
 const ACTIVITY = {
@@ -54,8 +54,7 @@ function setState(next) {
   drawHeader();
   drawWelcome();
   drawRecovery();
-  cards.syncRuns(next.runs || []);
-  cards.refreshAll();
+  cards.syncRuns(next.runs || []);  // also refreshes every card's buttons for the new agent status
   composer.update();
   emit("state", next);
   if (!previous || previous.turn !== next.turn || previous.generation !== next.generation) sidebar.refreshPendingCount();
@@ -210,7 +209,7 @@ on("open-sidebar", () => { if (window.matchMedia("(max-width: 900px)").matches) 
 document.addEventListener("keydown", (event) => {
   if ((event.ctrlKey || event.metaKey) && !event.altKey && event.key.toLowerCase() === "k") {
     event.preventDefault();
-    if (window.matchMedia("(max-width: 900px)").matches) setSidebar(true);
+    emit("open-sidebar");
     $("search").focus();
     return;
   }
@@ -252,4 +251,3 @@ function init() {
 }
 
 init();
-export { agentLabel };

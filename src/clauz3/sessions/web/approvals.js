@@ -2,7 +2,7 @@
 // the decision history with search and `Remember this decision` (00 DEC-10), empty states.
 
 import { api } from "./api.js";
-import { $, button, el, formatTime } from "./dom.js";
+import { $, button, el, formatTime, statusNote } from "./dom.js";
 import { DECISION_LABELS } from "./cards.js";
 
 const REMEMBERABLE = new Set(["approved_once", "approved_remember", "rejected", "rejected_contract"]);
@@ -83,19 +83,15 @@ function draw() {
   }
 }
 
-async function remember(historyId) {
-  const result = await api("/api/profile/remember", { method: "POST", body: { history_id: historyId } });
-  message = el("div", { class: `notice ${result.ok ? "info" : "error"}`, role: "status", text: result.ok ? "Decision remembered." : result.message });
+async function act(path, body, done) {
+  const result = await api(path, { method: "POST", body });
+  message = statusNote(result.ok ? done : result.message, !result.ok);
   await load();
   draw();
 }
 
-async function disable(ruleId) {
-  const result = await api("/api/profile/disable", { method: "POST", body: { rule_id: ruleId } });
-  message = el("div", { class: `notice ${result.ok ? "info" : "error"}`, role: "status", text: result.ok ? "Rule disabled." : result.message });
-  await load();
-  draw();
-}
+const remember = (historyId) => act("/api/profile/remember", { history_id: historyId }, "Decision remembered.");
+const disable = (ruleId) => act("/api/profile/disable", { rule_id: ruleId }, "Rule disabled.");
 
 export async function show() {
   message = null;

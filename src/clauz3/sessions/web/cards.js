@@ -59,7 +59,7 @@ export function syncRuns(list) {
     if (!record || typeof record.request_id !== "string") continue;
     card(record.request_id, record.turn).setRun(record);
   }
-  for (const found of runs.values()) found.refreshButtons();
+  refreshAll();
 }
 
 export function runOutput(requestId, output) {

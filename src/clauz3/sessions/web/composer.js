@@ -5,7 +5,7 @@
 import { api } from "./api.js";
 import { $, button, el, formatSize, mockBadge } from "./dom.js";
 import { modal } from "./dialogs.js";
-import { agentLabel, emit, on, runActive, store } from "./state.js";
+import { emit, on, runActive, store } from "./state.js";
 import { send } from "./ws.js";
 
 const MAX_PROMPT = 20000;
@@ -329,5 +329,3 @@ export function init() {
   on("confirm-libraries", confirmLibraries);
   on("libraries-loaded", () => { if (store.state) drawChips(); });
 }
-
-export function agentName() { return agentLabel(); }

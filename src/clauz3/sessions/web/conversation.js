@@ -100,12 +100,8 @@ export function restore(history) {
   live = false;
   reset();
   for (const frame of history || []) render(frame);
-  endOpenMessage();
+  flushText();  // the last message stays open: its turn may still be streaming
   live = true;
-}
-
-function endOpenMessage() {
-  flushText();
 }
 
 export function renderLive(frame) {

@@ -88,17 +88,6 @@ function enabledItems(menu) {
   return [...menu.querySelectorAll("[role=menuitem], [role=menuitemcheckbox]")].filter((n) => n.getAttribute("aria-disabled") !== "true");
 }
 
-export function menuButton(label, menu, build, attrs = {}) {
-  const node = el("button", { type: "button", "aria-haspopup": "menu", "aria-expanded": "false", ...attrs });
-  if (!attrs.text) node.setAttribute("aria-label", label);
-  node.addEventListener("click", (event) => {
-    event.stopPropagation();
-    if (build) build();
-    openMenuAt(node, menu);
-  });
-  return node;
-}
-
 document.addEventListener("keydown", (event) => {
   if (!openMenu) return;
   const { menu } = openMenu;

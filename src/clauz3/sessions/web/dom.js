@@ -23,6 +23,11 @@ export function button(label, onclick, attrs = {}) {
   return el("button", { type: "button", text: label, onclick, ...attrs });
 }
 
+// The outcome line a page view shows above its content after an action.
+export function statusNote(text, error = false) {
+  return el("div", { class: `notice ${error ? "error" : "info"}`, role: "status", text });
+}
+
 // A collapsible section whose open state survives re-renders: callers pass a key and a Set of
 // keys that are open (the owner keeps that Set across redraws).
 export function disclosure(summary, openKeys, key, ...children) {

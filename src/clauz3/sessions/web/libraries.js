@@ -2,7 +2,7 @@
 // All / Installed filter, default selection switches, and install/update/remove reviews.
 
 import { api } from "./api.js";
-import { $, button, el, mockBadge, UNDECLARED_TEXT } from "./dom.js";
+import { $, button, el, mockBadge, statusNote, UNDECLARED_TEXT } from "./dom.js";
 import { modal } from "./dialogs.js";
 import { emit, store } from "./state.js";
 
@@ -105,7 +105,7 @@ async function selectDefault(domain, on) {
 }
 
 function note(text, error = false) {
-  message = el("div", { class: `notice ${error ? "error" : "info"}`, role: "status", text });
+  message = statusNote(text, error);
 }
 
 const INTRO = {

@@ -441,10 +441,3 @@ export class MarkdownStream {
     return this.parts[0] || "";
   }
 }
-
-export function renderMarkdown(text, container) {
-  const stream = new MarkdownStream(container);
-  stream.push(text);
-  stream.end();
-  return stream;
-}

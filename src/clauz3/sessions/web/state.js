@@ -26,10 +26,6 @@ export function emit(event, data) {
 
 export const FINAL = new Set(["completed", "refused", "failed", "cancelled", "uncertain"]);
 
-export function agentLabel() {
-  return store.state ? store.state.agent_label : "the agent";
-}
-
 export function runActive() {
   return Boolean(store.state && (store.state.runs || []).some((r) => !FINAL.has(r.phase)));
 }
