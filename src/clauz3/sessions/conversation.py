@@ -292,6 +292,19 @@ class ConversationRuntime:
             args += ["--import-root", root]
         return [*args, *self.links.bridge_extra()]
 
+    async def mint_bridge_entry(self) -> tuple[dict[str, Any], str]:
+        """The bridge's MCP entry with a fresh ticket for this conversation, and that ticket (the
+        caller ends it). The terminal UI of ``clauz3 start claude`` uses it too, so it gets exactly
+        the authorisation and roots a browser session of this conversation would."""
+        links = self.links
+        socket_path = await links.lifetime.endpoint(self.id)
+        # Register now so the token exists before any bridge asks; the handshake re-reads it.
+        self._credentials()
+        ticket = links.lifetime.mint_ticket(self.id, self._credentials)
+        entry = bridge_entry(python=sys.executable, bridge_args=self._bridge_args(), lifetime_socket=socket_path,
+                             ticket=ticket, data_dir=str(links.data_dir))
+        return entry, ticket
+
     async def start_agent(self) -> None:
         links = self.links
         if self._available is None or not self._available.available:
@@ -305,13 +318,7 @@ class ConversationRuntime:
             self.say("agent_unavailable", reason=FAILED)
             self.changed()
             return
-        socket_path = await links.lifetime.endpoint(self.id)
-        # Register now so the token exists before any bridge asks; the handshake re-reads it.
-        self._credentials()
-        ticket = links.lifetime.mint_ticket(self.id, self._credentials)
-        self._ticket = ticket
-        entry = bridge_entry(python=sys.executable, bridge_args=self._bridge_args(), lifetime_socket=socket_path,
-                             ticket=ticket, data_dir=str(links.data_dir))
+        entry, self._ticket = await self.mint_bridge_entry()
         if links.config.bridge_argv:
             entry["command"] = links.config.bridge_argv[0]
             entry["args"] = [*links.config.bridge_argv[1:], *self._bridge_args()]

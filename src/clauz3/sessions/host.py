@@ -236,10 +236,10 @@ class Host:
 
     def _prune_journals(self) -> None:
         """FS-4: keep the newest 100 journals and ≤ 256 MiB per project."""
-        from clauz3.stdlib.filejournal import journal_path, prune_journals
+        from clauz3.stdlib.filejournal import journal_dir, prune_journals
 
         try:
-            prune_journals(os.path.dirname(journal_path(self.data_dir, self.project, "x")))
+            prune_journals(journal_dir(self.data_dir, self.project))
         except OSError:
             log.info("journal pruning failed", exc_info=True)
 

@@ -139,6 +139,4 @@ class Publisher:
 
     def _flush_state(self) -> None:
         self._state_pending = False
-        sub = self.subscriber
-        if sub is not None:
-            sub.put_state({"method": "clauz3/state", "params": self._state()})
+        self.state_now()

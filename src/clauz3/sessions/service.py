@@ -81,21 +81,10 @@ def lease_message(exc: LeaseHeld) -> str:
     return f"this project is already open in clauz3 ui{where}; use that tab or stop it first"
 
 
-def _entailment() -> Any:
-    from clauz3.approvals.policies import never_entails
-
-    try:
-        import importlib
-
-        module = importlib.import_module("clauz3.prover.entailment")
-    except ImportError:
-        return never_entails
-    return getattr(module, "entails", never_entails)
-
-
 def authority_config(config: LaunchConfig, project: str | None = None) -> AuthorityConfig:
     """03 CLI-9: the launch's approval flags; ``--policy`` applies only in the launch project (WSP-8)."""
     from clauz3.approvals.policies import PolicyError, load_policy
+    from clauz3.prover.entailment import entails  # stdlib only; the proof runs in a child process
 
     policy = None
     if config.policy and (project is None or project == config.project) and config.tutorial is None:
@@ -109,7 +98,7 @@ def authority_config(config: LaunchConfig, project: str | None = None) -> Author
     if config.approval_wait is not None:
         extra["approval_wait_seconds"] = float(config.approval_wait)
     return AuthorityConfig(data_dir=Path(config.data_dir), project=project or config.project, profiles=True,
-                           policy=policy, require_sandbox=config.require_sandbox, entails=_entailment(), **extra)
+                           policy=policy, require_sandbox=config.require_sandbox, entails=entails, **extra)
 
 
 async def build_service(config: LaunchConfig, tmp_dir: Path) -> Service:

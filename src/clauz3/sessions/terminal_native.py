@@ -15,13 +15,11 @@ import re
 import shutil
 import signal
 import subprocess
-import sys
 from typing import Any
 
 from clauz3.commands._errors import CommandError
 from clauz3.layers.skills import session_instructions
 
-from .acp_params import bridge_entry
 from .bridge_check import FAILED
 from .providers.claude import terminal_argv
 from .providers.launch import adapter_env
@@ -69,14 +67,7 @@ async def run_native(host: Any, conv: Any, *, claude: str, resume: bool, prompt:
     links = conv.links
     if not await links.bridge_ok():
         raise CommandError(f"Claude can't start: {FAILED}")
-    socket_path = await links.lifetime.endpoint(conv.id)
-    # The conversation's own credential and bridge-argument builders, so the terminal UI gets
-    # exactly the authorisation and roots a browser session of this conversation would.
-    credentials = conv._credentials
-    credentials()
-    ticket = links.lifetime.mint_ticket(conv.id, credentials)
-    entry = bridge_entry(python=sys.executable, bridge_args=conv._bridge_args(), lifetime_socket=socket_path,
-                         ticket=ticket, data_dir=str(links.data_dir))
+    entry, ticket = await conv.mint_bridge_entry()
     unrestricted = conv.saved.get("mode") == "unrestricted"
     instructions = session_instructions(unrestricted=unrestricted, skills=host.skills)
     argv = terminal_argv(claude, session_id=conv.id, entry=entry, instructions=instructions,

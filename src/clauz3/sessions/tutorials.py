@@ -158,15 +158,14 @@ def tutorial_of(data_dir: Path, project: str) -> str | None:
 def forget_state(data_dir: Path, project: str) -> None:
     """TUT-3: clear the tutorial project's default selection, remembered approvals and history, and its
     file-change journals. Conversations are deleted by the caller through the store."""
-    import hashlib
     import sqlite3
 
     from clauz3.layers.selection import defaults_path
+    from clauz3.stdlib.filejournal import journal_dir
 
-    digest = hashlib.sha256(os.path.realpath(project).encode("utf-8")).hexdigest()
     with contextlib.suppress(FileNotFoundError):
         os.unlink(defaults_path(Path(project), data_dir))
-    journals = data_dir / "file-changes" / digest
+    journals = Path(journal_dir(data_dir, project))
     if journals.is_dir() and not journals.is_symlink():
         shutil.rmtree(journals, ignore_errors=True)
     profiles = data_dir / "approval-profiles.sqlite"

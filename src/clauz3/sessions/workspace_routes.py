@@ -102,13 +102,12 @@ async def _apply(host: Any, review_id: str) -> dict[str, Any]:
     """INS-8 in the browser: refused while anything runs; the page sees ``operation: "libraries"``."""
     conv = host.conversation
     active = list(conv.saved.get("libraries", [])) if conv is not None else []
-    busy = not host.idle
-    if busy:
+    if not host.idle:
         raise LibraryError(BUSY, "busy")
     host.operation = "libraries"
     host.state_changed()
     try:
-        return await asyncio.to_thread(webapi.apply, Path(host.project), review_id, busy=busy,
+        return await asyncio.to_thread(webapi.apply, Path(host.project), review_id, busy=False,
                                        active_domains=active, data=host.data_dir)
     finally:
         host.operation = None
@@ -118,28 +117,30 @@ async def _apply(host: Any, review_id: str) -> dict[str, Any]:
 # -- file changes and undo (05 FS-5..FS-7) ------------------------------------------------------------
 
 
-def _journal(host: Any, run_id: str) -> str | None:
-    """The current project's journal of ``run_id``, or None (unknown or another project's run: 404)."""
+def _journal_file(data_dir: Path, project: str, run_id: str) -> str | None:
+    """``project``'s journal of ``run_id`` when it is a regular file, else None."""
     from clauz3.stdlib.filejournal import journal_path
 
-    if not RUN_ID.match(run_id):
-        return None
     try:
-        path = journal_path(host.data_dir, host.project, run_id)
+        path = journal_path(data_dir, project, run_id)
     except ValueError:
         return None
     return path if os.path.isfile(path) and not os.path.islink(path) else None
 
 
+def _journal(host: Any, run_id: str) -> str | None:
+    """The current project's journal of ``run_id``, or None (unknown or another project's run: 404)."""
+    return _journal_file(host.data_dir, host.project, run_id) if RUN_ID.match(run_id) else None
+
+
 def undo_state(data_dir: Path, project: str, run_id: str) -> dict[str, bool]:
     """``undo: {available, undone}`` of a finished run (02 §4.6)."""
     from clauz3.fileundo import file_changes
-    from clauz3.stdlib.filejournal import journal_path
 
+    path = _journal_file(data_dir, project, run_id)
+    if path is None:
+        return {"available": False, "undone": False}
     try:
-        path = journal_path(data_dir, project, run_id)
-        if not os.path.isfile(path) or os.path.islink(path):
-            return {"available": False, "undone": False}
         summary = file_changes(path)
     except (OSError, ValueError):
         return {"available": False, "undone": False}

@@ -168,12 +168,17 @@ def mark_undone(path: str | os.PathLike[str]) -> None:
         os.close(fd)
 
 
+def journal_dir(data_dir: str | os.PathLike[str], project: str | os.PathLike[str]) -> str:
+    """``<data>/file-changes/<sha256(project)>``: one project's journals, for a canonical absolute path."""
+    digest = hashlib.sha256(os.path.realpath(os.fspath(project)).encode("utf-8")).hexdigest()
+    return os.path.join(os.fspath(data_dir), "file-changes", digest)
+
+
 def journal_path(data_dir: str | os.PathLike[str], project: str | os.PathLike[str], run_id: str) -> str:
-    """``<data>/file-changes/<sha256(project)>/<run-id>.jsonl`` for a canonical absolute project path."""
+    """``<journal_dir>/<run-id>.jsonl``."""
     if not run_id or "/" in run_id or run_id in (".", "..") or "\x00" in run_id:
         raise ValueError(f"invalid run id {run_id!r}")
-    digest = hashlib.sha256(os.path.realpath(os.fspath(project)).encode("utf-8")).hexdigest()
-    return os.path.join(os.fspath(data_dir), "file-changes", digest, f"{run_id}.jsonl")
+    return os.path.join(journal_dir(data_dir, project), f"{run_id}.jsonl")
 
 
 def prune_journals(directory: str | os.PathLike[str], *, keep_runs: int = KEEP_RUNS,
