@@ -18,7 +18,7 @@ from typing import Any
 from clauz3.bridge.lifetime import Credentials
 from clauz3.runs.records import FINAL_PHASES, RunRecord, compact
 from clauz3.runs.snapshot import SnapshotFile
-from clauz3.runs.supervisor import RunConfig, RunResult, Supervisor
+from clauz3.runs.supervisor import RunConfig, Supervisor
 
 NO_LIBRARIES_TEXT = "No project libraries selected; ask the user to add libraries."
 NO_RUNS = "No runs yet."
@@ -153,22 +153,15 @@ class RunService:
             self._active = _Active(sup, [listener] if listener is not None else [])
         return sup
 
-    def finish(self, sup: Supervisor, result: RunResult) -> RunOutcome:
-        with self._lock:
-            if self._active is not None and self._active.supervisor is sup:
-                self._active = None
-        return RunOutcome(result.record, result.stdout, result.stderr)
-
     def execute(self, sup: Supervisor) -> RunOutcome:
         """Run to the end (blocking); always releases the active slot."""
         try:
             result = sup.run()
-        except BaseException:
+        finally:
             with self._lock:
                 if self._active is not None and self._active.supervisor is sup:
                     self._active = None
-            raise
-        return self.finish(sup, result)
+        return RunOutcome(result.record, result.stdout, result.stderr)
 
     def _on_record(self, record: dict[str, Any]) -> None:
         if self.push is not None:

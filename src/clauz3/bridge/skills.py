@@ -14,6 +14,8 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from clauz3.layers.skills import SkillsError, preview_of, snapshot_skills
+
 AUTHORING_ID = "builtin:clauz3-authoring"
 UNKNOWN = "Unknown skill ID; call list_skills to see the available IDs."
 NO_SKILLS = "No documents."
@@ -35,12 +37,6 @@ def authoring_text() -> str:
     return (resources.files("clauz3.bridge") / "authoring.md").read_text(encoding="utf-8")
 
 
-def _preview(text: str) -> str:
-    from clauz3.layers.skills import preview_of
-
-    return preview_of(text)
-
-
 class SkillSnapshot:
     def __init__(self, skills: Sequence[Skill]) -> None:
         self._skills = list(skills)
@@ -50,7 +46,7 @@ class SkillSnapshot:
     def take(cls, project: Path | None, extra_dirs: Sequence[str] = (),
              warn: Callable[[str], None] | None = None, trusted_roots: Sequence[str] = ()) -> SkillSnapshot:
         text = authoring_text()
-        skills = [Skill(AUTHORING_ID, "clauz3-authoring", _preview(text), text)]
+        skills = [Skill(AUTHORING_ID, "clauz3-authoring", preview_of(text), text)]
         if project is not None and trusted_roots:
             from clauz3.layers.recipes import recipes_for_roots
 
@@ -67,11 +63,8 @@ class SkillSnapshot:
             if os.path.isdir(repo) and not os.path.islink(repo):
                 dirs.append(str(repo))
         dirs.extend(extra_dirs)
+        seen = {s.id for s in skills}
         for folder in dirs:  # one folder at a time: a refused folder does not hide the others
-            try:
-                from clauz3.layers.skills import SkillsError, snapshot_skills
-            except ImportError:  # pragma: no cover - the 05 module ships with clauz3
-                break
             try:
                 docs = snapshot_skills([folder])
             except SkillsError as exc:
@@ -79,7 +72,8 @@ class SkillSnapshot:
                     warn(f"skills ignored: {exc}")
                 continue
             for doc in docs:
-                if doc.id not in {s.id for s in skills}:
+                if doc.id not in seen:
+                    seen.add(doc.id)
                     skills.append(Skill(doc.id, doc.name, doc.preview, doc.content))
         return cls(skills)
 

@@ -84,6 +84,7 @@ def run(args: argparse.Namespace) -> int:
     from clauz3.approvals.policies import PolicyError, load_policy
     from clauz3.approvals.secretfiles import InsecureFileError
     from clauz3.approvals.service import NotLoopback, bind_loopback, discover_default_layer, serve, url_host
+    from clauz3.prover.entailment import entails
 
     port = int(_number(args.port, "--port", 0, 65535))
     wait = _number(args.approval_wait, "--approval-wait", 10, 86400)
@@ -126,7 +127,7 @@ def run(args: argparse.Namespace) -> int:
         raise CommandError(f"cannot listen on {args.host}:{port}: {exc.strerror or exc}") from exc
     authority = ApprovalAuthority(AuthorityConfig(
         data_dir=data, project=str(project), signing_key=key, approval_wait_seconds=wait, policy=policy,
-        policy_timeout=policy_timeout, profiles=args.profiles, entails=_entailment()))
+        policy_timeout=policy_timeout, profiles=args.profiles, entails=entails))
     authority.register_conversation(None, trusted, imports, token=submission)
     http = ApprovalHTTP(authority, cookies, approver_token=approver, port=sock.getsockname()[1])
     base = f"http://{url_host(sock)}"
@@ -139,14 +140,3 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _entailment():
-    """The prover's policy entailment when installed, else the conservative default (POL-3)."""
-    import importlib
-
-    from clauz3.approvals.policies import never_entails
-
-    try:
-        module = importlib.import_module("clauz3.prover.entailment")
-    except ImportError:
-        return never_entails
-    return getattr(module, "entails", never_entails)

@@ -8,15 +8,9 @@ import sys
 from pathlib import Path
 
 from clauz3.commands._errors import CommandError, data_dir
+from clauz3.commands.ui import AGENTS, _port, add_session_arguments, approval_settings
 
 HELP = "Start a new agent conversation in this terminal, with a private approval service for this folder."
-AGENTS = ("claude", "codex", "agy", "opencode", "pi", "demo")
-
-
-def _port(text: str) -> int:
-    if not text.isdigit() or not 0 <= int(text) <= 65535:
-        raise argparse.ArgumentTypeError(f"--port must be an integer from 0 to 65535, not {text!r}")
-    return int(text)
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -30,14 +24,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--prompt", help="send TEXT as the first message (default: none)")
     parser.add_argument("--setup", action="store_true",
                         help="open the Libraries page first in the Approver UI (default: off)")
-    parser.add_argument("--skills-dir", action="append", default=[], metavar="DIR",
-                        help="extra skills folder (repeatable; default: none)")
-    parser.add_argument("--unrestricted", action="store_true",
-                        help="let agents that need it use their native tools (default: restricted)")
-    parser.add_argument("--debug", action="store_true", help="keep a private agent-stderr log and show tracebacks")
-    from clauz3.commands.ui import add_approval_arguments
-
-    add_approval_arguments(parser)
+    add_session_arguments(parser)
 
 
 def checked_data_dir() -> Path:
@@ -71,8 +58,6 @@ def check_project_free(data: Path, project: str) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from clauz3.commands.ui import approval_settings
-
     approvals = approval_settings(args)  # 03 CLI-9: bad numbers exit 2 before anything starts
     from clauz3.layers.selection import terminal_libraries_line
     from clauz3.layers.skills import SkillsError, selected_line, snapshot_skills

@@ -30,6 +30,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--prompt", help="send TEXT as the first prompt of a new conversation")
     parser.add_argument("--setup", action="store_true", help="open the Libraries page first")
     parser.add_argument("--policy", metavar="FILE", help="approval policy file (default: none)")
+    add_session_arguments(parser)
+
+
+def add_session_arguments(parser: argparse.ArgumentParser) -> None:
+    """The trailing flags `ui` and `start` share: skills folders, mode, debug, then the approval flags."""
     parser.add_argument("--skills-dir", action="append", default=[], metavar="DIR",
                         help="extra skills folder (repeatable; default: none)")
     parser.add_argument("--unrestricted", action="store_true",

@@ -102,10 +102,10 @@ def matches_bundled(domain: str, domain_dir: Path) -> bool:
 def domain_of_root(root: Path) -> tuple[str, Path] | None:
     """``(domain, domain dir)`` of a trusted root ``…/tools/<d>/trusted`` or ``…/tools/<org>/<d>/trusted``."""
     parts = root.parts
-    if len(parts) < 3 or parts[-1] != "trusted" or "tools" not in parts[:-2]:
+    if parts[-1:] != ("trusted",):
         return None
-    at = len(parts) - 1 - parts[:-1][::-1].index("tools") - 1
-    return "/".join(parts[at + 1:-1]), root.parent
+    at = max((i for i, part in enumerate(parts[:-2]) if part == "tools"), default=None)  # the last `tools`
+    return None if at is None else ("/".join(parts[at + 1:-1]), root.parent)
 
 
 def available_recipes(selected: Mapping[str, Path]) -> list[Recipe]:

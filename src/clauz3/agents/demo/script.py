@@ -262,15 +262,21 @@ def _read_file(text: str) -> Intent | None:
     return path if isinstance(path, BadArgument) else ReadFile(path)
 
 
+def _line_body(raw: str) -> str | BadArgument:
+    """The text to write or append: quoted or bare, 1–1,000 characters."""
+    body = _unquote(raw)
+    if body is None:
+        body = raw
+    return body if 1 <= len(body) <= 1000 else BadArgument(MESSAGE_RULE)
+
+
 def _write_or_append(text: str) -> Intent | None:
     m = re.fullmatch(r"(write|append the line|append) (.+) to (\S+)", text, re.IGNORECASE)
     if m is None:
         return None
-    body = _unquote(m.group(2))
-    if body is None:
-        body = m.group(2)
-    if not 1 <= len(body) <= 1000:
-        return BadArgument(MESSAGE_RULE)
+    body = _line_body(m.group(2))
+    if isinstance(body, BadArgument):
+        return body
     path = _path_argument(m.group(3), directory=False)
     if isinstance(path, BadArgument):
         return path
@@ -284,11 +290,9 @@ def _append_two(text: str) -> Intent | None:
     m = re.fullmatch(r"(?:append the line|append) (.+) to (\S+) and (\S+)", text, re.IGNORECASE)
     if m is None:
         return None
-    body = _unquote(m.group(1))
-    if body is None:
-        body = m.group(1)
-    if not 1 <= len(body) <= 1000:
-        return BadArgument(MESSAGE_RULE)
+    body = _line_body(m.group(1))
+    if isinstance(body, BadArgument):
+        return body
     first = _path_argument(m.group(2), directory=False)
     if isinstance(first, BadArgument):
         return first
