@@ -57,11 +57,8 @@ def svc(data: Path, project: Path) -> Iterator[MockApprovalService]:
 
 @pytest.fixture
 def host(svc: MockApprovalService, tmp_path: Path) -> Iterator[FakeHost]:
-    fake = FakeHost(credentials(svc, tmp_path))
-    try:
+    with FakeHost(credentials(svc, tmp_path)) as fake:
         yield fake
-    finally:
-        fake.close()
 
 
 def bridge_args(project: Path, *, libraries: bool = True, extra: list[str] | None = None) -> list[str]:

@@ -114,6 +114,12 @@ class FakeHost:
             time.sleep(0.02)
         return predicate()
 
+    def __enter__(self) -> FakeHost:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
     def close(self) -> None:
         self._closed = True
         self.close_connections()

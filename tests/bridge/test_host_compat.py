@@ -6,15 +6,13 @@ import sys
 from pathlib import Path
 from typing import Any
 
-import pytest
 from mcp import ClientSession, StdioServerParameters
 from mcp.client.stdio import stdio_client
 
 from clauz3.approvals.mock import MockApprovalService
+from clauz3.sessions import lifetime
 
 from .conftest import EMAIL_PROGRAM, bridge_args, credentials, text_of
-
-lifetime = pytest.importorskip("clauz3.sessions.lifetime")
 
 
 async def test_run_records_reach_the_real_host_server(project: Path, svc: MockApprovalService,

@@ -64,11 +64,8 @@ def approving(data: Path, slow_project: Path) -> Iterator[MockApprovalService]:
 
 @pytest.fixture
 def approving_host(approving: MockApprovalService, tmp_path: Path) -> Iterator[FakeHost]:
-    fake = FakeHost(credentials(approving, tmp_path))
-    try:
+    with FakeHost(credentials(approving, tmp_path)) as fake:
         yield fake
-    finally:
-        fake.close()
 
 
 def extra(project: Path) -> list[str]:

@@ -27,11 +27,8 @@ def slow_svc(data: Path, project: Path) -> Iterator[MockApprovalService]:
 
 @pytest.fixture
 def slow_host(slow_svc: MockApprovalService, tmp_path: Path) -> Iterator[FakeHost]:
-    fake = FakeHost(credentials(slow_svc, tmp_path))
-    try:
+    with FakeHost(credentials(slow_svc, tmp_path)) as fake:
         yield fake
-    finally:
-        fake.close()
 
 
 def _withdraw(svc: MockApprovalService, request_id: str) -> None:

@@ -7,8 +7,12 @@ from __future__ import annotations
 
 import contextlib
 import os
+import re
+import signal
+import subprocess
 import sys
 import tempfile
+import time
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -25,10 +29,12 @@ ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-f
         "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 HTML_BRIDGE = HERE / "html_bridge.py"
 MOBILE = {"width": 390, "height": 844}
+LOGIN_LINK = re.compile(r"Open this private link: (http://127\.0\.0\.1:\d+/ui/login\?key=\S+)")
 
+HAS_CHROMIUM = os.path.exists(CHROMIUM)
 needs_chromium = [
     pytest.mark.browser,
-    pytest.mark.skipif(not os.path.exists(CHROMIUM), reason="chromium is not installed at /usr/bin/chromium"),
+    pytest.mark.skipif(not HAS_CHROMIUM, reason="chromium is not installed at /usr/bin/chromium"),
 ]
 
 
@@ -69,6 +75,44 @@ class Session:
     def clean(self) -> None:
         assert self.errors == [], self.errors
         assert self.outside == [], self.outside
+
+
+def ui_env(home: Path) -> dict[str, str]:
+    """The caller's environment without CLAUZ3_* (no stray approval service), with a private data home."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("CLAUZ3_")}
+    env["CLAUZ3_HOME"] = str(home)
+    return env
+
+
+def launch_ui(*args: str, env: dict[str, str], timeout: float = 30.0) -> tuple[subprocess.Popen[str], str]:
+    """Start the real `clauz3 ui <args> --no-browser --port 0` in its own process group; return it and
+    the sign-in link it prints. Stop it with ``stop_ui``."""
+    proc = subprocess.Popen([sys.executable, "-m", "clauz3", "ui", *args, "--no-browser", "--port", "0"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
+                            start_new_session=True)
+    assert proc.stdout is not None
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        line = proc.stdout.readline()
+        match = LOGIN_LINK.search(line)
+        if match:
+            return proc, match.group(1)
+        if not line and proc.poll() is not None:
+            break
+    stop_ui(proc)
+    raise AssertionError(f"no login link printed: {proc.stderr.read() if proc.stderr else ''}")
+
+
+def stop_ui(proc: subprocess.Popen[str], grace: float = 15.0) -> None:
+    """Ctrl-C the launcher's process group as a person would; SIGKILL it after ``grace`` seconds."""
+    if proc.poll() is None:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(proc.pid, signal.SIGINT)
+        try:
+            proc.wait(timeout=grace)
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
 
 
 def _shot_dir() -> Path:

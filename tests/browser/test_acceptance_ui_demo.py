@@ -3,59 +3,17 @@ service, demo agent, MCP bridge, run worker and approval authority — driven in
 
 from __future__ import annotations
 
-import os
-import re
-import signal
-import subprocess
-import sys
-import time
 from pathlib import Path
 
-import pytest
+from browser_harness import ARGS, CHROMIUM, launch_ui, needs_chromium, stop_ui, ui_env
 
-CHROMIUM = "/usr/bin/chromium"
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
-
-pytestmark = [
-    pytest.mark.browser,
-    pytest.mark.skipif(not os.path.exists(CHROMIUM), reason="chromium is not installed at /usr/bin/chromium"),
-]
-
-
-def start_ui(home: Path) -> tuple[subprocess.Popen[str], str]:
-    env = {k: v for k, v in os.environ.items() if not k.startswith("CLAUZ3_")}
-    env["CLAUZ3_HOME"] = str(home)
-    proc = subprocess.Popen([sys.executable, "-m", "clauz3", "ui", "demo", "--tutorial", "--no-browser",
-                             "--port", "0"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                            env=env, start_new_session=True)
-    assert proc.stdout is not None
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline:
-        line = proc.stdout.readline()
-        match = re.search(r"Open this private link: (http://127\.0\.0\.1:\d+/ui/login\?key=\S+)", line)
-        if match:
-            return proc, match.group(1)
-        if not line and proc.poll() is not None:
-            break
-    proc.kill()
-    raise AssertionError(f"no login link printed: {proc.stderr.read() if proc.stderr else ''}")
-
-
-def stop(proc: subprocess.Popen[str]) -> None:
-    if proc.poll() is None:
-        os.killpg(proc.pid, signal.SIGINT)
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            os.killpg(proc.pid, signal.SIGKILL)
-            proc.wait()
+pytestmark = needs_chromium
 
 
 async def test_tutorial_starter_to_completed_run_through_the_real_stack(tmp_path: Path) -> None:
     from playwright.async_api import async_playwright, expect
 
-    proc, link = start_ui(tmp_path / "home")
+    proc, link = launch_ui("demo", "--tutorial", env=ui_env(tmp_path / "home"))
     try:
         port = link.split(":")[2].split("/")[0]
         async with async_playwright() as pw:
@@ -88,5 +46,5 @@ async def test_tutorial_starter_to_completed_run_through_the_real_stack(tmp_path
             finally:
                 await browser.close()
     finally:
-        stop(proc)
+        stop_ui(proc)
     assert proc.returncode in (0, 130), proc.returncode

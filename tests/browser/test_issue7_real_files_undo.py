@@ -9,23 +9,15 @@ disk in the tutorial copy under CLAUZ3_HOME.
 
 from __future__ import annotations
 
-import os
-import re
-import signal
-import subprocess
-import sys
-import time
 from pathlib import Path
 from typing import Any
 
 import pytest
+from browser_harness import ARGS, CHROMIUM, HAS_CHROMIUM, launch_ui, stop_ui, ui_env
 
 from clauz3.agents.demo.programs import Modules, build
 from clauz3.agents.demo.script import AppendTwoFiles, BadArgument, parse
 
-CHROMIUM = "/usr/bin/chromium"
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 PHRASE = 'append the line "done" to notes/groceries.txt and notes/meeting.md'
 FILES = ("notes/groceries.txt", "notes/meeting.md")
 
@@ -40,35 +32,6 @@ def test_two_file_phrase_parses_to_one_program_with_two_writes() -> None:
     assert not isinstance(parse('append the line "a and b" to notes/x.txt').intent, AppendTwoFiles)
     assert isinstance(parse('append "x" to notes/a.txt and ./notes/a.txt').intent, BadArgument)
     assert isinstance(parse('append "x" to notes/a.txt and ../b.txt').intent, BadArgument)
-
-
-def start_ui(home: Path) -> tuple[subprocess.Popen[str], str]:
-    env = {k: v for k, v in os.environ.items() if not k.startswith("CLAUZ3_")}
-    env["CLAUZ3_HOME"] = str(home)
-    proc = subprocess.Popen([sys.executable, "-m", "clauz3", "ui", "demo", "--tutorial", "real-files",
-                             "--no-browser", "--port", "0"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            text=True, env=env, start_new_session=True)
-    assert proc.stdout is not None
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline:
-        line = proc.stdout.readline()
-        match = re.search(r"Open this private link: (http://127\.0\.0\.1:\d+/ui/login\?key=\S+)", line)
-        if match:
-            return proc, match.group(1)
-        if not line and proc.poll() is not None:
-            break
-    proc.kill()
-    raise AssertionError(f"no login link printed: {proc.stderr.read() if proc.stderr else ''}")
-
-
-def stop(proc: subprocess.Popen[str]) -> None:
-    if proc.poll() is None:
-        os.killpg(proc.pid, signal.SIGINT)
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            os.killpg(proc.pid, signal.SIGKILL)
-            proc.wait()
 
 
 def tutorial_copy(home: Path) -> Path:
@@ -119,12 +82,12 @@ async def confirm_undo(page: Any, run: Any) -> Any:
 
 
 @pytest.mark.browser
-@pytest.mark.skipif(not os.path.exists(CHROMIUM), reason="chromium is not installed at /usr/bin/chromium")
+@pytest.mark.skipif(not HAS_CHROMIUM, reason="chromium is not installed at /usr/bin/chromium")
 async def test_real_files_two_file_run_undo_restores_both_and_spares_a_hand_edit(tmp_path: Path) -> None:
     from playwright.async_api import async_playwright, expect
 
     home = tmp_path / "home"
-    proc, link = start_ui(home)
+    proc, link = launch_ui("demo", "--tutorial", "real-files", env=ui_env(home))
     try:
         port = link.split(":")[2].split("/")[0]
         async with async_playwright() as pw:
@@ -169,5 +132,5 @@ async def test_real_files_two_file_run_undo_restores_both_and_spares_a_hand_edit
             finally:
                 await browser.close()
     finally:
-        stop(proc)
+        stop_ui(proc)
     assert proc.returncode in (0, 130), proc.returncode

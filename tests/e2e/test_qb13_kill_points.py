@@ -17,8 +17,8 @@ The five points take about 32 s together (under the 40 s allowed for them in the
 five run in the default tier; ``soak`` repeats the five-point loop three more times (00 DEC-2). The
 idle point overlaps ``test_service_kill.py``.
 
-Known product bug (xfail strict): after the restart the executing run stays ``executing`` in the
-ledger and the page shows it ``cancelled`` (``stopped``), never ``uncertain``.
+Regression guard: the executing run once stayed ``executing`` in the ledger after the restart (and the
+page showed it ``cancelled``); a run left executing by a dead service is now recorded ``uncertain``.
 """
 
 from __future__ import annotations

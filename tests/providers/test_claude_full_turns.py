@@ -18,7 +18,6 @@ import json
 import os
 import re
 import shutil
-import signal
 import stat
 import subprocess
 import sys
@@ -39,9 +38,9 @@ from clauz3.layers.skills import BASE_INSTRUCTIONS
 from clauz3.sessions.providers import claude
 from clauz3.sessions.providers.table import CLAUDE_ACP_PACKAGE, CLAUDE_ACP_PIN
 
-CHROMIUM = "/usr/bin/chromium"
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "browser"))
+from browser_harness import ARGS, CHROMIUM, launch_ui, needs_chromium, stop_ui
+
 SIX = set(claude.ALLOWED_TOOLS)
 # Reviewed: MCP-resource helpers that only list/read resources of the configured MCP servers (the
 # bridge offers none). Nothing that reads files, writes, executes, fetches or spawns agents.
@@ -52,10 +51,7 @@ PROGRAMS = {
     "refuted": build(Email("eve@example.com", "hi", ("bob@example.com",)), Modules.default("email")).source,
 }
 
-pytestmark = [
-    pytest.mark.browser,
-    pytest.mark.skipif(not os.path.exists(CHROMIUM), reason="chromium is not installed at /usr/bin/chromium"),
-]
+pytestmark = needs_chromium
 
 
 # -- the pieces ------------------------------------------------------------------------------------
@@ -240,40 +236,12 @@ class Workspace:
         await expect(self.page.locator("#status-text")).to_have_text("Ready", timeout=30_000)
 
 
-def start_ui(env: dict[str, str]) -> tuple[subprocess.Popen[str], str]:
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "clauz3", "ui", "claude", "--tutorial", "--no-browser", "--port", "0"],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, start_new_session=True)
-    assert proc.stdout is not None
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline:
-        line = proc.stdout.readline()
-        match = re.search(r"Open this private link: (http://127\.0\.0\.1:\d+/ui/login\?key=\S+)", line)
-        if match:
-            return proc, match.group(1)
-        if not line and proc.poll() is not None:
-            break
-    stop_ui(proc)
-    raise AssertionError(f"no login link printed: {proc.stderr.read() if proc.stderr else ''}")
-
-
-def stop_ui(proc: subprocess.Popen[str]) -> None:
-    if proc.poll() is None:
-        with contextlib.suppress(ProcessLookupError):
-            os.killpg(proc.pid, signal.SIGINT)
-        try:
-            proc.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            os.killpg(proc.pid, signal.SIGKILL)
-            proc.wait()
-
-
 @contextlib.asynccontextmanager
 async def workspace(b: Box) -> AsyncIterator[Workspace]:
     """Start the real ui command, sign Chromium in, record every WebSocket frame the page gets."""
     from playwright.async_api import async_playwright
 
-    proc, link = start_ui(b.env)
+    proc, link = launch_ui("claude", "--tutorial", env=b.env)
     ws = Workspace(proc)
     port = link.split(":")[2].split("/")[0]
     outside: list[str] = []
