@@ -28,23 +28,26 @@ function groupOf(updated) {
 
 export async function loadConversations() {
   const result = await api("/api/chat/conversations");
-  if (result.ok) { store.conversations = result.data.conversations || []; drawHistory(); }
+  if (result.ok) { store.conversations = result.data.conversations || []; listVersion += 1; drawHistory(); }
 }
 
 export function setConversations(list) {
   store.conversations = list || [];
+  listVersion += 1;
   drawHistory();
 }
 
 let redrawAfterMenu = false;
+let listVersion = 0;  // bumped whenever the shown list (history or search results) is replaced
 
 export function drawHistory() {
   const holder = $("history");
   const current = store.state ? store.state.conversation_id : null;
   const canSwitch = idle();
   const list = searchResults !== null ? searchResults : store.conversations;
-  // Redraw only when something shown changed, so open row menus and focus survive state frames.
-  const key = JSON.stringify([current, canSwitch, renaming, searchResults !== null, list]);
+  // Redraw only when something shown changed, so open row menus and focus survive state frames;
+  // the list counts by version, not by content: this runs on every state frame.
+  const key = JSON.stringify([current, canSwitch, renaming, listVersion]);
   if (holder.dataset.key === key) return;
   // A row menu the person has open stays put; the redraw happens when it closes.
   if (holder.querySelector(".menu:not([hidden])")) { redrawAfterMenu = true; return; }
@@ -168,10 +171,11 @@ async function deleteConversation(c) {
 
 function runSearch() {
   const q = query.trim();
-  if (!q) { searchResults = null; drawHistory(); return; }
+  if (!q) { searchResults = null; listVersion += 1; drawHistory(); return; }
   api(`/api/chat/conversations?q=${encodeURIComponent(q.slice(0, 200))}`).then((result) => {
     if (query.trim() !== q) return;
     searchResults = result.ok ? result.data.conversations || [] : [];
+    listVersion += 1;
     drawHistory();
   });
 }
