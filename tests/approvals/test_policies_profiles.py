@@ -323,3 +323,27 @@ def test_remember_errors_are_approval_errors(data_dir: Path, project: Path) -> N
     h = _profiled(data_dir, project)
     with pytest.raises(ApprovalError):
         h.authority.remember(123)
+
+
+def test_forget_project_drops_only_that_projects_rules_and_history(data_dir: Path, tmp_path: Path) -> None:
+    from clauz3.approvals.profiles import ProfileStore, forget_project
+
+    gone, kept = tmp_path / "gone", tmp_path / "kept"
+    gone.mkdir()
+    kept.mkdir()
+    store = ProfileStore(profiles_path(data_dir))
+    for project in (str(gone), str(kept)):
+        store.append(project=project, record={"request_id": "r"}, signature="sig", basis=None,
+                     decision="rejected", decided_by="human", remember=True)
+        store.append(project=project, record={"request_id": "s"}, signature=None, basis=None,
+                     decision=None, decided_by=None)
+    store.forget_project(str(gone))
+    assert store.snapshot(str(gone)) == {"project": str(gone), "rules": [], "history": []}
+    assert len(store.snapshot(str(kept))["rules"]) == 1 and len(store.snapshot(str(kept))["history"]) == 2
+    # Without an authority: a separate connection, the project path canonicalised like the authority's.
+    (tmp_path / "alias").symlink_to(kept)
+    forget_project(data_dir, tmp_path / "alias")
+    assert store.snapshot(str(kept)) == {"project": str(kept), "rules": [], "history": []}
+    store.close()
+    forget_project(tmp_path / "no-data", str(kept))
+    assert not (tmp_path / "no-data").exists()

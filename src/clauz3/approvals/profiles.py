@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import secrets
 import sqlite3
 import threading
@@ -11,6 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from clauz3.approvals._paths import canonical_project, profiles_path
 from clauz3.approvals.decisions import REMEMBERABLE, is_approving
 from clauz3.approvals.errors import ApprovalError
 from clauz3.approvals.requests import iso
@@ -172,6 +174,12 @@ class ProfileStore:
             if cursor.rowcount == 0:
                 raise ApprovalError("not_found", "no such rule")
 
+    def forget_project(self, project: str) -> None:
+        """TUT-3: drop every remembered rule and history row of ``project``, in one transaction."""
+        with self._lock, transaction(self._conn):
+            self._conn.execute("DELETE FROM rules WHERE project = ?", (project,))
+            self._conn.execute("DELETE FROM history WHERE project = ?", (project,))
+
     def snapshot(self, project: str, limit: int = 200) -> dict[str, Any]:
         with self._lock:
             rules = self._conn.execute(
@@ -189,3 +197,20 @@ class ProfileStore:
             "history": [{"id": h[0], "created": iso(h[1]), "signature": h[2], "record": json.loads(h[3]),
                          "decision": h[4], "decided_by": h[5], "rule_id": h[6]} for h in history],
         }
+
+
+def forget_project(data: Path, project: str | os.PathLike[str]) -> None:
+    """:meth:`ProfileStore.forget_project` on ``<data>/approval-profiles.sqlite`` for a caller without an
+    authority. No store (or a symlink) means nothing to forget; a store of another schema version is
+    left alone, as the authority would leave it."""
+    path = profiles_path(data)
+    if not path.is_file() or path.is_symlink():
+        return
+    try:
+        store = ProfileStore(path)
+    except ProfilesUnavailable:
+        return
+    try:
+        store.forget_project(canonical_project(project))
+    finally:
+        store.close()

@@ -6,6 +6,9 @@ blocks: frames go into a bounded queue (256); on overflow the queue is replaced 
 holding the retained history at that instant, so no retained event is lost or shown twice.
 At most one ``clauz3/state`` frame waits; a newer one replaces it, and a state whose encoding
 equals the last one sent is never sent.
+
+Observers (:meth:`Publisher.observe`, e.g. the terminal frontend) see every frame passed to ``send`` and
+every state change, whether or not a page is subscribed; they are plain callables and never await.
 """
 
 from __future__ import annotations
@@ -97,6 +100,17 @@ class Publisher:
         self._state = state
         self.subscriber: Subscriber | None = None
         self._state_pending = False
+        self._frame_observers: list[Callable[[dict[str, Any]], None]] = []
+        self._state_observers: list[Callable[[], None]] = []
+
+    def observe(self, on_frame: Callable[[dict[str, Any]], None] | None = None,
+                on_state: Callable[[], None] | None = None) -> None:
+        """Also call ``on_frame`` with every sent frame and ``on_state`` on every state change (at once,
+        not coalesced); the page's queue is fed first and unchanged."""
+        if on_frame is not None:
+            self._frame_observers.append(on_frame)
+        if on_state is not None:
+            self._state_observers.append(on_state)
 
     def restore_frame(self) -> dict[str, Any]:
         return {"method": "clauz3/restore", "params": self._snapshot()}
@@ -113,10 +127,10 @@ class Publisher:
     def send(self, frame: dict[str, Any]) -> None:
         """Queue a frame (retained ones are stored by the caller first, WS-11)."""
         sub = self.subscriber
-        if sub is None:
-            return
-        if not sub.put(frame):
+        if sub is not None and not sub.put(frame):
             sub.replace_with(self.restore_frame())
+        for observer in self._frame_observers:
+            observer(frame)
 
     def restore(self) -> None:
         sub = self.subscriber
@@ -125,6 +139,7 @@ class Publisher:
 
     def state_changed(self) -> None:
         """Coalesce state changes; the frame goes out within STATE_DELAY (WS-10: ≤ 250 ms)."""
+        self._notify_state()
         if self._state_pending or self.subscriber is None:
             return
         self._state_pending = True
@@ -133,10 +148,18 @@ class Publisher:
     def state_now(self) -> None:
         """Send the current state at once (a run phase change): coalescing must not hide a short phase
         such as ``executing`` from the progress indicator (TURN-10). Unchanged encodings are dropped."""
+        self._notify_state()
+        self._put_state()
+
+    def _notify_state(self) -> None:
+        for observer in self._state_observers:
+            observer()
+
+    def _put_state(self) -> None:
         sub = self.subscriber
         if sub is not None:
             sub.put_state({"method": "clauz3/state", "params": self._state()})
 
     def _flush_state(self) -> None:
         self._state_pending = False
-        self.state_now()
+        self._put_state()

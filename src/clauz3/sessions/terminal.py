@@ -31,7 +31,6 @@ from clauz3.commands._errors import CommandError
 
 from .config import LaunchConfig
 from .launcher import EXIT_BY_CODE, bind_loopback
-from .publisher import Publisher
 from .service import Service, StartupError, build_service
 from .terminal_input import LineReader
 from .terminal_output import Renderer
@@ -48,27 +47,6 @@ class TerminalOptions:
     first_prompt: str | None = None
     resuming: bool = False
     claude_cli: str | None = None  # set: run Claude Code's own terminal UI instead (04 CLD-7)
-
-
-def tap_publisher(publisher: Publisher, on_frame: Callable[[dict[str, Any]], None],
-                  on_state: Callable[[], None]) -> None:
-    """Observe every frame and state change the host publishes, without taking the page's place.
-
-    The conversation holds this very publisher object, so wrapping its two entry points on the
-    instance reaches every sender; the page's queue still gets everything unchanged.
-    """
-    send, state_changed = publisher.send, publisher.state_changed
-
-    def tapped_send(frame: dict[str, Any]) -> None:
-        on_frame(frame)
-        send(frame)
-
-    def tapped_state() -> None:
-        on_state()
-        state_changed()
-
-    setattr(publisher, "send", tapped_send)  # noqa: B010 — instance override, see docstring
-    setattr(publisher, "state_changed", tapped_state)  # noqa: B010
 
 
 class TerminalFrontend:
@@ -171,7 +149,8 @@ class TerminalFrontend:
         conv = host.conversation
         if conv is None or conv.id != self.options.conversation_id:
             raise CommandError(f"conversation {self.options.conversation_id} could not be reopened", 70)
-        tap_publisher(host.publisher, self._on_frame, self._on_state)
+        # One more observer of the host's publisher; the page stays its one subscriber.
+        host.publisher.observe(self._on_frame, self._on_state)
         self.renderer.seen_runs(list(conv.runs.values()))
         # 00 DEC-8: the first link of a terminal session stays valid until it is used.
         service.sign_in.tokens.adopt(self.config.login_token, now=math.inf)

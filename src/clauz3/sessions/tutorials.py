@@ -158,8 +158,7 @@ def tutorial_of(data_dir: Path, project: str) -> str | None:
 def forget_state(data_dir: Path, project: str) -> None:
     """TUT-3: clear the tutorial project's default selection, remembered approvals and history, and its
     file-change journals. Conversations are deleted by the caller through the store."""
-    import sqlite3
-
+    from clauz3.approvals.profiles import forget_project
     from clauz3.layers.selection import defaults_path
     from clauz3.stdlib.filejournal import journal_dir
 
@@ -168,14 +167,4 @@ def forget_state(data_dir: Path, project: str) -> None:
     journals = Path(journal_dir(data_dir, project))
     if journals.is_dir() and not journals.is_symlink():
         shutil.rmtree(journals, ignore_errors=True)
-    profiles = data_dir / "approval-profiles.sqlite"
-    if profiles.is_file() and not profiles.is_symlink():
-        # The authority offers no per-project purge; rows are scoped by the canonical project path.
-        conn = sqlite3.connect(str(profiles), timeout=5.0)
-        try:
-            with conn:
-                for table in ("rules", "history"):
-                    with contextlib.suppress(sqlite3.OperationalError):
-                        conn.execute(f"DELETE FROM {table} WHERE project = ?", (os.path.realpath(project),))
-        finally:
-            conn.close()
+    forget_project(data_dir, project)
