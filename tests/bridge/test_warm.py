@@ -35,3 +35,47 @@ def test_warm_and_cold_outputs_are_identical(project: Path, data: Path, svc: Moc
     assert refuted["warm"]["record"]["reason"] == "proof_failed"
     assert out["changed_used_warm"] is False and out["changed_phase"] == "completed"
     assert out["replaced"] and out["stopped"]
+
+
+def test_reap_orphans_goes_past_an_exited_warm_process(tmp_path: Path) -> None:
+    """The warm process exiting first must not leave the dead workers after it as zombies."""
+    from clauz3.bridge.warm import WarmProver
+
+    read_fd, write_fd = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # a child of its own, so the reaping touches none of pytest's children
+        code = 1
+        try:
+            os.close(read_fd)
+            warm = WarmProver(tmp_path, [], [])
+            warm._proc = subprocess.Popen([sys.executable, "-c", ""])  # the oldest child: waitid sees it first
+            os.waitid(os.P_PID, warm._proc.pid, os.WEXITED | os.WNOWAIT)
+            workers = []
+            for _ in range(3):
+                child = os.fork()
+                if child == 0:
+                    os._exit(0)
+                os.waitid(os.P_PID, child, os.WEXITED | os.WNOWAIT)  # exited, not reaped: a zombie
+                workers.append(child)
+            warm._reap_orphans()
+            zombies = []
+            for child in workers:
+                try:
+                    os.waitpid(child, os.WNOHANG)
+                    zombies.append(child)  # still ours to reap: _reap_orphans stopped early
+                except ChildProcessError:
+                    pass
+            result = {"warm_returncode": warm._proc.returncode, "zombies": zombies}
+            with os.fdopen(write_fd, "w") as fh:
+                fh.write(json.dumps(result))
+            code = 0
+        finally:
+            os._exit(code)
+    os.close(write_fd)
+    with os.fdopen(read_fd) as fh:
+        text = fh.read()
+    _, status = os.waitpid(pid, 0)
+    assert os.waitstatus_to_exitcode(status) == 0, text
+    result = json.loads(text)
+    assert result["warm_returncode"] == 0  # reaped through its Popen, status kept
+    assert result["zombies"] == []

@@ -68,6 +68,32 @@ def test_ledger_idempotency_table(tmp_path: Path) -> None:
         ledger.close()
 
 
+def test_reconcile_conversation_stores_the_uncertain_record(tmp_path: Path) -> None:
+    ledger = Ledger(tmp_path / "runs.sqlite")
+    try:
+        rid = "req_r_000001"
+        began = ledger.begin(rid, project="/proj", conversation_id="conv", payload_sha="p" * 64,
+                             source_sha="s" * 64)
+        ledger.set_phase(rid, "awaiting_approval", record={"request_id": rid, "phase": "awaiting_approval",
+                                                           "reason": None, "exit_code": None, "marker": 1})
+        ledger.claim(rid, _claims(rid), decision="approved_once")
+        assert began.lock is not None
+        assert ledger.reconcile_conversation("conv") == []  # the owner still holds the lock
+        began.lock.release()
+        assert ledger.reconcile_conversation("other") == []
+        [record] = ledger.reconcile_conversation("conv")
+        assert (record["phase"], record["reason"], record["exit_code"]) == ("uncertain", "worker_lost", None)
+        assert record["marker"] == 1 and record["message"]
+        row = ledger.get(rid)
+        assert row is not None and (row["phase"], row["reason"], row["exit_code"]) == ("uncertain", "worker_lost",
+                                                                                        None)
+        assert json.loads(row["record"]) == record  # the stored record agrees with the columns
+        assert ledger.reconcile_conversation("conv") == []
+        assert ledger.mark_uncertain_if_executing(rid) is None
+    finally:
+        ledger.close()
+
+
 def test_claim_is_single_use_across_connections(tmp_path: Path) -> None:
     path = tmp_path / "runs.sqlite"
     a, b = Ledger(path), Ledger(path)

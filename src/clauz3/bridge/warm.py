@@ -209,17 +209,22 @@ class WarmProver:
     def _reap_orphans(self) -> None:
         """As a subreaper the bridge inherits the dead children of killed worker groups; reap them.
 
-        Only exited processes are reaped, never the warm process itself (its ``Popen`` owns it); runs
-        are one at a time, so no worker of a live run can be among them.
+        Only exited processes are reaped; an exited warm process is reaped through its ``Popen`` (which
+        keeps its status) and the reaping goes on past it. Runs are one at a time, so no worker of a
+        live run can be among them.
         """
-        own = self._proc.pid if self._proc is not None else None
+        proc = self._proc
         for _ in range(256):
             try:
                 info = os.waitid(os.P_ALL, 0, os.WEXITED | os.WNOHANG | os.WNOWAIT)
             except (ChildProcessError, OSError):
                 return
-            if info is None or info.si_pid == own:
+            if info is None:
                 return
+            if proc is not None and info.si_pid == proc.pid:
+                if proc.poll() is None:
+                    return  # another thread is reaping it right now: the rest waits for the next spawn
+                continue
             try:
                 os.waitpid(info.si_pid, os.WNOHANG)
             except ChildProcessError:
@@ -297,9 +302,9 @@ def _warm_main(sock_fd: int) -> int:
 
         import clauz3.prover.api
         import clauz3.runs.worker  # noqa: F401
-        from clauz3.prover.pipeline import _layer_for, fingerprint
+        from clauz3.prover.pipeline import fingerprint, layer_for
 
-        _layer_for(trusted, imports)  # loads and validates the layer (TL-6: one per process)
+        layer_for(trusted, imports)  # loads and validates the layer (TL-6: one per process)
         print_fp = fingerprint(trusted, project)
     except Exception as exc:  # a broken layer: no warm process; cold workers report the error properly
         _send(sock, {"ready": False, "error": f"{type(exc).__name__}: {exc}"[:500]})

@@ -185,6 +185,20 @@ class _State:
     error: LayerError | None = None
 
 
+def reset_for_fork() -> None:
+    """In a forked child only: forget the layer this process loaded, so the child can load another (TL-6)."""
+    _State.key = None
+    _State.layer = None
+    _State.error = None
+    _forget_tools_modules()
+
+
+def _forget_tools_modules() -> None:
+    """Modules named tools.* imported before (by anything) would shadow the next layer's packages."""
+    for name in [m for m in sys.modules if m == "tools" or m.startswith("tools.")]:
+        del sys.modules[name]
+
+
 def loaded_layer() -> Layer | None:
     """The layer this process loaded, if any."""
     return _State.layer
@@ -282,9 +296,7 @@ def _import_all(
 
     from clauz3._deal import deal_spellings
 
-    # Modules named tools.* imported before (by anything) would shadow the layer's packages.
-    for name in [m for m in sys.modules if m == "tools" or m.startswith("tools.")]:
-        del sys.modules[name]
+    _forget_tools_modules()
     for ir in reversed(import_roots):
         text = str(ir)
         if text in sys.path:

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TextIO
 
-from clauz3.prover.pipeline import ProofRequest, _layer_for, prove_file
+from clauz3.prover.pipeline import ProofRequest, layer_for, prove_file
 
 EXPECT = re.compile(r"#\s*clauz3-expect:\s*(.+?)\s*$")
 
@@ -201,7 +201,7 @@ def run_cases(source: Path, *, jobs: int, use_cache: bool, require_coverage: boo
     cases = find_cases(source)
     trusted, imports = library_roots(source)
     try:
-        _layer_for(trusted, imports)
+        layer_for(trusted, imports)
     except LayerError as exc:
         print(exc.diagnostic.render(), file=sys.stderr)
         return 2

@@ -47,7 +47,8 @@ class _State:
     layer_roots: tuple[tuple[str, ...], tuple[str, ...]] | None = None
 
 
-def _layer_for(trusted_roots: Sequence[Path], import_roots: Sequence[Path]) -> Any:
+def layer_for(trusted_roots: Sequence[Path], import_roots: Sequence[Path]) -> Any:
+    """This process's layer for these roots, loaded on first use; other roots raise (01 TL-6)."""
     from clauz3.language.layer import load_layer
 
     key = (tuple(str(p) for p in trusted_roots), tuple(str(p) for p in import_roots))
@@ -142,7 +143,7 @@ def prove_file(req: ProofRequest, *, project_root: Path | None = None) -> ProofO
     from clauz3.language import Refused, check_program
 
     try:
-        layer = _layer_for(req.trusted_roots, req.import_roots)
+        layer = layer_for(req.trusted_roots, req.import_roots)
     except LayerError as exc:
         return _refused(entry, [exc.diagnostic])
     if time.monotonic() > deadline:
@@ -190,7 +191,7 @@ def prove_file(req: ProofRequest, *, project_root: Path | None = None) -> ProofO
 
 def prove_file_any_layer(req: ProofRequest, *, project_root: Path | None = None) -> ProofOutcome:
     """:func:`prove_file`, in a forked child when this process already holds another layer (TL-6)."""
-    from clauz3.language.layer import LayerAlreadyLoaded
+    from clauz3.language.layer import LayerAlreadyLoaded, reset_for_fork
 
     key = (tuple(str(p) for p in req.trusted_roots), tuple(str(p) for p in req.import_roots))
     if _State.layer_roots is None or _State.layer_roots == key:
@@ -205,22 +206,20 @@ def prove_file_any_layer(req: ProofRequest, *, project_root: Path | None = None)
     sys.stdout.flush()
     sys.stderr.flush()
     pid = os.fork()
-    if pid == 0:  # child: forget the parent's layer, prove, send the outcome back
+    if pid == 0:  # child: forget the parent's layer, prove, send the outcome (or why it failed) back
         code = 0
         try:
             os.close(read_fd)
             _State.layer = None
             _State.layer_roots = None
-            from clauz3.language import layer as layer_module
-
-            layer_module._State.key = None
-            layer_module._State.layer = None
-            layer_module._State.error = None
-            for name in [m for m in sys.modules if m == "tools" or m.startswith("tools.")]:
-                del sys.modules[name]
+            reset_for_fork()
             out = prove_file(req, project_root=project_root)
-            payload = {"entry": out.entry, "stderr": out.stderr, "exit_code": out.exit_code,
-                       "deadline_expired": out.deadline_expired}
+            payload: dict[str, Any] = {"entry": out.entry, "stderr": out.stderr, "exit_code": out.exit_code,
+                                       "deadline_expired": out.deadline_expired}
+        except BaseException as exc:
+            code = 1
+            payload = {"error": (f"{type(exc).__name__}: {exc}".splitlines() or [""])[0][:500]}
+        try:
             with os.fdopen(write_fd, "wb") as fh:
                 fh.write(json.dumps(payload).encode())
         except BaseException:
@@ -234,8 +233,11 @@ def prove_file_any_layer(req: ProofRequest, *, project_root: Path | None = None)
     try:
         doc = json.loads(data)
     except ValueError:
+        doc = None
+    if not isinstance(doc, dict) or "entry" not in doc:
+        reason = doc.get("error") if isinstance(doc, dict) else None
         entry = _base_entry(req, "")
-        line = f"error: {req.path}: the proof process failed"
+        line = f"error: {req.path}: the proof process failed" + (f" ({reason})" if reason else "")
         entry["diagnostics"] = [line]
         return ProofOutcome(entry, [line], 2)
     return ProofOutcome(doc["entry"], doc["stderr"], doc["exit_code"], doc["deadline_expired"])

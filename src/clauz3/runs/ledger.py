@@ -29,6 +29,8 @@ from clauz3.storage.migrations import Migration, open_store, transaction
 
 HEAD_BYTES = 64 * 1024
 PRUNE_AFTER_SECONDS = 30 * 24 * 3600
+OWNER_LOST_MESSAGE = ("The run's owner stopped while it was executing; its outcome is unknown and it will not "
+                      "run again.")
 
 RUNS_MIGRATIONS: tuple[Migration, ...] = (
     Migration(
@@ -183,15 +185,7 @@ class Ledger:
                     return Begin("recorded", row)
                 if row["phase"] == EXECUTING:
                     # The owner died after claiming execution: it may have run; never run it again.
-                    record = _record_of(row)
-                    record.update(phase=UNCERTAIN, reason="worker_lost", exit_code=None,
-                                  message="The run's owner stopped while it was executing; its outcome is "
-                                          "unknown and it will not run again.")
-                    self.conn.execute(
-                        "UPDATE runs SET phase = ?, reason = 'worker_lost', exit_code = NULL, updated_at = ?,"
-                        " record = ? WHERE request_id = ?",
-                        (UNCERTAIN, now, json.dumps(record), request_id),
-                    )
+                    self._set_uncertain(row, OWNER_LOST_MESSAGE)
                     lock.release()
                     return Begin("uncertain", self.get(request_id))
                 attempt = int(row["attempt"]) + 1
@@ -248,14 +242,25 @@ class Ledger:
                  json.dumps(effects or []), json.dumps(record), record["request_id"]),
             )
 
-    def mark_uncertain_if_executing(self, request_id: str) -> bool:
+    def mark_uncertain_if_executing(self, request_id: str, message: str = OWNER_LOST_MESSAGE
+                                    ) -> dict[str, Any] | None:
+        """An ``executing`` row → ``uncertain``/``worker_lost`` (columns and stored record); the new record."""
         with transaction(self.conn):
-            cur = self.conn.execute(
-                "UPDATE runs SET phase = 'uncertain', reason = 'worker_lost', exit_code = NULL, updated_at = ?"
-                " WHERE request_id = ? AND phase = 'executing'",
-                (time.time(), request_id),
-            )
-        return cur.rowcount == 1
+            row = self.get(request_id)
+            if row is None or row["phase"] != EXECUTING:
+                return None
+            return self._set_uncertain(row, message)
+
+    def _set_uncertain(self, row: dict[str, Any], message: str) -> dict[str, Any]:
+        """Inside a transaction: record ``row`` uncertain, keeping the columns and the record consistent."""
+        record = _record_of(row)
+        record.update(phase=UNCERTAIN, reason="worker_lost", exit_code=None, message=message)
+        self.conn.execute(
+            "UPDATE runs SET phase = ?, reason = 'worker_lost', exit_code = NULL, updated_at = ?, record = ?"
+            " WHERE request_id = ?",
+            (UNCERTAIN, time.time(), json.dumps(record), row["request_id"]),
+        )
+        return record
 
     def reconcile_conversation(self, conversation_id: str) -> list[dict[str, Any]]:
         """Runs of this conversation left ``executing`` by a process that died (lock free) → ``uncertain``.
@@ -268,12 +273,9 @@ class Ledger:
         ).fetchall()
         changed: list[dict[str, Any]] = []
         for (request_id,) in rows:
-            if self.lock_free(request_id) and self.mark_uncertain_if_executing(request_id):
-                row = self.get(request_id)
-                if row is not None:
-                    record = _record_of(row)
-                    record.update(phase="uncertain", reason="worker_lost", exit_code=None)
-                    changed.append(record)
+            record = self.mark_uncertain_if_executing(request_id) if self.lock_free(request_id) else None
+            if record is not None:
+                changed.append(record)
         return changed
 
     def prune(self, *, now: float | None = None) -> int:

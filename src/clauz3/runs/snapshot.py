@@ -102,9 +102,9 @@ def _reconcile(run: dict[str, Any], ledger: Ledger | None) -> dict[str, Any]:
         out["recorded"] = run.get("recorded", False)
         return out
     if row is not None and row["phase"] == EXECUTING and ledger is not None and ledger.lock_free(rid):
-        ledger.mark_uncertain_if_executing(rid)
-        return {**run, "phase": "uncertain", "reason": "worker_lost", "exit_code": None,
-                "message": "The bridge restarted while this run was executing; its outcome is unknown."}
+        message = "The bridge restarted while this run was executing; its outcome is unknown."
+        ledger.mark_uncertain_if_executing(rid, message)
+        return {**run, "phase": "uncertain", "reason": "worker_lost", "exit_code": None, "message": message}
     # Earlier phases: shown cancelled; the ledger row stays resumable under the same request id.
     return {**run, "phase": "cancelled", "reason": "bridge_restarted", "exit_code": None,
             "message": "The bridge restarted before this run finished; run it again with the same request id."}

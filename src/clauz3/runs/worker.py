@@ -197,9 +197,9 @@ class Worker:
     def _recheck(self, path: Path, req: Any, entry: dict[str, Any]) -> tuple[Any, Any]:
         from clauz3.language import Refused, check_program
         from clauz3.language.ir import ir_sha256
-        from clauz3.prover.pipeline import _layer_for
+        from clauz3.prover.pipeline import layer_for
 
-        layer = _layer_for(req.trusted_roots, req.import_roots)
+        layer = layer_for(req.trusted_roots, req.import_roots)
         try:
             program = check_program(path, layer, req.target, list(req.allow_imports))
         except Refused as exc:
