@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 import sys
 import threading
 import time
 from pathlib import Path
 from typing import Any
+
+from proc_tree import descendants  # tests/ is on sys.path: it holds this package
 
 from .conftest import bridge_args, bridge_env
 from .fakehost import FakeHost
@@ -66,23 +67,7 @@ class RawBridge:
         return self.request("tools/call", {"name": tool, "arguments": arguments})
 
     def descendants(self) -> list[int]:
-        found: list[int] = []
-        todo = [self.proc.pid]
-        while todo:
-            pid = todo.pop()
-            try:
-                tasks = os.listdir(f"/proc/{pid}/task")
-            except OSError:
-                continue
-            for tid in tasks:
-                try:
-                    text = Path(f"/proc/{pid}/task/{tid}/children").read_text()
-                except OSError:
-                    continue
-                for child in text.split():
-                    found.append(int(child))
-                    todo.append(int(child))
-        return found
+        return descendants(self.proc.pid)
 
     def stderr_text(self) -> str:
         assert self.proc.stderr is not None
@@ -92,11 +77,3 @@ class RawBridge:
         if self.proc.poll() is None:
             self.proc.kill()
         self.proc.wait(timeout=10)
-
-
-def alive(pid: int) -> bool:
-    try:
-        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
-    except (OSError, IndexError):
-        return False
-    return state != "Z"

@@ -12,12 +12,13 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from proc_tree import alive
 
 from clauz3.approvals.mock import MockApprovalService
 
 from .conftest import credentials
 from .fakehost import FakeHost
-from .rawbridge import RawBridge, alive
+from .rawbridge import RawBridge
 
 SLOWLIB = Path(__file__).resolve().parents[1] / "runs" / "fixtures" / "slowlib" / "tools" / "slow"
 

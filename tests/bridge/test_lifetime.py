@@ -11,12 +11,13 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from proc_tree import alive
 
 from clauz3.approvals.mock import MockApprovalService
 
 from .conftest import EMAIL_PROGRAM, bridge_args, bridge_env, credentials
 from .fakehost import FakeHost
-from .rawbridge import RawBridge, alive
+from .rawbridge import RawBridge
 
 
 @pytest.fixture

@@ -17,6 +17,9 @@ import pytest
 from clauz3.approvals.keys import SigningKey
 from clauz3.approvals.mock import MockApprovalService
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # tests/, for proc_tree
+from proc_tree import alive, children
+
 REPO = Path(__file__).resolve().parents[2]
 EMAIL_TOOLS = REPO / "examples" / "email" / "tools" / "email"
 MAIN = (REPO / "examples" / "email" / "main.py").read_text()
@@ -174,27 +177,6 @@ def test_unknown_decision_from_a_stub_exits_2(project: Path, data: Path) -> None
     assert "unknown decision" in out.stderr
 
 
-def _children(pid: int) -> list[int]:
-    out = []
-    for entry in os.listdir("/proc"):
-        if entry.isdigit():
-            try:
-                stat = Path(f"/proc/{entry}/stat").read_text()
-            except OSError:
-                continue
-            if int(stat.rsplit(")", 1)[1].split()[1]) == pid:
-                out.append(int(entry))
-    return out
-
-
-def _alive(pid: int) -> bool:
-    try:
-        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
-    except OSError:
-        return False
-    return state != "Z"
-
-
 def test_killed_cli_takes_its_worker_group_down(project: Path, data: Path) -> None:
     import signal
     import time
@@ -210,15 +192,15 @@ def test_killed_cli_takes_its_worker_group_down(project: Path, data: Path) -> No
                     break
                 time.sleep(0.05)
             assert svc.requests, "the run never reached the approval request"
-            workers = _children(cli.pid)
+            workers = children(cli.pid)
             assert workers
             cli.kill()
             cli.wait()
             for _ in range(200):
-                if not any(_alive(w) for w in workers):
+                if not any(alive(w) for w in workers):
                     break
                 time.sleep(0.05)
-            assert not any(_alive(w) for w in workers)
+            assert not any(alive(w) for w in workers)
             from clauz3.runs.client import ApprovalClient
 
             # Close the orphaned long-poll so the in-process service stops at once.

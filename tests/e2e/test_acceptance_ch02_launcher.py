@@ -32,12 +32,15 @@ from typing import Any
 import httpx
 import pytest
 import websockets
-from test_service_kill import alive, children, tree
 from test_ui_launcher import LINK, env_for
 
 from clauz3.sessions import launcher as launcher_module
 from clauz3.sessions.config import CONFIG_ENV, LaunchConfig
 from clauz3.tutorials import EMAIL
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # tests/, for proc_tree
+import proc_tree
+from proc_tree import alive, children, cmdline
 
 
 class Spawned(Exception):
@@ -130,13 +133,6 @@ async def sign_in_and_await_approval(link: str) -> None:
         await ws.close()
 
 
-def cmdline(pid: int) -> list[str]:
-    try:
-        return Path(f"/proc/{pid}/cmdline").read_bytes().decode(errors="replace").split("\0")
-    except OSError:
-        return []
-
-
 def test_enter_link_env_and_kill_9_of_the_service_during_approval(tmp_path: Path) -> None:
     env = env_for(tmp_path)
     master, slave = pty.openpty()
@@ -168,7 +164,7 @@ def test_enter_link_env_and_kill_9_of_the_service_during_approval(tmp_path: Path
         [service] = children(launcher.pid)
         assert cmdline(service)[1:4] == ["-P", "-m", "clauz3.sessions.service"]
         # (The service's own /proc environ still shows its start-up block; what counts is its children's.)
-        descendants = tree(service)
+        descendants = proc_tree.descendants(service)
         modules = {m for pid in descendants for m in cmdline(pid)}
         for needed in ("clauz3.sessions.supervisor", "clauz3.agents.demo", "clauz3.bridge"):
             assert needed in modules, (needed, sorted(modules))

@@ -41,10 +41,13 @@ from typing import Any
 import httpx
 import pytest
 import websockets
-from test_service_kill import alive, children, tree
 from test_ui_launcher import env_for, first_link
 
 from clauz3.tutorials import EMAIL
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # tests/, for proc_tree
+import proc_tree
+from proc_tree import alive, children
 
 REPO = Path(__file__).resolve().parents[2]
 TUTORIAL_TOOLS = REPO / "src" / "clauz3" / "tutorials" / "email" / "tools"
@@ -287,7 +290,7 @@ def kill_at(ws: Workspace, point: Point, needs: tuple[str, ...]) -> Killed:
             s = await drive(url, ws, point)
             services = children(launcher.pid)
             assert len(services) == 1
-            descendants[:] = tree(services[0])
+            descendants[:] = proc_tree.descendants(services[0])
             names = {p: cmdline(p) for p in descendants}
             for part in needs:  # the point really has these processes in the tree
                 if part == WORKER:  # a cold worker, or a child forked by the warm prover (DEC-7)
@@ -316,11 +319,9 @@ def kill_at(ws: Workspace, point: Point, needs: tuple[str, ...]) -> Killed:
 
 
 def cmdline(pid: int) -> str:
-    try:
-        with open(f"/proc/{pid}/cmdline", "rb") as fh:
-            return fh.read().replace(b"\0", b" ").decode("utf-8", "replace")
-    except OSError:
-        return ""
+    """The argv as one string, each argument followed by a space, so ``BRIDGE`` ("clauz3.bridge ") does
+    not also match the warm prover's ``clauz3.bridge.warm``; ``""`` once the process is gone."""
+    return "".join(f"{arg} " for arg in proc_tree.cmdline(pid))
 
 
 @contextlib.contextmanager

@@ -16,37 +16,8 @@ import httpx
 import websockets
 from test_ui_launcher import env_for, first_link
 
-
-def children(pid: int) -> list[int]:
-    out = []
-    for entry in os.listdir("/proc"):
-        if not entry.isdigit():
-            continue
-        try:
-            with open(f"/proc/{entry}/stat") as fh:
-                fields = fh.read().rsplit(")", 1)[1].split()
-        except OSError:
-            continue
-        if int(fields[1]) == pid:
-            out.append(int(entry))
-    return out
-
-
-def tree(pid: int) -> list[int]:
-    found, todo = [], [pid]
-    while todo:
-        kids = children(todo.pop())
-        found += kids
-        todo += kids
-    return found
-
-
-def alive(pid: int) -> bool:
-    try:
-        with open(f"/proc/{pid}/stat") as fh:
-            return fh.read().rsplit(")", 1)[1].split()[0] != "Z"
-    except OSError:
-        return False
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # tests/, for proc_tree
+from proc_tree import alive, children, descendants
 
 
 def start(tmp: Path, project: Path) -> subprocess.Popen[str]:
@@ -97,11 +68,11 @@ def test_kill_9_at_idle_leaves_no_orphans_and_restart_restores(tmp_path: Path) -
         services = children(launcher.pid)
         assert len(services) == 1
         service = services[0]
-        descendants = tree(service)
-        assert descendants, "the agent supervisor should be running"
+        below = descendants(service)
+        assert below, "the agent supervisor should be running"
         os.kill(service, signal.SIGKILL)
         time.sleep(2.0)
-        assert [p for p in descendants if alive(p)] == []
+        assert [p for p in below if alive(p)] == []
         assert launcher.wait(10) != 0  # the exact LAUNCH-8 code is the launcher tests' concern
     finally:
         if launcher.poll() is None:

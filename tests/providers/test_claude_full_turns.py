@@ -15,7 +15,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
-import os
 import re
 import shutil
 import stat
@@ -39,7 +38,9 @@ from clauz3.sessions.providers import claude
 from clauz3.sessions.providers.table import CLAUDE_ACP_PACKAGE, CLAUDE_ACP_PIN
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "browser"))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # tests/, for proc_tree
 from browser_harness import ARGS, CHROMIUM, launch_ui, needs_chromium, stop_ui
+from proc_tree import cmdline, descendants
 
 SIX = set(claude.ALLOWED_TOOLS)
 # Reviewed: MCP-resource helpers that only list/read resources of the configured MCP servers (the
@@ -119,33 +120,6 @@ def box(isolated_env: dict[str, str], proxy: RefusingProxy) -> Iterator[Box]:
     with api:
         yield Box(root, api, env, argv_dir, marker, proxy)
     shutil.rmtree(root, ignore_errors=True)
-
-
-def descendants(pid: int) -> list[int]:
-    children: dict[int, list[int]] = {}
-    for entry in os.listdir("/proc"):
-        if not entry.isdigit():
-            continue
-        try:
-            stat_line = Path(f"/proc/{entry}/stat").read_text()
-        except OSError:
-            continue
-        ppid = int(stat_line.rsplit(")", 1)[1].split()[1])
-        children.setdefault(ppid, []).append(int(entry))
-    out: list[int] = []
-    todo = [pid]
-    while todo:
-        for child in children.get(todo.pop(), []):
-            out.append(child)
-            todo.append(child)
-    return out
-
-
-def cmdline(pid: int) -> list[str]:
-    try:
-        return Path(f"/proc/{pid}/cmdline").read_bytes().decode(errors="replace").split("\0")
-    except OSError:
-        return []
 
 
 @dataclass

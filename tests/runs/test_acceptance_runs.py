@@ -11,6 +11,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+from proc_tree import alive, cmdline  # tests/ is on sys.path: it holds this package
+
 from clauz3.approvals.mock import MockApprovalService
 from clauz3.runs.ledger import Ledger
 from clauz3.runs.supervisor import Supervisor
@@ -67,15 +69,13 @@ def _clauz3_run(project: Path, data: Path, svc: Any, request_id: str, source: st
 def _workers_in(project: Path) -> list[int]:
     found = []
     for entry in os.listdir("/proc"):
-        if not entry.isdigit():
+        if not entry.isdigit() or "clauz3.runs.worker" not in cmdline(int(entry)):
             continue
         try:
-            cmdline = Path(f"/proc/{entry}/cmdline").read_bytes()
             cwd = os.readlink(f"/proc/{entry}/cwd")
-            state = Path(f"/proc/{entry}/stat").read_text().rsplit(")", 1)[1].split()[0]
         except OSError:
             continue
-        if b"clauz3.runs.worker" in cmdline and cwd == str(project) and state != "Z":
+        if cwd == str(project) and alive(int(entry)):
             found.append(int(entry))
     return found
 

@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from proc_tree import cmdline, descendants
 from sessions_harness import running_service
 
 CHROMIUM = "/usr/bin/chromium"
@@ -61,37 +62,17 @@ def tree_files(root: Path, skip: set[str]) -> dict[str, bytes]:
     return out
 
 
-def descendants(pid: int) -> list[int]:
-    parents: dict[int, int] = {}
-    for entry in os.listdir("/proc"):
-        if entry.isdigit():
-            try:
-                stat = Path(f"/proc/{entry}/stat").read_text()
-            except OSError:
-                continue
-            parents[int(entry)] = int(stat.rsplit(")", 1)[1].split()[1])
-    found, todo = [], [pid]
-    while todo:
-        current = todo.pop()
-        for child, parent in parents.items():
-            if parent == current:
-                found.append(child)
-                todo.append(child)
-    return found
-
-
 def environs() -> dict[str, bytes]:
     """``environ of <module> (pid N)`` for every descendant Python process started with ``-m <module>``."""
     out: dict[str, bytes] = {}
     for pid in descendants(os.getpid()):
+        argv = cmdline(pid)
         try:
-            argv = Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")
             env = Path(f"/proc/{pid}/environ").read_bytes()
         except OSError:
             continue
-        if b"-m" in argv and argv.index(b"-m") + 1 < len(argv):
-            module = argv[argv.index(b"-m") + 1].decode(errors="replace")
-            out[f"environ of {module} (pid {pid})"] = env
+        if "-m" in argv and argv.index("-m") + 1 < len(argv):
+            out[f"environ of {argv[argv.index('-m') + 1]} (pid {pid})"] = env
     return out
 
 

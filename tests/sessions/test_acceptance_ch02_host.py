@@ -34,6 +34,10 @@ from clauz3.sessions import host as host_module
 from clauz3.sessions.providers import Availability, check
 from clauz3.sessions.providers.availability import python_adapter_argv
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # tests/, for proc_tree
+import proc_tree
+from proc_tree import cmdline, descendants
+
 PNG = bytes.fromhex("89504e470d0a1a0a0000000d4948445200000001000000010806000000"
                     "1f15c4890000000d49444154789c6360000002000154a24f5d0000000049454e44ae426082")
 
@@ -128,16 +132,8 @@ async def prompt(ws: Any, cid: str, text: str) -> list[dict[str, Any]]:
 
 
 def children(pid: int) -> set[int]:
-    out = set()
-    for entry in os.listdir("/proc"):
-        if entry.isdigit():
-            try:
-                with open(f"/proc/{entry}/stat") as fh:
-                    if int(fh.read().rsplit(")", 1)[1].split()[1]) == pid:
-                        out.add(int(entry))
-            except OSError:
-                continue
-    return out
+    """As a set: the adapter check compares two readings, whatever order /proc lists them in."""
+    return set(proc_tree.children(pid))
 
 
 # ------------------------------------------------------------------------------------------ Stop
@@ -483,25 +479,8 @@ async def test_second_stop_kills_at_once_and_a_crash_keeps_the_transcript(
 
 # --------------------------------------------------------------- Stop while a real run awaits approval
 
-def descendants_of(pid: int) -> list[int]:
-    found, todo = [], [pid]
-    while todo:
-        kids = children(todo.pop())
-        found += kids
-        todo += kids
-    return found
-
-
 def worker_pids() -> list[int]:
-    out = []
-    for pid in descendants_of(os.getpid()):
-        try:
-            argv = Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")
-        except OSError:
-            continue
-        if b"clauz3.runs.worker" in argv:
-            out.append(pid)
-    return out
+    return [pid for pid in descendants(os.getpid()) if "clauz3.runs.worker" in cmdline(pid)]
 
 
 async def test_stop_while_a_real_run_awaits_approval_ends_the_worker(tmp_path: Path) -> None:

@@ -5,11 +5,15 @@ from __future__ import annotations
 
 import ast
 import os
+import sys
 from pathlib import Path
 
 import acp
 import pytest
 from sessions_harness import recv, recv_until, running_service, state_is
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # tests/, for proc_tree
+from proc_tree import cmdline
 
 SRC = Path(__file__).resolve().parents[2] / "src" / "clauz3"
 FORBIDDEN = "spawn_agent_process"
@@ -53,13 +57,8 @@ def _stat(pid: int) -> tuple[int, int, int]:
 def _by_module(module: str) -> list[int]:
     out = []
     for entry in os.listdir("/proc"):
-        if not entry.isdigit():
-            continue
-        try:
-            argv = Path(f"/proc/{entry}/cmdline").read_bytes().split(b"\0")
-        except OSError:
-            continue
-        if b"-m" in argv and argv.index(b"-m") + 1 < len(argv) and argv[argv.index(b"-m") + 1] == module.encode():
+        argv = cmdline(int(entry)) if entry.isdigit() else []
+        if "-m" in argv and argv.index("-m") + 1 < len(argv) and argv[argv.index("-m") + 1] == module:
             out.append(int(entry))
     return out
 
