@@ -1,0 +1,183 @@
+"""Ordinary programs real agents write must prove (issue 10), and run as proved.
+
+Each program is proved with ``clauz3 prove --json`` against an example library, then run by the
+differential checker (real interpreter, real monitor) so a proof the interpreter contradicts fails.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+DB = ROOT / "examples" / "email-from-db"
+DB_TRUSTED = DB / "tools" / "db" / "trusted"
+
+HEADER = '''import clauz3
+from tools.db.trusted import contracts as db
+from tools.db.trusted.effects import db_query, send_email
+
+
+'''
+
+ONLY_BOB = '@clauz3.guarantee(db.only(["bob@example.com"]))\n'
+
+PROGRAMS: dict[str, str] = {
+    "lower_literal": ONLY_BOB + '''def main() -> None:
+    send_email("BOB@Example.com".lower(), "hi")
+''',
+    "upper_then_lower": ONLY_BOB + '''def main() -> None:
+    name = "bob"
+    loud = name.upper()
+    send_email(loud.lower() + "@example.com", loud)
+''',
+    "strip_and_checks": ONLY_BOB + '''def main() -> None:
+    addr = "  bob@example.com\\n".strip()
+    if addr.startswith("bob") and addr.endswith(".com"):
+        send_email(addr, ", ".join(["a", "b"]))
+''',
+    "lstrip_rstrip_chars": ONLY_BOB + '''def main() -> None:
+    send_email("xxbob@example.comyy".lstrip("x").rstrip("y"), "hi")
+''',
+    "replace_known": ONLY_BOB + '''def main() -> None:
+    template = "NAME@example.com"
+    send_email(template.replace("NAME", "bob"), "hi")
+''',
+    "format_known": ONLY_BOB + '''def main() -> None:
+    name = "bob"
+    send_email("{}@example.com".format(name), "Hi {0}, {{braces}} {1}".format(name.upper(), 3))
+''',
+    "split_known": ONLY_BOB + '''def main() -> None:
+    parts = "bob,al".split(",")
+    send_email(parts[0] + "@example.com", str(len(parts)))
+''',
+    "split_whitespace": ONLY_BOB + '''def main() -> None:
+    words = "  bob   al ".split()
+    if len(words) == 2:
+        send_email(words[0] + "@example.com", words[1])
+''',
+    "round_and_str_float": ONLY_BOB + '''def main() -> None:
+    total = round(2.675, 2)
+    whole = round(2.5)
+    send_email("bob@example.com", "total " + str(total) + " " + str(whole) + " " + str(0.1 + 0.2))
+''',
+    "str_float_exact_text": '''@clauz3.guarantee(db.only(["0.30000000000000004@example.com"]))
+def main() -> None:
+    send_email(str(0.1 + 0.2) + "@example.com", "hi")
+''',
+    "round_exact_value": '''@clauz3.guarantee(db.only(["2@example.com"]))
+def main() -> None:
+    send_email(str(round(2.5)) + "@example.com", str(round(-0.5)))
+''',
+    "fstring_float": ONLY_BOB + '''def main() -> None:
+    rate = 1.5
+    send_email("bob@example.com", f"rate {rate} of {1e22}")
+''',
+    "empty_list_appended_under_branch": '''@clauz3.guarantee(db.count_at_most(2))
+def main() -> None:
+    names = []
+    if len(db_query("users")) > 3:
+        names.append("bob@example.com")
+    names.append("al@example.com")
+    for n in names:
+        send_email(n, "hi")
+''',
+    "only_where_string_value": '''@clauz3.guarantee(db.only_where({"name": "bob"}))
+def main() -> None:
+    db_query("users", where={"name": "bob"})
+''',
+    "only_where_mixed_values": '''@clauz3.guarantee(db.only_where({"age": 3, "consented": True, "name": "bob"}))
+def main() -> None:
+    where = {"age": 3, "consented": True, "name": "bob"}
+    db_query("users", where=where)
+''',
+}
+
+
+@pytest.fixture(scope="module")
+def env(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
+    home = tmp_path_factory.mktemp("home")
+    return dict(os.environ, CLAUZ3_HOME=str(home / "h"), CLAUZ3_CACHE=str(home / "c"))
+
+
+@pytest.fixture(scope="module")
+def written(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    folder = tmp_path_factory.mktemp("ordinary")
+    out = {}
+    for name, body in PROGRAMS.items():
+        path = folder / f"{name}.py"
+        path.write_text(HEADER + body)
+        out[name] = path
+    return out
+
+
+@pytest.fixture(scope="module")
+def proofs(written: dict[str, Path], env: dict[str, str]) -> dict[str, dict[str, object]]:
+    proc = subprocess.run(
+        [sys.executable, "-m", "clauz3", "prove", "--json", "--no-cache", *map(str, written.values()),
+         "--trusted-root", str(DB_TRUSTED)],
+        capture_output=True, text=True, env=env, cwd=DB, timeout=600)
+    doc = json.loads(proc.stdout)
+    return {Path(e["path"]).stem: e for e in doc["entries"]}
+
+
+def _summary(entry: dict[str, object]) -> str:
+    if entry.get("status") in ("refused", "error"):
+        return "; ".join(f"{d.get('code')}: {d.get('message')}" for d in entry.get("diagnostics", []))  # type: ignore[union-attr]
+    return "; ".join(f"{o['conclusion']} {o['description']}: {o.get('result')}"  # type: ignore[index]
+                     for o in entry.get("obligations", []) if o["conclusion"] != "proved")  # type: ignore[union-attr,index]
+
+
+@pytest.mark.parametrize("name", sorted(PROGRAMS))
+def test_ordinary_program_proves(name: str, proofs: dict[str, dict[str, object]]) -> None:
+    entry = proofs[name]
+    assert entry["status"] == "proved", _summary(entry)
+
+
+def test_proved_ordinary_programs_run_as_proved(written: dict[str, Path], env: dict[str, str]) -> None:
+    proc = subprocess.run(
+        [sys.executable, "-m", "clauz3.difftest", "--json", "--runs", "4", "--trusted-root", str(DB_TRUSTED),
+         "--import-root", str(DB), "--", *map(str, written.values())],
+        capture_output=True, text=True, env=env, cwd=DB, timeout=600)
+    report = json.loads(proc.stdout)
+    assert report["findings"] == [], report["findings"]
+    # Every program proved above must have run here: a check over nothing proves nothing.
+    assert report["summary"]["programs"] == len(PROGRAMS), report["skipped"]
+
+
+def test_str_of_float_text_is_exact_not_approximate(written: dict[str, Path], env: dict[str, str],
+                                                     tmp_path: Path) -> None:
+    """A guarantee that needs a different text for str(0.1 + 0.2) must be violated, not proved."""
+    wrong = tmp_path / "wrong.py"
+    wrong.write_text(HEADER + '''@clauz3.guarantee(db.only(["0.3@example.com"]))
+def main() -> None:
+    send_email(str(0.1 + 0.2) + "@example.com", "hi")
+''')
+    proc = subprocess.run([sys.executable, "-m", "clauz3", "prove", "--json", "--no-cache", str(wrong),
+                           "--trusted-root", str(DB_TRUSTED)], capture_output=True, text=True, env=env, cwd=DB,
+                          timeout=300)
+    entry = json.loads(proc.stdout)["entries"][0]
+    guarantee = [o for o in entry["obligations"] if o["kind"] == "guarantee"][0]
+    assert guarantee["conclusion"] == "violated"
+    assert "0.30000000000000004@example.com" in guarantee["result"]
+
+
+def test_empty_list_of_unknown_element_type_hint_names_the_fix(env: dict[str, str], tmp_path: Path) -> None:
+    """An empty list no use gives a type to is refused with a hint that names the annotation."""
+    prog = tmp_path / "untyped.py"
+    prog.write_text(HEADER + '''@clauz3.guarantee(db.count_at_most(1))
+def main() -> None:
+    xs = []
+    send_email("bob@example.com", str(len(xs)))
+''')
+    proc = subprocess.run([sys.executable, "-m", "clauz3", "prove", "--no-cache", str(prog),
+                           "--trusted-root", str(DB_TRUSTED)], capture_output=True, text=True, env=env, cwd=DB,
+                          timeout=300)
+    if proc.returncode == 0:
+        return  # inferring an unused empty list's type is fine too
+    assert "xs: list[str] = []" in proc.stderr, proc.stderr
