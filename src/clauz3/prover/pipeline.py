@@ -28,6 +28,9 @@ class ProofRequest:
     obligation_timeout: float = 10.0
     proof_timeout: float = 30.0
     use_cache: bool = True
+    # The caller's bytes, already read once into memory (issue 11 §2): hashed, parsed and proved as
+    # they are; ``path`` then only names the program in diagnostics and is never read.
+    source: bytes | None = None
 
 
 @dataclass
@@ -106,7 +109,7 @@ def prove_file(req: ProofRequest, *, project_root: Path | None = None) -> ProofO
     started = time.monotonic()
     deadline = started + req.proof_timeout
     try:
-        source = req.path.read_bytes()
+        source = req.source if req.source is not None else req.path.read_bytes()
     except OSError as exc:
         entry = _base_entry(req, "")
         line = f"error: {req.path}:1:1: bad-source: cannot read file ({exc.strerror or exc})"
@@ -140,7 +143,7 @@ def prove_file(req: ProofRequest, *, project_root: Path | None = None) -> ProofO
             hit["elapsed_ms"] = round((time.monotonic() - started) * 1000)
             return ProofOutcome(hit, list(hit.get("warnings_text", [])), exit_code_for(hit))
 
-    from clauz3.language import Refused, check_program
+    from clauz3.language import Refused, check_source
 
     try:
         layer = layer_for(req.trusted_roots, req.import_roots)
@@ -149,7 +152,8 @@ def prove_file(req: ProofRequest, *, project_root: Path | None = None) -> ProofO
     if time.monotonic() > deadline:
         return _deadline(entry)
     try:
-        program = check_program(req.path, layer, req.target, list(req.allow_imports))
+        # The very bytes hashed above: a second read of the path could see another program.
+        program = check_source(source, str(req.path), layer, req.target, list(req.allow_imports))
     except Refused as exc:
         outcome = _refused(entry, list(exc.diagnostics))
         if any(d.code == "target-missing" for d in exc.diagnostics) and all(

@@ -170,6 +170,7 @@ class Worker:
             allow_imports=list(self.c.get("allow_imports") or ()),
             obligation_timeout=min(float(self.c.get("obligation_timeout_seconds") or 10.0), remaining),
             proof_timeout=remaining, use_cache=bool(self.c.get("use_cache", True)),
+            source=self.source.encode("utf-8"),  # the bytes the request carries: the path is never re-read
         )
         outcome = prove_file(req, project_root=self.project)
         entry = outcome.entry
@@ -195,13 +196,14 @@ class Worker:
         return program, layer, entry
 
     def _recheck(self, path: Path, req: Any, entry: dict[str, Any]) -> tuple[Any, Any]:
-        from clauz3.language import Refused, check_program
+        from clauz3.language import Refused, check_source
         from clauz3.language.ir import ir_sha256
         from clauz3.prover.pipeline import layer_for
 
         layer = layer_for(req.trusted_roots, req.import_roots)
         try:
-            program = check_program(path, layer, req.target, list(req.allow_imports))
+            program = check_source(self.source.encode("utf-8"), str(path), layer, req.target,
+                                   list(req.allow_imports))
         except Refused as exc:
             raise Stop("structural", "; ".join(d.render() for d in exc.diagnostics)[:1000]) from None
         if ir_sha256(program) != entry.get("ir_sha256"):
