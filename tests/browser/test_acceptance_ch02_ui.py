@@ -14,14 +14,11 @@ from __future__ import annotations
 
 import sqlite3
 from pathlib import Path
-from typing import Any
 
 import pytest
 from browser_harness import needs_chromium, open_page
 from test_acceptance_ch02_host import PNG, Proxy  # tests/sessions is on sys.path via browser_harness
 
-from clauz3.sessions import host as host_module
-from clauz3.sessions.providers import Availability, check
 from clauz3.tutorials import EMAIL
 
 pytestmark = needs_chromium
@@ -176,13 +173,7 @@ async def test_keyboard_search_escape_and_newline(tmp_path: Path) -> None:
 def images_proxy(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Proxy:
     rec = Proxy(tmp_path)
     rec.mode = "images"
-
-    def fake_check(agent: str, **kw: Any) -> Availability:
-        if agent == "demo":
-            return Availability(True, argv=rec.argv())
-        return check(agent, **kw)
-
-    monkeypatch.setattr(host_module, "check", fake_check)
+    rec.register(monkeypatch)
     return rec
 
 

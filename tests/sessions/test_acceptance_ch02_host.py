@@ -30,9 +30,7 @@ import pytest
 import websockets
 from sessions_harness import recv, recv_until, running_service, state_is
 
-from clauz3.sessions import host as host_module
-from clauz3.sessions.providers import Availability, check
-from clauz3.sessions.providers.availability import python_adapter_argv
+from clauz3.sessions.providers.availability import DEV_ADAPTER_PREFIX, python_adapter_argv
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # tests/, for proc_tree
 import proc_tree
@@ -43,7 +41,8 @@ PNG = bytes.fromhex("89504e470d0a1a0a0000000d4948445200000001000000010806000000"
 
 PROXY = r'''
 import json, os, subprocess, sys, threading
-log_path, mode = sys.argv[1], sys.argv[2]
+log_path = sys.argv[1]
+mode = open(sys.argv[2]).read().strip()  # read at start: a test may switch it before the agent starts
 argv = sys.argv[sys.argv.index("--") + 1:]
 child = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE)
 lock = threading.Lock()
@@ -80,11 +79,24 @@ class Proxy:
         self.script = tmp / "acp_proxy.py"
         self.script.write_text(PROXY)
         self.log = tmp / "acp.jsonl"
+        self.mode_file = tmp / "acp_mode.txt"
         self.mode = "pass"
 
+    @property
+    def mode(self) -> str:
+        return self.mode_file.read_text()
+
+    @mode.setter
+    def mode(self, value: str) -> None:
+        self.mode_file.write_text(value)
+
     def argv(self) -> tuple[str, ...]:
-        return (sys.executable, str(self.script), str(self.log), self.mode, "--",
+        return (sys.executable, str(self.script), str(self.log), str(self.mode_file), "--",
                 *python_adapter_argv("clauz3.agents.demo"))
+
+    def register(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        """The host's ``demo`` is this proxy, registered the supported way (CLAUZ3_DEV_ADAPTER_DEMO)."""
+        monkeypatch.setenv(DEV_ADAPTER_PREFIX + "DEMO", json.dumps(list(self.argv())))
 
     def requests(self, method: str) -> list[dict[str, Any]]:
         if not self.log.exists():
@@ -96,13 +108,7 @@ class Proxy:
 @pytest.fixture
 def proxy(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Proxy]:
     rec = Proxy(tmp_path)
-
-    def fake_check(agent: str, **kw: Any) -> Availability:
-        if agent == "demo":
-            return Availability(True, argv=rec.argv())
-        return check(agent, **kw)
-
-    monkeypatch.setattr(host_module, "check", fake_check)
+    rec.register(monkeypatch)
     yield rec
 
 
@@ -386,13 +392,7 @@ def raw_demo(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """The host's ``demo`` is the misbehaving raw agent (``hang`` ignores cancel, ``exit`` crashes)."""
     log = tmp_path / "raw.jsonl"
     monkeypatch.setenv("RAW_LOG", str(log))
-
-    def fake_check(agent: str, **kw: Any) -> Availability:
-        if agent == "demo":
-            return Availability(True, argv=(sys.executable, str(RAW_AGENT)))
-        return check(agent, **kw)
-
-    monkeypatch.setattr(host_module, "check", fake_check)
+    monkeypatch.setenv(DEV_ADAPTER_PREFIX + "DEMO", json.dumps([sys.executable, str(RAW_AGENT)]))
     return log
 
 

@@ -20,12 +20,11 @@ from typing import Any
 import pytest
 from sessions_harness import recv, recv_until, running_service, state_is
 
-from clauz3.sessions import host as host_module
 from clauz3.sessions.acp_client import AcpClient
 from clauz3.sessions.acp_messages import PermissionRefused, TurnEnded
 from clauz3.sessions.acp_params import SessionParams
 from clauz3.sessions.process_group import AgentLaunch
-from clauz3.sessions.providers import Availability, check
+from clauz3.sessions.providers.availability import DEV_ADAPTER_PREFIX
 from clauz3.sessions.providers.table import provider
 
 RAW = r'''
@@ -183,12 +182,7 @@ async def test_correlation_by_title_only_is_cancelled(make: Callable[[str], AcpC
 def raw_claude(raw: Path, monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Path:
     """``claude`` in the host is the raw agent; ``demo`` stays the real demo."""
 
-    def fake_check(agent: str, **kw: Any) -> Availability:
-        if agent == "claude":
-            return Availability(True, argv=(sys.executable, str(raw)))
-        return check(agent, **kw)
-
-    monkeypatch.setattr(host_module, "check", fake_check)
+    monkeypatch.setenv(DEV_ADAPTER_PREFIX + "CLAUDE", json.dumps([sys.executable, str(raw)]))
     monkeypatch.setenv("RAW04_LOG", str(tmp_path / "raw04.jsonl"))
     return raw
 

@@ -19,9 +19,7 @@ from typing import Any
 import pytest
 from sessions_harness import recv, recv_until, running_service, state_is
 
-from clauz3.sessions import host as host_module
-from clauz3.sessions.providers import Availability, check
-from clauz3.sessions.providers.availability import python_adapter_argv
+from clauz3.sessions.providers.availability import DEV_ADAPTER_PREFIX, python_adapter_argv
 
 PROXY = r'''
 import json, os, subprocess, sys, threading
@@ -97,12 +95,8 @@ class Recorder:
 def recorder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Recorder]:
     rec = Recorder(tmp_path)
 
-    def fake_check(agent: str, **kw: Any) -> Availability:
-        if agent in ("demo", "claude"):  # claude is the demo behind the proxy: a second provider to switch to
-            return Availability(True, argv=rec.argv(agent))
-        return check(agent, **kw)
-
-    monkeypatch.setattr(host_module, "check", fake_check)
+    for agent in ("demo", "claude"):  # claude is the demo behind the proxy: a second provider to switch to
+        monkeypatch.setenv(DEV_ADAPTER_PREFIX + agent.upper(), json.dumps(list(rec.argv(agent))))
     yield rec
 
 
