@@ -21,6 +21,7 @@ from clauz3.agents.demo.script import (
     ListDir,
     NativeTool,
     ReadFile,
+    SubmitProgram,
     ToolQuery,
     WriteFile,
     parse,
@@ -122,5 +123,16 @@ def test_outcome_sentences() -> None:
         "It wasn't approved, so nothing ran."
     )
     assert outcome({"phase": "cancelled"}, "", True) == "The run was stopped before it executed."
+    assert outcome({"phase": "cancelled", "executed_partially": True}, "", True).startswith(
+        "The run was stopped after it had started executing")
     assert "nothing is known to have run" in outcome(None, "boom", True)
     assert code_block("a") == "```\na\n```"
+
+
+def test_run_this_program_submits_the_fenced_source_verbatim() -> None:
+    source = 'import clauz3\n\n\ndef main() -> None:\n    print("two  spaces")\n'
+    assert parse(f"Run this program:\n```python\n{source}```").intent == SubmitProgram(source)
+    assert parse(f"[clauz3] Tools changed.\n\nrun this program:\n```\n{source}```\n").intent == SubmitProgram(source)
+    # Without a closing fence, or with text after it, it is not the phrase.
+    assert not isinstance(parse(f"Run this program:\n```python\n{source}").intent, SubmitProgram)
+    assert not isinstance(parse(f"Run this program:\n```python\n{source}```\nthanks").intent, SubmitProgram)

@@ -25,6 +25,7 @@ CAPABILITIES = (
     '- write "hello" to output/hello.txt / append the line "milk" to notes/groceries.txt\n'
     '- append the line "done" to notes/groceries.txt and notes/meeting.md — one run changing two files\n'
     "- count to 20 (or count to 20 slowly)\n"
+    "- run this program: and a fenced ```python block — submitted to clauz3 run exactly as given\n"
     "- try a native tool"
 )
 NO_BRIDGE = "This session has no clauz3 tools, so I can't submit programs; start me from `clauz3 ui`."
@@ -33,6 +34,8 @@ NATIVE_REFUSED = "The workspace refused my native `execute` tool, as expected: a
 NATIVE_ALLOWED = "The workspace allowed a native tool, which it should not; I did not run anything anyway."
 ATTACHMENT = "As a scripted demo I can't read attachments."
 CANCELLED_TOOL = "Stopped before the tool answered."
+SUBMITTING_GIVEN = ("Submitting your program to clauz3 run exactly as given: the prover checks every guarantee "
+                    "before anyone is asked.")
 
 
 def missing_library(domain: str) -> str:
@@ -83,6 +86,9 @@ def outcome(record: dict[str, Any] | None, text: str, is_error: bool) -> str:
     if phase == "refused":
         return f"It was refused before running: `{reason or 'unknown'}`." + (f" {message}" if message else "")
     if phase == "cancelled":
+        if record.get("executed_partially") is True:
+            return ("The run was stopped after it had started executing: effects it already performed stay, "
+                    "and it will not be run again.")
         return "The run was stopped before it executed."
     if phase in ("failed", "uncertain"):
         code = "-" if exit_code is None else str(exit_code)

@@ -90,6 +90,14 @@ class Count:
 
 
 @dataclass(frozen=True)
+class SubmitProgram:
+    """`Run this program:` then one fenced Python block: the source goes to `run` verbatim, so a test or
+    a demo can submit any program (a refuted guarantee, a slow effect) without a new template."""
+
+    source: str
+
+
+@dataclass(frozen=True)
 class NativeTool:
     pass
 
@@ -106,7 +114,7 @@ class Fallback:
 
 Intent = (
     Help | ToolQuery | Email | ListDir | ReadFile | CountLines | WriteSummary | WriteFile | AppendFile
-    | AppendTwoFiles | Count | NativeTool | BadArgument | Fallback
+    | AppendTwoFiles | Count | SubmitProgram | NativeTool | BadArgument | Fallback
 )
 TEMPLATE_INTENTS = (Email, ListDir, ReadFile, CountLines, WriteSummary, WriteFile, AppendFile, AppendTwoFiles)
 
@@ -139,24 +147,40 @@ STARTERS: dict[str, Intent] = {
     ),
 }
 
+# Phrases matched on the prompt as typed (before whitespace is collapsed): (pattern, intent builder).
+# Add a row here for a phrase whose argument is multi-line text.
+_PROGRAM = re.compile(r"run this program:?\s*```(?:python|py)?[ \t]*\n(.*\n)```", re.IGNORECASE | re.DOTALL)
+RAW_PHRASES: tuple[tuple[re.Pattern[str], type[SubmitProgram]], ...] = ((_PROGRAM, SubmitProgram),)
+
 _QUOTES = str.maketrans({"\u201c": '"', "\u201d": '"', "\u2018": "'", "\u2019": "'"})
 
 
-def normalize(text: str) -> tuple[str, bool]:
-    """Strip a leading host-note block, map curly quotes, collapse whitespace (case is kept)."""
-    lines = text.translate(_QUOTES).split("\n")
+def strip_note(text: str) -> tuple[str, bool]:
+    """Drop a leading `[clauz3]` host-note block; say whether there was one."""
+    lines = text.split("\n")
     host_note = False
     if lines and lines[0].startswith("[clauz3]"):
         host_note = True
         while lines and lines[0].strip():
             lines.pop(0)
-    return " ".join(" ".join(lines).split()), host_note
+    return "\n".join(lines), host_note
+
+
+def normalize(text: str) -> tuple[str, bool]:
+    """Strip a leading host-note block, map curly quotes, collapse whitespace (case is kept)."""
+    body, host_note = strip_note(text.translate(_QUOTES))
+    return " ".join(body.split()), host_note
 
 
 _STARTER_KEYS = {normalize(k)[0].lower(): v for k, v in STARTERS.items()}
 
 
 def parse(text: str) -> Parsed:
+    body, host_note = strip_note(text)
+    for pattern, build in RAW_PHRASES:
+        m = pattern.fullmatch(body.strip())
+        if m is not None:
+            return Parsed(build(m.group(1)), host_note)
     normalized, host_note = normalize(text)
     return Parsed(_match(normalized), host_note)
 

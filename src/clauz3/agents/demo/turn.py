@@ -24,6 +24,7 @@ from .script import (
     Help,
     Intent,
     NativeTool,
+    SubmitProgram,
     ToolQuery,
     parse,
 )
@@ -97,6 +98,9 @@ class Turn:
             await self._query(intent)
         elif isinstance(intent, TEMPLATE_INTENTS):
             await self._template(intent)
+        elif isinstance(intent, SubmitProgram):
+            await self.say(replies.SUBMITTING_GIVEN + "\n")
+            await self._submit(intent.source)
 
     async def _query(self, intent: ToolQuery) -> None:
         result = await self._tool(intent.tool, intent.arguments, TOOL_TITLES[intent.tool])
@@ -116,9 +120,12 @@ class Turn:
             return
         program = build(intent, modules)
         await self.say(replies.plan_message(program.action, program.guarantees) + "\n")
+        await self._submit(program.source)
+
+    async def _submit(self, source: str) -> None:
         call_id = self._next_id("run")
         await self._update(acp.start_tool_call(
-            call_id, "Run program", kind="execute", status="pending", raw_input={"source": program.source}
+            call_id, "Run program", kind="execute", status="pending", raw_input={"source": source}
         ), tool="run")
         allowed = await self._ask_permission(call_id, "run")
         if not allowed:
@@ -126,7 +133,7 @@ class Turn:
             await self.say(replies.PERMISSION_DENIED)
             return
         await self._update(acp.update_tool_call(call_id, status="in_progress"), tool="run")
-        result = await self._call(call_id, "run", {"source": program.source})
+        result = await self._call(call_id, "run", {"source": source})
         if result is None:
             return
         await self.say(replies.outcome(result.structured, result.text, result.is_error))
