@@ -162,7 +162,7 @@ def main() -> None:
                            "--trusted-root", str(DB_TRUSTED)], capture_output=True, text=True, env=env, cwd=DB,
                           timeout=300)
     entry = json.loads(proc.stdout)["entries"][0]
-    guarantee = [o for o in entry["obligations"] if o["kind"] == "guarantee"][0]
+    guarantee = next(o for o in entry["obligations"] if o["kind"] == "guarantee")
     assert guarantee["conclusion"] == "violated"
     assert "0.30000000000000004@example.com" in guarantee["result"]
 
@@ -173,11 +173,27 @@ def test_empty_list_of_unknown_element_type_hint_names_the_fix(env: dict[str, st
     prog.write_text(HEADER + '''@clauz3.guarantee(db.count_at_most(1))
 def main() -> None:
     xs = []
-    send_email("bob@example.com", str(len(xs)))
+    send_email(xs[0], "hi")
 ''')
     proc = subprocess.run([sys.executable, "-m", "clauz3", "prove", "--no-cache", str(prog),
                            "--trusted-root", str(DB_TRUSTED)], capture_output=True, text=True, env=env, cwd=DB,
                           timeout=300)
-    if proc.returncode == 0:
-        return  # inferring an unused empty list's type is fine too
+    assert proc.returncode == 2, proc.stdout
     assert "xs: list[str] = []" in proc.stderr, proc.stderr
+    assert "one type on every path" not in proc.stderr
+
+
+@pytest.mark.parametrize("where", ['{"age": 3, "name": "al"}', '{"age": "3", "name": "bob"}', '{"age": 3}',
+                                   '{"age": 3, "name": "bob", "x": 1}'])
+def test_dict_literal_that_differs_breaks_only_where(where: str, env: dict[str, str], tmp_path: Path) -> None:
+    """Mixed-type dict values compare entry by entry (no sort mismatch), and a different dict is caught."""
+    prog = tmp_path / "where.py"
+    prog.write_text(HEADER + f'''@clauz3.guarantee(db.only_where({{"age": 3, "name": "bob"}}))
+def main() -> None:
+    db_query("users", where={where})
+''')
+    proc = subprocess.run([sys.executable, "-m", "clauz3", "prove", "--json", "--no-cache", str(prog),
+                           "--trusted-root", str(DB_TRUSTED)], capture_output=True, text=True, env=env, cwd=DB,
+                          timeout=300)
+    entry = json.loads(proc.stdout)["entries"][0]
+    assert [o["conclusion"] for o in entry["obligations"] if o["kind"] == "guarantee"] == ["violated"]

@@ -78,6 +78,7 @@ def _contains(ctx: Context, args: list[Any], kwargs: dict[str, Any]) -> bool:
 BUILTINS: dict[str, Impl] = {
     "len": _fixed(len),
     "abs": _fixed(abs),
+    "round": _fixed(round),
     "bool": _fixed(bool),
     "float": _fixed(float),
     "ord": _fixed(ord),

@@ -26,6 +26,7 @@ class Builtin:
 BUILTINS: dict[str, Builtin] = {b.name: b for b in [
     Builtin("len", "exact", 1, 1, "int"),
     Builtin("abs", "exact", 1, 1, "same_numeric"),
+    Builtin("round", "exact/abstract", 1, 2, "round"),
     Builtin("bool", "exact", 0, 1, "bool"),
     Builtin("float", "exact", 0, 1, "float"),
     Builtin("ord", "exact", 1, 1, "int"),

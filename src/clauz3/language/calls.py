@@ -26,6 +26,21 @@ from clauz3.language.builtins_table import BUILTINS, METHODS
 from clauz3.language.expressions import ExprCompiler
 
 
+def mismatch_hint(want: Any, got: Any) -> str:
+    """A hint for a value of type ``got`` where ``want`` is needed."""
+    if "object" in T.show(got):
+        if isinstance(want, ir.TDict):
+            example = f"d: {T.show(want)} = {{}}"
+        else:
+            elem = T.show(want) if isinstance(want, (ir.TList, ir.TSet)) else f"list[{T.show(want)}]"
+            example = f"xs: {elem} = []"
+        return (f"an empty `[]` or `{{}}` gets its element type from its first insertion; annotate it, "
+                f"e.g. `{example}`")
+    if want == ir.STR:
+        return "convert it with str(...)"
+    return f"pass a {T.show(want)} here"
+
+
 class CallCompiler(ExprCompiler):
     def x_Call(self, node: ast.Call) -> Any:
         for a in node.args:
@@ -141,7 +156,8 @@ class CallCompiler(ExprCompiler):
             self.env[node.id].owned = False
         if not T.is_err(e.type) and not T.is_err(p.type) and not T.assignable(e.type, p.type):
             return self.err(node, "type-error",
-                            f"argument `{p.name}` of `{fname}` must be {T.show(p.type)}, got {T.show(e.type)}")
+                            f"argument `{p.name}` of `{fname}` must be {T.show(p.type)}, got {T.show(e.type)}",
+                            mismatch_hint(p.type, e.type))
         return e
 
     # ------------------------------------------------------------------------ effects
@@ -269,8 +285,19 @@ class CallCompiler(ExprCompiler):
             if T.is_numeric(a):
                 return ir.INT if a == ir.BOOL else a
             return bad(f"`abs` of {T.show(a)}")
-        if name == "bool":
-            return ir.BOOL
+        if name == "round":
+            # round(x) is an int; round(x, n) keeps x's type, and n must be an int literal so the
+            # prover knows which rounding it models (a computed n would be unprovable anyway).
+            if not T.is_numeric(a):
+                return bad(f"`round` of {T.show(a)}")
+            if len(args) == 1:
+                return ir.INT
+            nd = args[1]
+            if not (isinstance(nd, ir.Const) and type(nd.value) is int):
+                self.err(node, "type-error", "the digits of `round(x, n)` must be an int literal",
+                         "write the number of digits as a literal, e.g. round(x, 2)")
+                return None
+            return ir.INT if a in (ir.INT, ir.BOOL) else a
         if name == "float":
             if not types or T.is_numeric(a) or a == ir.STR:
                 return ir.FLOAT
@@ -348,6 +375,10 @@ class CallCompiler(ExprCompiler):
         if isinstance(t, ir.TOptional):
             return self.err(node, "type-error", f"`{self.seg(func.value)}` may be None here",
                             f"test `{self.seg(func.value)} is not None` first")
+        if t == ir.STR and func.attr == "format":
+            from clauz3.language.strformat import lower_format
+
+            return lower_format(self, node, func)  # type: ignore[arg-type]
         receiver = ("str" if t == ir.STR else "list" if isinstance(t, ir.TList) else "set"
                     if isinstance(t, ir.TSet) else "dict" if isinstance(t, ir.TDict) else None)
         spec = METHODS.get((receiver or "", func.attr))

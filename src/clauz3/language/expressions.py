@@ -521,8 +521,10 @@ class ExprCompiler:
             if v.format_spec is not None:
                 return self.err(v, "unsupported-expression", "format spec in an f-string")
             e = self.expr(v.value)
-            if not T.is_err(e.type) and e.type not in (ir.STR, ir.INT, ir.BOOL):
-                return self.err(v, "type-error", f"f-string field must be str, int or bool, got {T.show(e.type)}")
+            # float fields print CPython's repr, which the prover computes exactly for known floats.
+            if not T.is_err(e.type) and e.type not in (ir.STR, ir.INT, ir.BOOL, ir.FLOAT):
+                return self.err(v, "type-error", f"f-string field must be str, int, float or bool, got "
+                                f"{T.show(e.type)}", "convert the value with str(...) first")
             parts.append(e)
         return ir.FString(tuple(parts), ir.STR, line, col)
 

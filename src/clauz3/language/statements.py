@@ -76,8 +76,12 @@ def merge(envs: list[dict[str, Var]]) -> dict[str, Var]:
             c = next(v for v in present if v.state == "conflict")
             first.state, first.type, first.other = "conflict", c.type, c.other
         else:
-            t = present[0].type
-            for v in present[1:]:
+            # An empty display still waiting for its first insertion holds no element, so on a path
+            # where it stayed empty it takes the element type the other paths gave it
+            # (`xs = []` appended to under a branch is a list[str], not a list[object]).
+            typed = [v for v in present if not _unrefined(v)] or present
+            t = typed[0].type
+            for v in typed[1:]:
                 j = T.join(t, v.type)
                 if j is None:
                     first.state, first.type, first.other = "conflict", t, v.type
@@ -92,6 +96,15 @@ def merge(envs: list[dict[str, Var]]) -> dict[str, Var]:
         first.max_len = None if any(x is None for x in lens) else max(lens)  # type: ignore[type-var]
         out[n] = first
     return out
+
+
+def _unrefined(v: Var) -> bool:
+    t = v.type
+    if not v.refinable:
+        return False
+    if isinstance(t, (ir.TList, ir.TSet)):
+        return t.elem == ir.OBJECT
+    return isinstance(t, ir.TDict) and t.key == ir.OBJECT and t.value == ir.OBJECT
 
 
 class BodyCompiler(CallCompiler):

@@ -16,6 +16,7 @@ import z3
 from clauz3.language import ir
 from clauz3.prover import ops
 from clauz3.prover.logic import TRUE, mk_not, truthy
+from clauz3.prover.strfold import fold_method
 from clauz3.prover.values import (
     F64,
     NONE_V,
@@ -77,6 +78,35 @@ def _abs(ex: Executor, node: Any, args: list[Any], kw: dict[str, Any]) -> Any:
         return z3.fpAbs(v)
     x = to_int(v)
     return z3.If(x < 0, -x, x)
+
+
+def _round(ex: Executor, node: Any, args: list[Any], kw: dict[str, Any]) -> Any:
+    """CPython's ``round``: half-to-even to an int; with literal digits, exact on known values."""
+    v = val(args[0])
+    if len(args) == 1:
+        if not is_float(v):
+            return to_int(v)
+        ex.exception("ValueError", node, z3.Not(z3.fpIsNaN(v)), _src(node) or "round(…)", (("value", v),))
+        ex.exception("OverflowError", node, z3.Not(z3.fpIsInf(v)), _src(node) or "round(…)", (("value", v),))
+        return z3.ToInt(z3.fpToReal(z3.fpRoundToIntegral(RNE, v)))
+    digits = z3.simplify(to_int(val(args[1])))
+    if not z3.is_int_value(digits):
+        raise Unsupported("round() with computed digits")
+    n = digits.as_long()
+    if not is_float(v):
+        x = z3.simplify(to_int(v))
+        if n >= 0:
+            return x
+        if z3.is_int_value(x):
+            return z3.IntVal(round(x.as_long(), n))
+        return ex.ctx.fresh(z3.IntSort(), "round", abstract=True)
+    from clauz3.prover.strfold import known_float
+
+    known = known_float(v)
+    if known is not None:
+        return float_lit(round(known, n))
+    # A decimal rounding of an unknown float: nothing is assumed about the result.
+    return ex.ctx.fresh(F64, "round", abstract=True)
 
 
 def _bool(ex: Executor, node: Any, args: list[Any], kw: dict[str, Any]) -> Any:
@@ -355,6 +385,9 @@ def _join(ex: Executor, node: Any, args: list[Any], kw: dict[str, Any]) -> Any:
 
 def _abstract_str(fact: str) -> Model:
     def model(ex: Executor, node: Any, args: list[Any], kw: dict[str, Any]) -> Any:
+        folded = fold_method(node.method, args) if hasattr(node, "method") else None
+        if folded is not None:
+            return folded
         s = val(args[0])
         out = ex.ctx.fresh(z3.StringSort(), node.method if hasattr(node, "method") else "str", abstract=True)
         if fact == "shorter":
@@ -373,6 +406,9 @@ def _str_count(ex: Executor, node: Any, args: list[Any], kw: dict[str, Any]) -> 
 
 
 def _split(ex: Executor, node: Any, args: list[Any], kw: dict[str, Any]) -> Any:
+    folded = fold_method("split", args)
+    if folded is not None:
+        return folded
     s = val(args[0])
     if len(args) > 1 and not isinstance(check(args[1]), NoneV):
         sep = val(args[1])
@@ -460,6 +496,7 @@ def _mutator(which: str) -> Model:
 MODELS: dict[str, ModelEntry] = {
     "len": ModelEntry(_len, "exact"),
     "abs": ModelEntry(_abs, "exact"),
+    "round": ModelEntry(_round, "exact"),
     "bool": ModelEntry(_bool, "exact"),
     "float": ModelEntry(_float, "exact"),
     "ord": ModelEntry(_ord, "exact"),

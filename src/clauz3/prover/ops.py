@@ -482,6 +482,12 @@ def to_str(ex: Executor, node: Any, v: Any) -> Any:
         return z3.If(v >= 0, z3.IntToStr(v), z3.Concat(z3.StringVal("-"), z3.IntToStr(-v)))
     if isinstance(v, NoneV):
         return z3.StringVal("None")
+    if is_float(v):
+        from clauz3.prover.strfold import float_text
+
+        text = float_text(v)  # a known float: CPython's repr exactly, as the interpreter prints it
+        if text is not None:
+            return text
     out = ex.ctx.fresh(z3.StringSort(), "str", abstract=True)
     ex.ctx.assume(z3.Length(out) > 0)
     return out

@@ -277,7 +277,7 @@ def merge(c: Any, a: Any, b: Any) -> Any:
             elif is_bool(a) or is_bool(b):
                 a, b = to_int(a), to_int(b)
             else:
-                raise Unsupported(f"cannot merge values of sorts {a.sort()} and {b.sort()}")
+                raise Unsupported(f"a value that may be {_py_type(a)} or {_py_type(b)} (give it one type)")
         if a.eq(b):
             return a
         return z3.If(c, a, b)
@@ -310,6 +310,12 @@ def merge(c: Any, a: Any, b: Any) -> Any:
     if isinstance(a, RowClassV | ColumnV) and a == b:
         return a
     return LazyUnsupported("a value that differs between branches in a way the prover cannot merge")
+
+
+def _py_type(t: Any) -> str:
+    """The Python type a solver term stands for, for messages (never a solver sort name)."""
+    return "a str" if is_str(t) else "a float" if is_float(t) else "a bool" if is_bool(t) else \
+        "an int" if is_int(t) else "another kind of value"
 
 
 def _int_term(n: Any) -> Any:
@@ -385,9 +391,10 @@ def eq(a: Any, b: Any, fresh_bool: Callable[[str], z3.BoolRef] | None = None) ->
     if isinstance(a, DictV) and isinstance(b, DictV):
         parts = [length(a) == length(b)]
         for k in range(len(a.keys)):
-            found, value = dict_lookup(b, a.keys[k])
-            _, mine = dict_lookup(a, a.keys[k])
-            same = z3.And(found, eq(mine, value, fresh_bool)) if value is not None else z3.BoolVal(False)
+            # Pairwise over the entries that hold the key's value, never merging them: a dict's
+            # values may have different sorts ({"age": 3, "name": "bob"}).
+            same = z3.Or(*[z3.And(ga, gb, eq(va, vb, fresh_bool))
+                           for ga, va in dict_holders(a, a.keys[k]) for gb, vb in dict_holders(b, a.keys[k])])
             parts.append(z3.Implies(dict_visible(a, k), same))
         return z3.And(*parts)
     if (is_term(a) and isinstance(b, ListV | DictV | RowV)) or (is_term(b) and isinstance(a, ListV | DictV | RowV)):
@@ -443,6 +450,12 @@ def length(coll: Any) -> Any:
 def dict_visible(d: DictV, k: int) -> z3.BoolRef:
     earlier = [z3.And(d.present[j], eq(d.keys[j], d.keys[k])) for j in range(k)]
     return z3.And(d.present[k], z3.Not(z3.Or(*earlier))) if earlier else d.present[k]
+
+
+def dict_holders(d: DictV, key: Any) -> list[tuple[z3.BoolRef, Any]]:
+    """``(entry k holds key's value, value k)``: k is the last present entry with an equal key."""
+    hits = [z3.And(d.present[k], eq(d.keys[k], key)) for k in range(len(d.keys))]
+    return [(z3.And(hits[k], *[z3.Not(h) for h in hits[k + 1:]]), d.vals[k]) for k in range(len(d.keys))]
 
 
 def dict_lookup(d: DictV, key: Any) -> tuple[z3.BoolRef, Any]:
