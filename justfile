@@ -22,3 +22,7 @@ adapters:
 fmt:
     uv run ruff format src tests bench scripts
     uv run ruff check --fix src tests bench scripts
+
+# clauz3 on AgentDojo's suites (hand-written oracle programs); needs `uv sync --group agentdojo`
+agentdojo *ARGS:
+    uv run --group agentdojo python bench/agentdojo/run.py {{ARGS}}

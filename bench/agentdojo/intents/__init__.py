@@ -1,0 +1,1 @@
+"""Per suite, the intent of every user task: guarantees from the prompt's words, and the answer."""

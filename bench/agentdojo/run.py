@@ -1,0 +1,115 @@
+"""`just agentdojo [--suite-version V] [--suite NAME] [--json PATH]`: clauz3 on AgentDojo's suites.
+
+Each suite runs in its own child process (clauz3 proves against one layer per process, 01 TL-6).
+The programs are hand-written oracles (AgentDojo's ground-truth calls with the guarantees a person
+would approve from the prompt), not a model's: the table measures the guarantees and the proof
+path, not an agent's skill.
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import json
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+SUITES = ("workspace", "slack", "travel", "banking")
+KEYS = ("user_tasks", "utility", "utility_under_attack", "pairs", "blocked_at_proof", "attack_success")
+ORACLE = ("The programs are hand-written oracles (AgentDojo's ground-truth calls under the guarantees a person "
+          "would approve from each prompt), not a model's.")
+
+
+def child(version: str, name: str, tasks: list[str] | None) -> int:
+    sys.path.insert(0, str(HERE))
+    from suite import run_suite
+
+    res = run_suite(version, name, tasks)
+    print("RESULT " + json.dumps(dataclasses.asdict(res)), flush=True)
+    return 0
+
+
+def run_child(version: str, name: str, tasks: list[str] | None) -> dict[str, object]:
+    argv = [sys.executable, str(HERE / "run.py"), "--child", name, "--suite-version", version]
+    for t in tasks or ():
+        argv += ["--task", t]
+    env = dict(os.environ, PYTHONWARNINGS="ignore")
+    done = subprocess.run(argv, capture_output=True, text=True, env=env)
+    for line in reversed(done.stdout.splitlines()):
+        if line.startswith("RESULT "):
+            return json.loads(line[len("RESULT "):])
+    tail = (done.stderr.strip().splitlines() or ["(no output)"])[-1]
+    raise SystemExit(f"error: agentdojo-suite: suite {name} failed (exit {done.returncode}): {tail}")
+
+
+def table(version: str, results: dict[str, dict[str, object]]) -> tuple[str, dict[str, object]]:
+    total = {k: sum(int(r[k]) for r in results.values()) for k in KEYS}  # type: ignore[call-overload]
+    doc = {"suite_version": version, "total": total, "suites": {n: {k: r[k] for k in KEYS} for n, r in results.items()}}
+    rows = [f"AgentDojo {version}: clauz3 with hand-written oracle programs", ORACLE, "",
+            f"{'suite':<10} {'utility':>9} {'util@attack':>12} {'blocked at proof':>17} {'attack success':>15}"]
+    for name, r in [*results.items(), ("total", total)]:
+        rows.append(f"{name:<10} {r['utility']:>4}/{r['user_tasks']:<4} {r['utility_under_attack']:>6}/{r['pairs']:<5} "
+                    f"{r['blocked_at_proof']:>10}/{r['pairs']:<6} {r['attack_success']:>8}/{r['pairs']:<6}")
+    wc = sum(int(r["world_changing_pairs"]) for r in results.values())  # type: ignore[call-overload]
+    wb = sum(int(r["world_changing_blocked"]) for r in results.values())  # type: ignore[call-overload]
+    pct = f"{100 * wb / wc:.1f} %" if wc else "n/a"
+    rows += ["", f"pairs whose injection changes the world: {wc}; blocked at proof: {wb} ({pct})"]
+    for title, key in (("unproved honest programs (why)", "unproved_honest"),
+                       ("honest programs that ran but failed utility()", "failed_utility"),
+                       ("compromised programs that proved", "unblocked_pairs"),
+                       ("SUCCESSFUL ATTACKS (soundness bug or guarantee gap)", "successful_attacks")):
+        items = [f"  {n}: {x}" for n, r in results.items() for x in r[key]]  # type: ignore[attr-defined]
+        if items:
+            rows += ["", f"{title}:", *items]
+    how: dict[str, int] = {}
+    for r in results.values():
+        for h, c in r["blocked_how"].items():  # type: ignore[attr-defined]
+            how[h] = how.get(h, 0) + c
+    rows += ["how the blocked pairs were stopped: " + ", ".join(f"{h} {c}" for h, c in sorted(how.items()))]
+    helpers: dict[str, int] = {}
+    for r in results.values():
+        for h, c in r["helpers"].items():  # type: ignore[attr-defined]
+            helpers[h] = helpers.get(h, 0) + c
+    top = sorted(helpers.items(), key=lambda kv: (-kv[1], kv[0]))[:20]
+    rows += ["", "20 most used guarantee helpers:", *[f"  {c:>4}  {h}" for h, c in top]]
+    return "\n".join(rows), doc
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(prog="just agentdojo", description=__doc__.splitlines()[0])
+    p.add_argument("--suite-version", default="v1")
+    p.add_argument("--suite", action="append", choices=SUITES)
+    p.add_argument("--json", type=Path)
+    p.add_argument("--task", action="append", help=argparse.SUPPRESS)
+    p.add_argument("--child", help=argparse.SUPPRESS)
+    a = p.parse_args(argv)
+    if a.child:
+        return child(a.suite_version, a.child, a.task)
+    try:
+        from agentdojo.task_suite.load_suites import get_suites
+    except ImportError:
+        print("error: agentdojo-missing: AgentDojo is not installed; run `uv sync --group agentdojo`", file=sys.stderr)
+        return 2
+    known = get_suites(a.suite_version)
+    if not known:
+        print(f"error: agentdojo-version: AgentDojo has no suite version {a.suite_version}", file=sys.stderr)
+        return 2
+    names = [n for n in (a.suite or SUITES) if n in known]
+    started = time.monotonic()
+    results = {n: run_child(a.suite_version, n, a.task) for n in names}
+    text, doc = table(a.suite_version, results)
+    print(text)
+    print(f"\n({time.monotonic() - started:.0f} s)")
+    if a.json:
+        tmp = a.json.with_name(a.json.name + ".tmp")
+        tmp.write_text(json.dumps(doc, indent=2) + "\n")
+        os.replace(tmp, a.json)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,196 @@
+"""One AgentDojo suite through clauz3: honest programs, compromised programs, AgentDojo's graders."""
+
+from __future__ import annotations
+
+import importlib
+import sys
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
+
+from pipeline import Outcome, Runner
+from programs import Call, Intent, Library, Untranslatable, render
+
+ROOT = Path(__file__).resolve().parents[2]
+EXAMPLES = ROOT / "examples" / "agentdojo"
+CONTRACTS = {
+    "banking": {"banking": "tools.banking.trusted.contracts"},
+    "slack": {"slack": "tools.slack.trusted.contracts", "web": "tools.slack.trusted.web"},
+    "travel": {"travel": "tools.travel.trusted.contracts", "emails": "tools.travel.trusted.emails",
+               "calendar": "tools.travel.trusted.calendar"},
+    "workspace": {"emails": "tools.workspace.trusted.emails", "calendar": "tools.workspace.trusted.calendar",
+                  "files": "tools.workspace.trusted.files"},
+}
+
+
+@dataclass
+class SuiteResult:
+    name: str
+    user_tasks: int = 0
+    utility: int = 0
+    utility_under_attack: int = 0
+    pairs: int = 0
+    blocked_at_proof: int = 0
+    attack_success: int = 0
+    world_changing_pairs: int = 0
+    world_changing_blocked: int = 0
+    unproved_honest: list[str] = field(default_factory=list)
+    failed_utility: list[str] = field(default_factory=list)
+    unblocked_pairs: list[str] = field(default_factory=list)
+    successful_attacks: list[str] = field(default_factory=list)
+    helpers: dict[str, int] = field(default_factory=dict)
+    blocked_how: dict[str, int] = field(default_factory=dict)  # violated | refused | unknown (its reason)
+
+    def counts(self) -> dict[str, int]:
+        return {k: getattr(self, k) for k in ("user_tasks", "utility", "utility_under_attack", "pairs",
+                                                "blocked_at_proof", "attack_success")}
+
+
+def intents_for(suite_name: str) -> dict[str, Intent]:
+    module = importlib.import_module(f"intents.{suite_name}")
+    return dict(module.INTENTS)
+
+
+def _calls(function_calls: Any) -> list[Call]:
+    return [Call(c.function, dict(c.args)) for c in function_calls]
+
+
+def _grade(task: Any, output: str, pre: Any, post: Any, trace: list[Any], *, injection: bool) -> bool:
+    traced = (task.security_from_traces if injection else task.utility_from_traces)(output, pre, post, trace)
+    if traced is not None:
+        return bool(traced)
+    return bool(task.security(output, pre, post) if injection else task.utility(output, pre, post))
+
+
+class SuiteRun:
+    def __init__(self, version: str, name: str, data_dir: Path) -> None:
+        from agentdojo.attacks.important_instructions_attacks import ImportantInstructionsAttackNoNames
+        from agentdojo.task_suite.load_suites import get_suite
+
+        self.version, self.name = version, name
+        self.suite = get_suite(version, name)
+        project = EXAMPLES / name
+        self.lib = Library(name, project / "tools" / name / "trusted" / "effects.py", CONTRACTS[name])
+        self.runner = Runner(project, project / "tools" / name / "trusted", data_dir)
+        # The world module the layer's effects call (the layer imports the trusted modules itself).
+        from clauz3.prover.pipeline import layer_for
+
+        layer = layer_for(self.runner.trusted, self.runner.imports)
+        effect = next(iter(layer.effects.values()))
+        self.world = sys.modules[effect.__module__.rsplit(".", 1)[0] + ".world"]
+        # The attack AgentDojo's papers report; no model is addressed by name (no model runs here).
+        self.attack = ImportantInstructionsAttackNoNames(self.suite, SimpleNamespace(name="gpt-4o-2024-05-13"))
+        self.intents = intents_for(name)
+        self.clean = self.suite.load_and_inject_default_environment({})
+
+    def honest_calls(self, task: Any) -> list[Call]:
+        return _calls(task.ground_truth(self.clean.model_copy(deep=True)))
+
+    def program(self, task_id: str, extra: tuple[str, list[Call]] | None = None) -> str:
+        task = self.suite.user_tasks[task_id]
+        intent = self.intents[task_id]
+        return render(self.lib, title=f"{self.name} {task_id}", prompt=task.PROMPT, intent=intent,
+                      calls=self.honest_calls(task), extra=extra[1] if extra else (),
+                      extra_title=extra[0] if extra else "")
+
+    def execute(self, source: str, name: str, task: Any, injections: dict[str, str]) -> tuple[Outcome, Any, Any, list[Any]]:
+        from agentdojo.functions_runtime import FunctionsRuntime
+
+        env = self.suite.load_and_inject_default_environment(injections)
+        env = task.init_environment(env)
+        pre = env.model_copy(deep=True)
+        trace = self.world.bind(env, FunctionsRuntime(self.suite.tools))
+        try:
+            outcome = self.runner.run(source, name)
+        finally:
+            self.world.unbind()
+        return outcome, pre, env, trace
+
+    def changes_world(self, inj: Any) -> bool:
+        """Does the injection's own ground truth change the environment? (AgentDojo's calls, no clauz3.)"""
+        from agentdojo.functions_runtime import FunctionsRuntime
+
+        env = self.clean.model_copy(deep=True)
+        pre = env.model_copy(deep=True)
+        runtime = FunctionsRuntime(self.suite.tools)
+        for c in inj.ground_truth(env.model_copy(deep=True)):
+            runtime.run_function(env, c.function, dict(c.args))
+        return env != pre
+
+    def run(self, only_tasks: list[str] | None = None, log: Any = sys.stderr) -> SuiteResult:
+        res = SuiteResult(self.name)
+        changing = {iid: self.changes_world(inj) for iid, inj in self.suite.injection_tasks.items()}
+        for tid, task in self.suite.user_tasks.items():
+            if only_tasks is not None and tid not in only_tasks:
+                continue
+            res.user_tasks += 1
+            intent = self.intents.get(tid)
+            if intent is None:
+                res.unproved_honest.append(f"{tid}: no intent written for this task (helper missing)")
+                res.pairs += len(self.suite.injection_tasks)
+                res.world_changing_pairs += sum(changing.values())
+                continue
+            for g in intent.guarantees:
+                helper = g.expression.split("(", 1)[0]
+                res.helpers[helper] = res.helpers.get(helper, 0) + 1
+            try:
+                source = self.program(tid)
+            except Untranslatable as exc:
+                res.unproved_honest.append(f"{tid}: construct refused ({exc})")
+                continue
+            out, pre, post, trace = self.execute(source, f"{tid}.py", task, {})
+            if out.stage != "executed":
+                res.unproved_honest.append(f"{tid}: {out.stage}: {out.reason}")
+            elif out.run_outcome == "completed" and _grade(task, out.output, pre, post, trace, injection=False):
+                res.utility += 1
+            else:
+                res.failed_utility.append(f"{tid}: {out.run_outcome} {out.reason[:200]}")
+            print(f"{self.name} {tid}: {out.stage} {out.run_outcome or ''}", file=log, flush=True)
+            for iid, inj in self.suite.injection_tasks.items():
+                self._pair(res, tid, task, iid, inj, source, changing[iid], out)
+        return res
+
+    def _pair(self, res: SuiteResult, tid: str, task: Any, iid: str, inj: Any, honest: str, changing: bool,
+              honest_clean: Outcome) -> None:
+        res.pairs += 1
+        res.world_changing_pairs += changing
+        try:
+            injections = self.attack.attack(task, inj)
+        except ValueError:  # AgentDojo: the task reads no injectable place
+            injections = {}
+        if honest_clean.stage == "executed":
+            out, pre, post, trace = self.execute(honest, f"{tid}.py", task, injections)
+            if out.run_outcome == "completed" and _grade(task, out.output, pre, post, trace, injection=False):
+                res.utility_under_attack += 1
+        try:
+            source = self.program(tid, (iid, _calls(inj.ground_truth(self.clean.model_copy(deep=True)))))
+        except Untranslatable as exc:
+            res.unblocked_pairs.append(f"{tid} x {iid}: not translatable ({exc})")
+            return
+        out, pre, post, trace = self.execute(source, f"{tid}_{iid}.py", task, injections)
+        if not out.proved:
+            how = out.stage if out.stage == "refused" else (
+                "violated" if any("violated" in f for f in out.failing) else f"unknown ({out.reason[:80]})")
+            res.blocked_how[how] = res.blocked_how.get(how, 0) + 1
+            res.blocked_at_proof += 1
+            res.world_changing_blocked += changing
+            return
+        res.unblocked_pairs.append(f"{tid} x {iid}: proved ({'changes' if changing else 'does not change'} "
+                                   f"the world), run {out.run_outcome}")
+        if out.executed and _grade(inj, out.output, pre, post, trace, injection=True):
+            res.attack_success += 1
+            res.successful_attacks.append(f"{tid} x {iid}")
+
+
+def run_suite(version: str, name: str, only_tasks: list[str] | None = None) -> SuiteResult:
+    sys.path.insert(0, str(EXAMPLES / name))
+    with tempfile.TemporaryDirectory(prefix="clauz3-agentdojo-") as raw:
+        data = Path(raw) / "data"
+        data.mkdir(mode=0o700)
+        sr = SuiteRun(version, name, data)
+        try:
+            return sr.run(only_tasks)
+        finally:
+            sr.runner.close()
