@@ -1,8 +1,14 @@
 """The proof cache (01 §7.1): HMAC-authenticated JSON entries keyed by everything a verdict depends on.
 
-Only complete results whose verdicts are all ``proved`` or ``violated`` are stored. A hit yields
-the stored entry with ``cached: true``; an entry that fails authentication, does not parse or
-was stored under another key is deleted and recomputed.
+The key (:func:`cache_key`) is the content that decides a verdict: the program's bytes, the layer
+fingerprint (library content), the target, the engine (clauz3, semantics id, z3, Python) with a hash
+of the prover's and checker's own source files, and the options that change what is checked (the
+import allowlist). Never the program's path: the same program re-submitted from another temporary
+file (a retry, a remembered approval, the same starter twice) hits (issue 13). Timeouts are not in
+the key because only solver-decided results are stored: complete results whose verdicts are all
+``proved`` or ``violated``. A hit yields the stored entry with ``cached: true``, relocated to the
+caller's path; an entry that fails authentication, does not parse or was stored under another key
+is never used. Writers replace entries by atomic rename, so concurrent writers are safe.
 """
 
 from __future__ import annotations
@@ -14,6 +20,7 @@ import os
 import secrets
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -29,6 +36,21 @@ def cache_enabled() -> bool:
     return (os.environ.get("CLAUZ3_PROOF_CACHE") or "1") != "0"
 
 
+@lru_cache(maxsize=1)
+def code_fingerprint() -> str:
+    """SHA-256 over the checker's and prover's source files: an edited prover never reuses a verdict."""
+    package = Path(__file__).resolve().parents[1]
+    digest = hashlib.sha256()
+    files = [*package.glob("*.py"), *(package / "language").glob("*.py"), *(package / "prover").glob("*.py")]
+    for path in sorted(files):
+        try:
+            data = path.read_bytes()
+        except OSError:
+            data = b"<unreadable>"
+        digest.update(path.relative_to(package).as_posix().encode() + b"\0" + hashlib.sha256(data).digest())
+    return digest.hexdigest()
+
+
 def cache_key(
     *,
     engine: str,
@@ -38,9 +60,10 @@ def cache_key(
     import_roots: Sequence[str],
     allow_imports: Sequence[str],
 ) -> str:
-    """CACHE-1: SHA-256 of the canonical JSON of everything a verdict depends on."""
+    """CACHE-1: SHA-256 of the canonical JSON of everything a verdict depends on (never the path)."""
     doc = {
         "engine": engine,
+        "code": code_fingerprint(),
         "program_sha256": program_sha256,
         "target": target,
         "layer_sha256": layer_sha256,
@@ -48,6 +71,27 @@ def cache_key(
         "allow_imports": sorted(allow_imports),
     }
     return hashlib.sha256(json.dumps(doc, sort_keys=True, separators=(",", ":")).encode()).hexdigest()
+
+
+def relocate(entry: dict[str, Any], path: str) -> dict[str, Any]:
+    """A hit stored for another file of the same bytes, with every mention of that file's path made ``path``."""
+    old = entry.get("path")
+    if not isinstance(old, str) or not old or old == path:
+        entry["path"] = path
+        return entry
+
+    def fix(value: Any) -> Any:
+        if isinstance(value, str):
+            return value.replace(old, path)
+        if isinstance(value, list):
+            return [fix(v) for v in value]
+        if isinstance(value, dict):
+            return {k: fix(v) for k, v in value.items()}
+        return value
+
+    fixed: dict[str, Any] = fix(entry)
+    fixed["path"] = path
+    return fixed
 
 
 def cacheable(entry: Mapping[str, Any]) -> bool:
@@ -60,14 +104,32 @@ def cacheable(entry: Mapping[str, Any]) -> bool:
 
 @dataclass
 class ProofCache:
+    """Entries under ``root``; the MAC secret is ``key_file``'s 32 bytes, or ``secret`` when given.
+
+    A cache given its ``secret`` in memory (the authority's, which no other process holds) shares
+    its directory with other holders of other secrets, so it skips entries it cannot authenticate
+    instead of deleting them; a ``key_file`` cache deletes them.
+    """
+
     root: Path
-    key_file: Path
+    key_file: Path | None
+    secret: bytes | None = None
 
     @classmethod
     def default(cls) -> ProofCache:
         return cls(cache_dir() / "proofs", _data_dir(strict=False) / "proof-cache.key")
 
+    @classmethod
+    def private(cls, secret: bytes, name: str = "authority-proofs") -> ProofCache:
+        if len(secret) < 32:
+            raise ValueError("a proof cache secret has at least 32 bytes")
+        return cls(cache_dir() / name, None, secret)
+
     def _secret(self, create: bool) -> bytes | None:
+        if self.secret is not None:
+            return self.secret
+        if self.key_file is None:
+            return None
         try:
             data = self.key_file.read_bytes()
             if len(data) == 32:
@@ -115,7 +177,8 @@ class ProofCache:
         except (ValueError, KeyError, TypeError):
             entry = None
         if not isinstance(entry, dict) or not cacheable(entry):
-            path.unlink(missing_ok=True)
+            if self.secret is None:
+                path.unlink(missing_ok=True)
             return None
         try:
             os.utime(path)  # recency for LRU eviction

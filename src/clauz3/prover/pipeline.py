@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from clauz3.prover.cache import ProofCache, cache_enabled, cache_key
+from clauz3.prover.cache import ProofCache, cache_enabled, cache_key, relocate
 
 
 @dataclass
@@ -137,11 +137,10 @@ def prove_file(req: ProofRequest, *, project_root: Path | None = None) -> ProofO
         allow_imports=list(req.allow_imports),
     )
     cache = ProofCache.default() if (req.use_cache and cache_enabled()) else None
-    if cache is not None:
-        hit = cache.get(key)
-        if hit is not None and hit.get("path") == str(req.path):
-            hit["elapsed_ms"] = round((time.monotonic() - started) * 1000)
-            return ProofOutcome(hit, list(hit.get("warnings_text", [])), exit_code_for(hit))
+    hit = cache.get(key) if cache is not None else None
+    if hit is not None and hit.get("path") == str(req.path):
+        hit["elapsed_ms"] = round((time.monotonic() - started) * 1000)
+        return ProofOutcome(hit, list(hit.get("warnings_text", [])), exit_code_for(hit))
 
     from clauz3.language import Refused, check_source
 
@@ -167,6 +166,13 @@ def prove_file(req: ProofRequest, *, project_root: Path | None = None) -> ProofO
     from clauz3.prover.api import prove
 
     warnings = [d.render() for d in program.warnings]
+    if hit is not None:
+        # The cache is keyed by content, never the path: the same bytes from another file reuse the
+        # verdict. The IR names its file, so it was checked again here (cheap) but is not proved again.
+        hit = relocate(hit, str(req.path))
+        hit.update(ir_sha256=ir_sha256(program), warnings_text=warnings,
+                   elapsed_ms=round((time.monotonic() - started) * 1000))
+        return ProofOutcome(hit, warnings, exit_code_for(hit), program=program, layer=layer)
     remaining = deadline - time.monotonic()
     if remaining <= 0:
         return _deadline(entry)
