@@ -130,7 +130,7 @@ def test_concurrent_writers_leave_one_valid_entry(tmp_path: Path) -> None:
                 assert cache.put(key, {**ENTRY, "elapsed_ms": n})
                 got = cache.get(key)
                 assert got is not None and got["cached"] is True
-        except BaseException as exc:  # noqa: BLE001 - reported below
+        except BaseException as exc:  # reported below
             errors.append(exc)
 
     threads = [threading.Thread(target=write, args=(n,)) for n in range(8)]
