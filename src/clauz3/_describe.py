@@ -194,3 +194,157 @@ def bind_call(meta: ContractMeta, args: tuple[Any, ...] | list[Any], kwargs: Map
     library = meta.library or meta.module
     text = ", ".join(f"{k}={render_value(v, cut=False)}" for k, v in values.items())
     return values, f"{library}.{meta.qualname}({text})"
+
+
+# ------------------------------------------------------------------------------------------------
+# Card text (issue 12, issue 11 §6): prose for a person, and characters that cannot hide.
+
+_BIDI = frozenset([*range(0x202A, 0x202F), *range(0x2066, 0x206A), 0x200E, 0x200F, 0x061C])
+# Letters of other scripts that render like Latin ones (the common Cyrillic and Greek look-alikes).
+_LOOKALIKE = frozenset("аеорсухіјѕԁԛԝһӏАВЕКМНОРСТХІЈЅԌαοрϲνικτυχΑΒΕΖΗΙΚΜΝΟΡΤΥΧ")
+LONG_LIST = 5  # lists longer than this are shown as a count in the sentence and in full beside it
+
+WARN_BIDI = "contains characters that change the direction of the text"
+WARN_INVISIBLE = "contains invisible characters"
+WARN_LOOKALIKE = "contains letters from another alphabet that look like Latin ones"
+
+
+def _code(ch: str) -> str:
+    return f"[U+{ord(ch):04X}]"
+
+
+def _script(ch: str) -> str | None:
+    import unicodedata
+
+    if not ch.isalpha():
+        return None
+    name = unicodedata.name(ch, "")
+    return name.split(" ", 1)[0] if name else None
+
+
+def reveal(text: str) -> tuple[str, list[str]]:
+    """``text`` with every hiding character shown as ``[U+XXXX]``, and the warnings it deserves.
+
+    Hiding characters: bidi controls, zero-width and other format/control characters (except newline
+    and tab), compatibility forms that fold to ASCII (full-width letters), and the letters of a word
+    that mixes scripts or is spelled entirely in Latin look-alikes. A clean text comes back as is.
+    """
+    import re
+    import unicodedata
+
+    if text.isascii():
+        return text, []
+    warnings: set[str] = set()
+    out: list[str] = []
+    for word in re.split(r"(\w+)", text):
+        letters = [c for c in word if c.isalpha()]
+        scripts = {s for s in (_script(c) for c in letters) if s}
+        mixed = len(scripts) > 1 or (bool(letters) and not word.isascii()
+                                     and all(c in _LOOKALIKE or c.isascii() for c in letters))
+        for ch in word:
+            code = ord(ch)
+            if code in _BIDI:
+                warnings.add(WARN_BIDI)
+                out.append(_code(ch))
+            elif unicodedata.category(ch) in ("Cf", "Cc", "Zl", "Zp") and ch not in "\n\t":
+                warnings.add(WARN_INVISIBLE)
+                out.append(_code(ch))
+            elif not ch.isascii() and (mixed or unicodedata.normalize("NFKC", ch).isascii()):
+                warnings.add(WARN_LOOKALIKE)
+                out.append(_code(ch))
+            else:
+                out.append(ch)
+    return "".join(out), sorted(warnings)
+
+
+def prose_join(items: list[str], last: str = "and") -> str:
+    if not items:
+        return "nothing"
+    if len(items) == 1:
+        return items[0]
+    return f"{', '.join(items[:-1])} {last} {items[-1]}"
+
+
+def prose_value(value: Any, warnings: set[str], last: str = "and") -> str:
+    """One value as a person reads it: bare words and paths plain, text in quotes, lists as prose."""
+    if value is None:
+        return "nothing"
+    if value is True or value is False:
+        return "yes" if value else "no"
+    if isinstance(value, (int, float)):
+        return repr(value)
+    if isinstance(value, str):
+        shown, found = reveal(value)
+        warnings.update(found)
+        return shown if shown and not any(c.isspace() for c in shown) else f"“{shown}”"
+    if isinstance(value, (set, frozenset)):
+        return prose_join([prose_value(v, warnings) for v in _sorted(value)], last)
+    if isinstance(value, (list, tuple)):
+        return prose_join([prose_value(v, warnings) for v in value], last)
+    if isinstance(value, Mapping):
+        return ", ".join(f"{prose_value(k, warnings)} {prose_value(v, warnings)}" for k, v in value.items())
+    shown, found = reveal(repr(value))
+    warnings.update(found)
+    return shown
+
+
+def _singular(rest: str) -> str:
+    """``" emails are sent"`` → ``" email is sent"``: the noun after a count of 1 (and its verb)."""
+    import re
+
+    match = re.match(r"(\s+)([A-Za-z]+)\b(\s+are\b)?", rest)
+    if not match:
+        return rest
+    word = match.group(2)
+    if not word.endswith("s") or word.endswith("ss") or len(word) < 3:
+        return rest
+    single = word[:-2] if word.endswith(("sses", "ches", "shes", "xes")) else word[:-1]
+    verb = " is" if match.group(3) else ""
+    return match.group(1) + single + verb + rest[match.end():]
+
+
+def sentence(text: str) -> str:
+    text = text.strip()
+    if not text:
+        return text
+    text = text[0].upper() + text[1:]
+    return text if text.endswith((".", "!", "?", "”")) else text + "."
+
+
+def render_prose(template: str, args: Mapping[str, Any]) -> tuple[str, list[str], list[dict[str, Any]]]:
+    """A description template rendered for a person: ``(sentence, warnings, long lists)``.
+
+    Lists read as prose ("a, b and c"; "one of a or b"; "one of [x]" becomes "x"); a count of 1 makes the
+    next noun singular ("at most 1 email is sent"); a list longer than LONG_LIST reads as its count
+    ("one of 412 addresses") and comes back whole in the third item, never cut.
+    """
+    warnings: set[str] = set()
+    lists: list[dict[str, Any]] = []
+    pieces = parse_template(template)
+    out: list[str] = []
+    carry_singular = False
+    for text, name in pieces:
+        if carry_singular:
+            text = _singular(text)
+            carry_singular = False
+        if name is None:
+            out.append(text)
+            continue
+        value = args.get(name)
+        one_of = text.rstrip().endswith("one of")
+        if isinstance(value, (list, tuple, set, frozenset)):
+            items = list(_sorted(value)) if isinstance(value, (set, frozenset)) else list(value)
+            if one_of and len(items) == 1:
+                text = text.rstrip()[: -len("one of")]
+            out.append(text)
+            if len(items) > LONG_LIST:
+                shown = [prose_value(v, warnings) for v in items]
+                lists.append({"name": name, "count": len(items), "items": shown})
+                out.append(f"{len(items)} {name.replace('_', ' ')}")
+            else:
+                out.append(prose_value(items, warnings, "or" if one_of else "and"))
+            continue
+        out.append(text)
+        out.append(prose_value(value, warnings))
+        carry_singular = isinstance(value, int) and not isinstance(value, bool) and value == 1
+    return sentence("".join(out)), sorted(warnings), lists

@@ -73,7 +73,7 @@ def test_card_data(harness: Harness) -> None:
     assert second["identity"] is None and second["call"] is None
     assert [c["status"] for c in card["coverage"]] == ["silent_gap", "recommended_gap", "covered"]
     assert card["coverage"][0]["label"] == "No guarantees: the program uses fs but states nothing about it"
-    assert card["mock_notice"].startswith("Uses simulated tools.")
+    assert card["mock_notice"] is None  # issue 11 §6: web and fs are not declared mocks, so nothing is "simulated"
     page = h.client.get(f"/ui/requests/{RID}", headers=h.cookie()).text
     assert "Approve</button>" in page and "Feedback for the agent (optional)" in page
     assert "This contract must be approved each time" in page or "Profiles are off." in page

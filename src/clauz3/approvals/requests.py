@@ -28,7 +28,7 @@ CANCEL_REASONS = ("workspace_switched", "stopped", "bridge_gone", "submitter_gon
 _REQUIRED = ("schema_version", "kind", "request_id", "program", "program_sha256", "source_name",
              "trusted_roots", "import_roots", "guarantees", "coverage", "proofs",
              "execution_timeout_seconds", "sandbox")
-_OPTIONAL = ("workspace_generation", "target", "approval_timeout_seconds")
+_OPTIONAL = ("workspace_generation", "target", "approval_timeout_seconds", "effects")
 
 
 def new_request_id() -> str:
@@ -87,6 +87,7 @@ class ApprovalRequest:
     sandbox: Sandbox
     workspace_generation: str | None = None
     approval_timeout_seconds: int | None = None
+    effects: dict[str, Any] | None = None  # the prover's effect facts, for the card's summary (issue 12)
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {
@@ -101,6 +102,8 @@ class ApprovalRequest:
             out["workspace_generation"] = self.workspace_generation
         if self.approval_timeout_seconds is not None:
             out["approval_timeout_seconds"] = self.approval_timeout_seconds
+        if self.effects is not None:
+            out["effects"] = self.effects
         return out
 
     def payload_sha256(self) -> str:
@@ -221,11 +224,19 @@ def parse_request(obj: Any) -> ApprovalRequest:
     sandbox = Sandbox(sb["mode"], _str(sb["detail"], "sandbox.detail", 4096),
                       _str_list(sb["extra_read"], "sandbox.extra_read", 256, 4096),
                       _str_list(sb["extra_write"], "sandbox.extra_write", 256, 4096))
+    effects = None
+    if obj.get("effects") is not None:
+        from clauz3.approvals.summary import FactsError, check_facts
+
+        try:
+            effects = check_facts(obj["effects"])
+        except FactsError as exc:
+            raise _bad("effects", str(exc)) from None
     return ApprovalRequest(
         request_id=request_id, program=program, program_sha256=digest, source_name=source_name, target=target,
         trusted_roots=trusted_roots, import_roots=import_roots, guarantees=guarantees, coverage=tuple(coverage),
         proofs=tuple(proofs), execution_timeout_seconds=execution_timeout, sandbox=sandbox,
-        workspace_generation=generation, approval_timeout_seconds=approval_timeout,
+        workspace_generation=generation, approval_timeout_seconds=approval_timeout, effects=effects,
     )
 
 

@@ -232,6 +232,11 @@ class Worker:
             request["workspace_generation"] = self.c["workspace_generation"]
         if self.c.get("approval_timeout_seconds") is not None:
             request["approval_timeout_seconds"] = int(self.c["approval_timeout_seconds"])
+        from clauz3.prover.facts import effect_facts
+
+        facts = effect_facts(program)  # the card's summary: what the proved program will call (issue 12)
+        if facts is not None:
+            request["effects"] = facts
         return request
 
     # ----------------------------------------------------------------------------- approval
@@ -394,7 +399,15 @@ def _failure_message(entry: dict[str, Any]) -> str:
     if ob is None:
         return "the proof did not succeed"
     why = f": {ob['result']}" if ob.get("result") else ""
-    return f"not proved ({ob.get('conclusion')}) {ob.get('description')}{why}"[:1000]
+    text = f"not proved ({ob.get('conclusion')}) {ob.get('description')}{why}"
+    cex = ob.get("counterexample")
+    if ob.get("conclusion") == "violated" and isinstance(cex, dict):
+        from clauz3.prover.render import counterexample_lines
+
+        # The record keeps no counterexample object (SNAP-1), so its lines travel in the message: the
+        # card and the agent both see what execution breaks the guarantee (issue 13). "why" is said above.
+        text += "\n" + "\n".join(x for x in counterexample_lines(cex) if not x.startswith("why: "))
+    return text[:1000]
 
 
 def main() -> int:

@@ -1,0 +1,325 @@
+"""The card's plain language (issue 12): what a program will do, did, or why it was refused.
+
+Every sentence is generated from facts clauz3 established — the effect calls symbolic execution
+found (``clauz3.prover.facts``), the contracts the guarantees bind to, the run's own call trace —
+never from the agent's words. Values pass through :func:`clauz3._describe.reveal`, so a bidi
+control, an invisible character or a look-alike letter is shown escaped with a warning (issue 11
+§6). Long lists are counted in the sentence and returned whole beside it, never cut.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from clauz3._describe import LONG_LIST, prose_join, prose_value, render_prose, sentence
+
+# verb → (past, participle); other verbs are regular.
+_IRREGULAR = {
+    "send": ("sent", "sent"), "write": ("wrote", "written"), "read": ("read", "read"),
+    "make": ("made", "made"), "find": ("found", "found"), "get": ("got", "got"), "put": ("put", "put"),
+    "set": ("set", "set"), "run": ("ran", "run"), "grep": ("searched", "searched"),
+    "chmod": ("changed the permissions of", "changed the permissions of"), "fetch": ("fetched", "fetched"),
+}
+_VERB_TEXT = {"grep": "search", "chmod": "change the permissions of", "list": "list"}
+_TO_VERBS = frozenset({"send", "email", "post", "notify", "message", "forward", "reply", "mail", "text"})
+_NOUNS = {"dir": "folder", "env": "environment variable", "msg": "message", "db": "database"}
+LONG_TEXT = 160  # longer texts are quoted in full in a scrollable block below the sentence
+
+
+@dataclass
+class Call:
+    """One effect call as the card describes it: arguments are known values or missing (unknown)."""
+
+    effect: str  # short name, e.g. "send_email"
+    domain: str
+    mock: bool
+    args: dict[str, Any]  # param → value; a param absent here is unknown
+    params: tuple[str, ...] = ()  # every passed parameter, in order
+    line: int | None = None
+    always: bool = True
+
+
+@dataclass
+class Text:
+    """Sentences plus what they could not inline: warnings, full long lists and texts."""
+
+    sentences: list[str] = field(default_factory=list)
+    warnings: set[str] = field(default_factory=set)
+    blocks: list[dict[str, Any]] = field(default_factory=list)  # {"label", "items"} or {"label", "text"}
+
+    def to_json(self) -> dict[str, Any]:
+        return {"sentences": self.sentences, "warnings": sorted(self.warnings), "blocks": self.blocks}
+
+
+def _verb_noun(effect: str) -> tuple[str, str | None]:
+    words = [w for w in effect.split("_") if w]
+    if not words:
+        return effect or "call", None
+    verb = words[0].lower()
+    noun = " ".join(_NOUNS.get(w, w) for w in words[1:]) or None
+    return verb, noun
+
+
+def _tense(verb: str, which: int) -> str:
+    if verb in _IRREGULAR:
+        return _IRREGULAR[verb][which]
+    if verb.endswith("e"):
+        return verb + "d"
+    if verb.endswith("y") and len(verb) > 1 and verb[-2] not in "aeiou":
+        return verb[:-1] + "ied"
+    return verb + "ed"
+
+
+def _plural(noun: str, n: int) -> str:
+    if n == 1:
+        return noun
+    return noun + ("es" if noun.endswith(("s", "x", "ch", "sh")) else "s")
+
+
+def _count(n: int, noun: str | None, mock: bool) -> str:
+    mock_word = "mock " if mock else ""
+    if noun is None:
+        return ""
+    if noun.endswith("s"):  # a plural-only noun ("lines"): the count goes to the end
+        return f"{mock_word}{noun}"
+    return f"{n} {mock_word}{_plural(noun, n)}"
+
+
+def _target_param(calls: Sequence[Call]) -> str | None:
+    first = calls[0]
+    for p in first.params:
+        if isinstance(first.args.get(p, None), str):
+            return p
+    return first.params[0] if first.params else None
+
+
+def _quote(text: str, label: str, out: Text) -> str:
+    shown = prose_value(text, out.warnings)
+    if len(text) <= LONG_TEXT:
+        return shown if shown.startswith("“") else f"“{shown}”"
+    out.blocks.append({"label": f"{label} ({len(text):,} characters)", "text": shown.strip("“”")})
+    return f"a {len(text):,}-character {label} (shown in full below)"
+
+
+def _values(values: list[Any], name: str, out: Text, last: str = "and") -> str:
+    unique: list[Any] = []
+    for v in values:
+        if v not in unique:
+            unique.append(v)
+    if len(unique) > LONG_LIST:
+        out.blocks.append({"label": f"{len(unique)} {name.replace('_', ' ')}",
+                           "items": [prose_value(v, out.warnings) for v in unique]})
+        return f"{len(unique)} different {name.replace('_', ' ')} (listed below)"
+    return prose_join([prose_value(v, out.warnings) for v in unique], last)
+
+
+def _phrase(calls: Sequence[Call], out: Text, *, extras: bool) -> tuple[str, str | None]:
+    """``(verb, rest)`` for one effect's calls: ``("send", "1 mock email to bob@example.com: “Hi”")``."""
+    verb, noun = _verb_noun(calls[0].effect)
+    n = len(calls)
+    mock = calls[0].mock
+    target = _target_param(calls)
+    known = target is not None and all(target in c.args for c in calls)
+    head = _count(n, noun, mock)
+    rest = head
+    if known and target is not None:
+        targets = _values([c.args[target] for c in calls], target, out)
+        if noun is not None and noun.endswith("s"):
+            rest = f"{head} of {targets}"
+        elif verb in _TO_VERBS:
+            rest = f"{head} to {targets}".strip()
+        elif head:
+            rest = f"{head}: {targets}"
+        else:
+            rest = targets
+    if extras and n == 1:
+        more = []
+        unknown = [p for p in calls[0].params if p != target and p not in calls[0].args]
+        for p in calls[0].params:
+            if p == target or p not in calls[0].args:
+                continue
+            value = calls[0].args[p]
+            if isinstance(value, str):
+                more.append(_quote(value, _NOUNS.get(p, p.replace("_", " ")), out))
+            elif isinstance(value, (int, float)) and not isinstance(value, bool):
+                more.append(f"{p.replace('_', ' ')} {value!r}")
+        if more:
+            rest += (": " if verb in _TO_VERBS else " with ") + "; ".join(more)
+        if unknown:
+            names = prose_join([_NOUNS.get(p, p.replace("_", " ")) for p in unknown])
+            rest += f" ({names} computed when it runs)"
+    if n > 1 and (noun is None or noun.endswith("s")):
+        rest += f" ({n} times)"
+    return _VERB_TEXT.get(verb, verb), rest.strip() or None
+
+
+def _groups(calls: Sequence[Call]) -> list[list[Call]]:
+    groups: dict[tuple[str, str], list[Call]] = {}
+    for c in calls:
+        groups.setdefault((c.domain, c.effect), []).append(c)
+    return list(groups.values())
+
+
+def calls_from_facts(facts: Mapping[str, Any] | None, mock_of: Mapping[str, bool]) -> list[Call] | None:
+    """The prover's effect facts as calls; mock status from the authority's layer scan where it knows."""
+    if not facts or not isinstance(facts.get("effects"), list):
+        return None
+    out: list[Call] = []
+    for eff in facts["effects"]:
+        mock = mock_of.get(eff["domain"], bool(eff.get("mock")))
+        for call in eff.get("calls", []):
+            args = {p: v["value"] for p, v in call.get("args", {}).items() if isinstance(v, dict)}
+            out.append(Call(eff["effect"], eff["domain"], mock, args, tuple(call.get("args", {})),
+                            call.get("line"), bool(call.get("always")) and bool(eff.get("exact"))))
+    return out
+
+
+def plan(calls: list[Call] | None, complete: bool, limits: Mapping[str, list[str]], titles: Mapping[str, str]
+         ) -> Text:
+    """What the program will do: "Will send 1 mock email to bob@example.com: “Hi from clauz3”."
+
+    A group of calls that does not happen exactly so on every path reads "May …", followed by the
+    proved limits of its library ("At most 2 emails are sent; every email goes to …").
+    """
+    out = Text()
+    if calls is None:
+        out.sentences.append("clauz3 could not list this program's calls; the guarantees below are what was proved.")
+        return out
+    if not calls:
+        out.sentences.append("This program calls no library that acts: it only computes.")
+        return out
+    for group in _groups(calls):
+        exact = all(c.always for c in group) and complete
+        verb, rest = _phrase(group, out, extras=exact)
+        if exact:
+            out.sentences.append(sentence(f"Will {verb} {rest or ''}".strip()))
+            continue
+        _, noun = _verb_noun(group[0].effect)
+        what = f"{'mock ' if group[0].mock else ''}{_plural(noun, 2) if noun and not noun.endswith('s') else noun or ''}"
+        target = _target_param(group)
+        known = target is not None and all(target in c.args for c in group)
+        where = ""
+        if known and target is not None:
+            where = (" only to " if verb in _TO_VERBS else " only ") + _values([c.args[target] for c in group],
+                                                                               target, out, "or")
+        title = titles.get(group[0].domain, group[0].domain)
+        bounds = limits.get(group[0].domain) or []
+        tail = (" Proved limits: " + "; ".join(_lower(b.rstrip(".")) for b in bounds) + ".") if bounds else \
+            f" No guarantee limits what it does with {title}."
+        out.sentences.append(sentence(f"May {verb} {what.strip()}{where}".replace("  ", " ")) + tail)
+    return out
+
+
+def _lower(text: str) -> str:
+    return text[:1].lower() + text[1:]
+
+
+def outcome(calls: list[Call], *, more: int = 0) -> Text:
+    """What the run did, from its trace: "Sent 1 mock email …" / "Mock: would have sent 1 email …"."""
+    out = Text()
+    if not calls:
+        out.sentences.append("The program called no library that acts.")
+        return out
+    for group in _groups(calls):
+        extras = _verb_noun(group[0].effect)[0] in _TO_VERBS  # "…: “Hi”"; file contents stay in the file
+        verb, rest = _phrase([Call(c.effect, c.domain, False, c.args, c.params) for c in group], out, extras=extras)
+        if group[0].mock:
+            out.sentences.append(sentence(f"Mock: would have {_tense(verb.split(' ')[0], 1)}"
+                                          f"{verb[len(verb.split(' ')[0]):]} {rest or ''}".strip()))
+        else:
+            out.sentences.append(sentence(f"{_tense(verb.split(' ')[0], 0)}{verb[len(verb.split(' ')[0]):]} "
+                                          f"{rest or ''}".strip()))
+    if more:
+        out.sentences.append(f"The run made {more:,} more calls than listed here.")
+    return out
+
+
+def guarantee_text(template: str | None, args: Mapping[str, Any] | None, fallback: str | None,
+                   expression: str) -> tuple[str, list[str], list[dict[str, Any]]]:
+    """The helper's own description as a sentence; the docstring summary, else the call, otherwise."""
+    if template is not None and args is not None:
+        try:
+            return render_prose(template, args)
+        except (ValueError, KeyError):
+            pass
+    warnings: set[str] = set()
+    text = prose_value(fallback or expression, warnings).strip("“”")
+    return sentence(text), sorted(warnings), []
+
+
+def remember_scope(guarantees: list[str]) -> str:
+    """Exactly which later programs a remembered approval lets run (the signature of 03 §9.3)."""
+    if not guarantees:
+        return "Nothing: this program states no guarantees, so it cannot be remembered."
+    listed = " ".join(g if g.endswith(".") else g + "." for g in guarantees)
+    return ("From now on, any program in this project that states exactly these guarantees, imports the same "
+            "libraries and runs against the same library files will run without asking — whatever else it "
+            f"does within them, such as the message text: {listed}")
+
+
+def failure(call: Call | None, line: int | None, guarantee: str, result: str | None) -> str:
+    """A refused proof as a sentence: "This program would send … (line 9), but the guarantee says: …"."""
+    at = f" (line {line})" if line else ""
+    said = guarantee.rstrip(".")
+    said = said[0].lower() + said[1:] if said else said
+    if call is None:
+        why = f" ({result})" if result else ""
+        return f"This program can break the guarantee “{said}”{at}{why}."
+    out = Text()
+    verb, rest = _phrase([Call(call.effect, call.domain, call.mock, call.args, call.params)], out, extras=False)
+    if rest and rest.startswith("1 "):
+        rest = ("an " if rest[2:3] in "aeiou" else "a ") + rest[2:]
+    return f"This program would {verb} {rest or ''}{at}, but the guarantee says {said}.".replace("  ", " ")
+
+
+# ------------------------------------------------------------------------------- request field
+
+MAX_FACT_EFFECTS = 256
+MAX_FACT_CALLS = 200
+_SCALAR = (str, int, float, bool, type(None))
+
+
+class FactsError(ValueError):
+    pass
+
+
+def _literal_ok(value: Any, depth: int = 0) -> bool:
+    if isinstance(value, _SCALAR):
+        return not isinstance(value, str) or len(value) <= 20_000
+    if isinstance(value, list) and depth < 2:
+        return len(value) <= 10_000 and all(_literal_ok(v, depth + 1) for v in value)
+    return False
+
+
+def check_facts(value: Any) -> dict[str, Any]:
+    """Strict shape of a request's ``effects`` (the prover's facts); FactsError names what is wrong."""
+    if type(value) is not dict or set(value) != {"complete", "effects"} or type(value["complete"]) is not bool:
+        raise FactsError("must be an object with exactly the keys complete, effects")
+    effects = value["effects"]
+    if type(effects) is not list or len(effects) > MAX_FACT_EFFECTS:
+        raise FactsError(f"effects must be a list of at most {MAX_FACT_EFFECTS} entries")
+    keys = {"effect", "name", "domain", "mock", "exact", "calls"}
+    for i, eff in enumerate(effects):
+        if type(eff) is not dict or set(eff) != keys:
+            raise FactsError(f"effects[{i}] must have exactly the keys {', '.join(sorted(keys))}")
+        for k in ("effect", "name", "domain"):
+            if type(eff[k]) is not str or not 0 < len(eff[k]) <= 512:
+                raise FactsError(f"effects[{i}].{k} must be a non-empty string of at most 512 characters")
+        if type(eff["mock"]) is not bool or type(eff["exact"]) is not bool:
+            raise FactsError(f"effects[{i}].mock and .exact must be booleans")
+        calls = eff["calls"]
+        if type(calls) is not list or len(calls) > MAX_FACT_CALLS:
+            raise FactsError(f"effects[{i}].calls must be a list of at most {MAX_FACT_CALLS} entries")
+        for j, call in enumerate(calls):
+            where = f"effects[{i}].calls[{j}]"
+            if type(call) is not dict or set(call) != {"line", "always", "args"}:
+                raise FactsError(f"{where} must have exactly the keys always, args, line")
+            if type(call["line"]) is not int or type(call["always"]) is not bool or type(call["args"]) is not dict:
+                raise FactsError(f"{where}: line is an integer, always a boolean, args an object")
+            for name, arg in call["args"].items():
+                if len(name) > 128 or not (arg is None or (type(arg) is dict and set(arg) == {"value"}
+                                                           and _literal_ok(arg["value"]))):
+                    raise FactsError(f"{where}.args.{name[:40]} must be null or {{\"value\": literal}}")
+    return value

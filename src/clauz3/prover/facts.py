@@ -1,0 +1,109 @@
+"""Effect facts of a checked program, for the approval card's summary (issue 12).
+
+One symbolic execution of the target (the same executor ``prove`` uses) lists every effect call
+the program can make: its effect, its line, each argument's value when the execution shows it is a
+single literal on every path that reaches the call, and whether the call happens exactly once on
+every path (unconditional, outside symbolic loops). Nothing here decides a verdict; a fact the
+executor cannot establish is reported as unknown, never guessed.
+"""
+
+from __future__ import annotations
+
+import sys
+from typing import Any
+
+import z3
+
+from clauz3.language import ir
+from clauz3.language.context import domain_of
+from clauz3.prover.execute import Executor
+from clauz3.prover.state import Ctx
+from clauz3.prover.values import NONE_V, ListV, Tagged
+
+MAX_CALLS = 200  # facts about more calls than this only say "many" (the card lists counts, not calls)
+MAX_TEXT = 20_000  # one literal text; a longer one is reported unknown (the card then shows the bounds)
+MAX_TOTAL = 200_000  # all literal texts together, so the facts fit in an approval request
+
+
+class _Unknown(Exception):
+    pass
+
+
+def _literal(value: Any) -> Any:
+    """The Python value of a symbolic value that is one literal, else raise :class:`_Unknown`."""
+    if isinstance(value, Tagged):
+        raise _Unknown
+    if value is NONE_V:
+        return None
+    if isinstance(value, ListV):
+        if not isinstance(value.n, int):
+            raise _Unknown
+        return [_literal(v) for v in value.items[: value.n]]
+    if isinstance(value, z3.ExprRef):
+        v = z3.simplify(value)
+        if z3.is_string_value(v):
+            text = v.as_string()
+            if len(text) > MAX_TEXT:
+                raise _Unknown
+            return text
+        if z3.is_int_value(v):
+            return v.as_long()
+        if z3.is_true(v):
+            return True
+        if z3.is_false(v):
+            return False
+    raise _Unknown
+
+
+def _domain(effect: ir.Effect) -> str:
+    module = effect.name.rsplit(".", 1)[0]
+    return domain_of(module) or module
+
+
+def effect_facts(program: ir.CheckedProgram) -> dict[str, Any] | None:
+    """``{"complete": bool, "effects": [...]}``, or None when the program cannot be executed symbolically.
+
+    ``effects`` has one entry per effect the program calls, in first-call order:
+    ``{"effect", "name", "domain", "mock", "exact", "calls": [{"line", "always", "args"}]}`` where
+    ``args`` maps each passed parameter to ``{"value": v}`` (a literal on every path) or ``None``
+    (unknown), and ``exact`` is true when every call of it happens exactly once on every path.
+    ``complete`` is false when calls were left out (more than MAX_CALLS).
+    """
+    ctx = Ctx(program)
+    ex = Executor(ctx)
+    old_limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(max(old_limit, 20_000))
+    try:
+        ex.run_target()
+    except Exception:  # the proof reports why; the card then shows no literal facts
+        return None
+    finally:
+        sys.setrecursionlimit(old_limit)
+    by_effect: dict[str, dict[str, Any]] = {}
+    complete = True
+    budget = MAX_TOTAL
+    for n, record in enumerate(ctx.records):
+        eff = record.effect
+        entry = by_effect.setdefault(eff.name, {
+            "effect": eff.short, "name": eff.name, "domain": _domain(eff), "mock": bool(eff.mock),
+            "exact": True, "calls": []})
+        if n >= MAX_CALLS:
+            complete = False
+            entry["exact"] = False
+            continue
+        always = not record.loops and z3.is_true(z3.simplify(record.guard))
+        args: dict[str, Any] = {}
+        for param in record.passed:
+            try:
+                value = _literal(record.args.get(param))
+                size = len(repr(value))
+                if budget < size:
+                    raise _Unknown
+                budget -= size
+                args[param] = {"value": value}
+            except _Unknown:
+                args[param] = None
+        entry["calls"].append({"line": record.line, "always": always, "args": args})
+        if not always:
+            entry["exact"] = False
+    return {"complete": complete, "effects": list(by_effect.values())}
