@@ -1,0 +1,1 @@
+"""Generative test layer: simulated effects whose calls the differential check records."""
