@@ -215,7 +215,7 @@ def test_environment_is_scrubbed_before_execution(project: Path, data: Path, mon
         result, _ = run(project, data, svc, slow_program("print(env_names())"))
     assert result.record["phase"] == "completed", (result.record, result.diagnostics)
     names = result.stdout.strip().split(",")
-    assert "CLAUZ3_KEEP_ME" in names
+    assert "CLAUZ3_KEEP_ME" not in names  # issue 11 §4: the worker's environment is allow-listed
     assert not [n for n in names if n.startswith("CLAUZ3_APPROVAL") or n in (
         "CLAUZ3_BRIDGE_TICKET", "CLAUZ3_SESSION_LIFETIME_SOCKET")]
 

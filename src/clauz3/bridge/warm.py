@@ -24,6 +24,7 @@ import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 from collections.abc import Sequence
@@ -131,16 +132,16 @@ class WarmProver:
         threading.Thread(target=self._launch, daemon=True, name="warm-prover-start").start()
 
     def _launch(self) -> None:
-        from clauz3.runs.worker import scrub_environment
+        from clauz3.runs.supervisor import worker_environment
+        from clauz3.storage.childenv import python_module_argv
 
         parent, child = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
-        env = dict(os.environ)
-        scrub_environment(env)
-        env["PYTHONDONTWRITEBYTECODE"] = "1"
-        env["PYTHONIOENCODING"] = "utf-8"  # as a cold worker's streams (RUN-4), fixed at interpreter start
+        # Isolated exactly as a cold worker (issue 11 §4): its sys.path and flags are what every forked
+        # worker inherits, so nothing of the bridge's environment may shape them.
+        env = worker_environment(Path(tempfile.gettempdir()))
         try:
             proc = subprocess.Popen(
-                [sys.executable, "-P", "-m", "clauz3.bridge.warm", str(child.fileno())],
+                python_module_argv("clauz3.bridge.warm", str(child.fileno())),
                 stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=None, cwd=str(self.project), env=env,
                 start_new_session=True, pass_fds=[child.fileno()],
             )

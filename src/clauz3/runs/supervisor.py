@@ -3,8 +3,8 @@
 Used by the MCP bridge and by ``clauz3 run`` alike (RUN-13). The supervisor
 
 * checks idempotency in the ledger and holds the run lock (IDM-3/4),
-* spawns ``python -P -m clauz3.runs.worker`` in its own session with progress, gate and lifetime
-  pipes (RUN-4, LIFE-2), the configuration on stdin (CRED-5) and a scrubbed environment,
+* spawns ``python -I -m clauz3.runs.worker`` in its own session with progress, gate and lifetime
+  pipes (RUN-4, LIFE-2), the configuration on stdin (CRED-5) and an allow-listed environment,
 * reads progress strictly (RUN-5), opens the gate only before the proof deadline (RUN-6/7),
   enforces the execution timeout (RUN-9), caps output (RUN-10), cancels (RUN-11), detects a lost
   worker (RUN-12) and always kills the group, reaps and closes every descriptor (LIFE-4),
@@ -20,7 +20,6 @@ import selectors
 import shutil
 import signal
 import subprocess
-import sys
 import tempfile
 import threading
 import time
@@ -40,6 +39,7 @@ from clauz3.runs.records import (
     RunRecord,
     phase_and_exit,
 )
+from clauz3.storage.childenv import python_module_argv
 
 MAX_LINE = 64 * 1024
 MAX_EVENTS = 10_000
@@ -114,15 +114,20 @@ def deadline_text(seconds: float, obligation: dict[str, Any] | None) -> str:
             f"not execute.\nLast obligation: {json.dumps(obligation, ensure_ascii=False)}")
 
 
-def worker_environment(scratch: Path, base: dict[str, str] | None = None) -> dict[str, str]:
-    from clauz3.runs.worker import scrub_environment
+def worker_environment(scratch: Path, base: dict[str, str] | None = None,
+                       data_dir: Path | None = None) -> dict[str, str]:
+    """The worker's allow-listed environment (issue 11 §4): nothing of ours or the caller's but the
+    locale, identity and path, plus the scratch ``TMPDIR`` and the data and cache dirs chosen here."""
+    from clauz3.storage.childenv import clean_environment
+    from clauz3.storage.paths import cache_dir
 
-    env = dict(os.environ if base is None else base)
-    scrub_environment(env)
-    env["PYTHONDONTWRITEBYTECODE"] = "1"
-    env["PYTHONIOENCODING"] = "utf-8"
-    env["TMPDIR"] = str(scratch)
-    return env
+    overrides = {"TMPDIR": str(scratch), "CLAUZ3_CACHE": str(cache_dir())}
+    source = os.environ if base is None else base
+    if (source.get("CLAUZ3_SANDBOX") or "").strip().lower() == "off":
+        overrides["CLAUZ3_SANDBOX"] = "off"  # SBX: the person's choice, shown on the card as "unavailable"
+    if data_dir is not None:
+        overrides["CLAUZ3_HOME"] = str(data_dir)
+    return clean_environment(base, effects=True, overrides=overrides)
 
 
 class Supervisor:
@@ -309,7 +314,7 @@ class Supervisor:
             "progress_fd": progress_w, "gate_fd": gate_r, "lifetime_fd": life_r,
         }
         try:
-            env = worker_environment(scratch)
+            env = worker_environment(scratch, data_dir=data)
             proc = None
             if self._spawner is not None:
                 try:
@@ -317,7 +322,7 @@ class Supervisor:
                 except Exception:  # the warm path is an optimisation: any failure means a cold worker
                     proc = None
             self._proc = proc if proc is not None else subprocess.Popen(
-                [sys.executable, "-P", "-m", "clauz3.runs.worker"], stdin=subprocess.PIPE,
+                python_module_argv("clauz3.runs.worker"), stdin=subprocess.PIPE,
                 stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=str(project),
                 env=env, start_new_session=True, pass_fds=child_fds,
             )
