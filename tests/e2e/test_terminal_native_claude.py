@@ -75,7 +75,7 @@ def test_start_and_resume_claude_terminal_ui(tmp_path: Path, fake_claude: tuple[
     assert sorted(call["tools"]) == sorted(["run", "status", "tools", "libraries", "list_skills", "read_skill"])
     assert not [name for name in call["env"] if name.startswith("CLAUZ3_") and name != "CLAUZ3_HOME"]
     config = json.loads(argv[argv.index("--mcp-config") + 1])["mcpServers"]["clauz3"]
-    assert sorted(config["env"]) == ["CLAUZ3_BRIDGE_TICKET", "CLAUZ3_HOME", "CLAUZ3_SESSION_LIFETIME_SOCKET"]
+    assert sorted(config["env"]) == ["CLAUZ3_BRIDGE_TICKET_FILE", "CLAUZ3_HOME", "CLAUZ3_SESSION_LIFETIME_SOCKET"]
     assert "must-not-leak" not in json.dumps(call)
 
     listed = run(env, project, "resume", "--list")

@@ -102,7 +102,7 @@ def recorder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Record
 
 def ticket_of(params: dict[str, Any]) -> str:
     [server] = params["mcpServers"]
-    return next(e["value"] for e in server["env"] if e["name"] == "CLAUZ3_BRIDGE_TICKET")
+    return next(e["value"] for e in server["env"] if e["name"] == "CLAUZ3_BRIDGE_TICKET_FILE")  # one per ticket
 
 
 async def ready_socket(svc: Any) -> tuple[Any, dict[str, Any], list[dict[str, Any]]]:

@@ -260,9 +260,10 @@ async def _until(client: AcpClient, kind: type) -> Any:
 
 def test_session_params_and_bridge_entry() -> None:
     entry = bridge_entry(python="/usr/bin/python3", bridge_args=["--project", "/p"], lifetime_socket="/s",
-                         ticket="t", data_dir="/d")
+                         ticket_file="/s.t", data_dir="/d")
     assert "type" not in entry
-    assert [e["name"] for e in entry["env"]] == ["CLAUZ3_SESSION_LIFETIME_SOCKET", "CLAUZ3_BRIDGE_TICKET", "CLAUZ3_HOME"]
+    assert [e["name"] for e in entry["env"]] == ["CLAUZ3_SESSION_LIFETIME_SOCKET", "CLAUZ3_BRIDGE_TICKET_FILE",
+                                                 "CLAUZ3_HOME"]
     params = SessionParams("/p", (entry,), {"clauz3": {"model": None}})
     assert params.new_params() == {"cwd": "/p", "mcpServers": [entry], "_meta": {"clauz3": {"model": None}}}
     assert params.load_params("s1")["sessionId"] == "s1"

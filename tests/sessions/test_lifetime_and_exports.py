@@ -34,11 +34,11 @@ async def test_tickets_are_single_start_and_limited(tmp_path: Path) -> None:
     ticket = server.mint_ticket("c1", lambda: {"workspace_generation": "g1", "submission_token": "t"})
     assert (await hello(path, "wrong"))[2] == b""
     writers = []
-    for _ in range(4):
+    for _ in range(1):  # issue 11 §5: one handshake per ticket (03 CRED-4 allowed four)
         reader, writer, line = await hello(path, ticket)
         assert json.loads(line)["workspace_generation"] == "g1"
         writers.append((reader, writer))
-    assert (await hello(path, ticket))[2] == b""  # a fifth handshake gets no reply
+    assert (await hello(path, ticket))[2] == b""  # a second handshake gets no reply
     reader, writer = writers[0]
     writer.write(b'{"op": "run", "record": {"request_id": "r1", "phase": "proving"}}\n')
     await writer.drain()
@@ -47,7 +47,7 @@ async def test_tickets_are_single_start_and_limited(tmp_path: Path) -> None:
             break
         await asyncio.sleep(0.02)
     assert records == [("c1", "g1", {"request_id": "r1", "phase": "proving"})]
-    assert server.cancel_run("c1", "r1") == 4
+    assert server.cancel_run("c1", "r1") == 1
     assert json.loads(await reader.readline()) == {"op": "cancel_run", "request_id": "r1"}
     server.end_ticket(ticket)
     assert await asyncio.wait_for(reader.read(), 5) == b""  # the bridge sees EOF and exits

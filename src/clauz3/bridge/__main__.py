@@ -62,7 +62,7 @@ def main(argv: list[str] | None = None) -> int:
     except BootstrapError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return EXIT_USAGE
-    for name in ("CLAUZ3_BRIDGE_TICKET", "CLAUZ3_SESSION_LIFETIME_SOCKET"):
+    for name in ("CLAUZ3_BRIDGE_TICKET", "CLAUZ3_BRIDGE_TICKET_FILE", "CLAUZ3_SESSION_LIFETIME_SOCKET"):
         os.environ.pop(name, None)  # spent; workers never see them (CRED-5)
     return _serve(args, project, link, creds)
 

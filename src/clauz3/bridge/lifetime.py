@@ -2,7 +2,9 @@
 
 Protocol (JSON lines over the Unix socket named by ``CLAUZ3_SESSION_LIFETIME_SOCKET``):
 
-* bridge → host, once: ``{"hello":1,"ticket":<CLAUZ3_BRIDGE_TICKET>}``;
+* bridge → host, once: ``{"hello":1,"ticket":T}``, T read from the 0600 file named by
+  ``CLAUZ3_BRIDGE_TICKET_FILE`` and unlinked at once (issue 11 §5: the ticket is never in the
+  environment; ``CLAUZ3_BRIDGE_TICKET`` itself is still read for hosts that pass it directly);
 * host → bridge, once: the runner credentials ``{service_url, submission_token, verify_key,
   workspace_generation, conversation_id, status_file, proof_timeout_seconds, require_sandbox}``;
   a wrong, dead or exhausted ticket gets no reply: the host just closes the connection;
@@ -19,6 +21,7 @@ from __future__ import annotations
 import json
 import os
 import socket
+import stat
 import sys
 import threading
 from collections.abc import Callable
@@ -27,6 +30,8 @@ from typing import Any
 
 SOCKET_ENV = "CLAUZ3_SESSION_LIFETIME_SOCKET"
 TICKET_ENV = "CLAUZ3_BRIDGE_TICKET"
+TICKET_FILE_ENV = "CLAUZ3_BRIDGE_TICKET_FILE"
+MAX_TICKET_BYTES = 256
 HANDSHAKE_TIMEOUT = 10.0
 MAX_LINE = 1024 * 1024
 EXIT_HOST_GONE = 143
@@ -69,6 +74,30 @@ class Credentials:
                    opt("conversation_id"), opt("status_file"), float(timeout), doc.get("require_sandbox") is True)
 
 
+def read_ticket_file(path: str) -> str:
+    """Read and unlink the host's ticket file: a regular 0600 file of ours, not a link (issue 11 §5)."""
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC)
+    except FileNotFoundError:
+        raise BootstrapError(f"{TICKET_FILE_ENV}: the ticket file is gone (a ticket serves one bridge start)") from None
+    except OSError as exc:
+        raise BootstrapError(f"{TICKET_FILE_ENV}: cannot open the ticket file: {exc.strerror or exc}") from None
+    try:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode) or st.st_uid != os.getuid() or st.st_mode & 0o077:
+            raise BootstrapError(f"{TICKET_FILE_ENV}: the ticket file is not a private (0600) file of this user")
+        data = os.read(fd, MAX_TICKET_BYTES + 1)
+    finally:
+        os.close(fd)
+    try:
+        os.unlink(path)  # spent at once, whatever happens next
+    except OSError:
+        pass
+    if len(data) > MAX_TICKET_BYTES or not data.isascii():
+        raise BootstrapError(f"{TICKET_FILE_ENV}: the ticket file does not hold a ticket")
+    return data.decode("ascii").strip()
+
+
 class LifetimeLink:
     """One connection to the host: handshake, then a reader thread and thread-safe record pushes."""
 
@@ -84,7 +113,8 @@ class LifetimeLink:
     def from_environment(cls, env: dict[str, str] | None = None) -> LifetimeLink:
         env = dict(os.environ if env is None else env)
         path = env.get(SOCKET_ENV) or ""
-        ticket = env.get(TICKET_ENV) or ""
+        ticket_file = env.get(TICKET_FILE_ENV) or ""
+        ticket = read_ticket_file(ticket_file) if ticket_file else env.get(TICKET_ENV) or ""
         if not path:
             raise BootstrapError(f"{SOCKET_ENV} is not set: the clauz3 bridge is started by a clauz3 host "
                                  "(clauz3 ui or clauz3 start)")

@@ -32,17 +32,20 @@ def bridge_entry(
     python: str,
     bridge_args: Sequence[str],
     lifetime_socket: str,
-    ticket: str,
+    ticket_file: str,
     data_dir: str,
 ) -> dict[str, Any]:
-    """The one stdio MCP server entry (ACP-6), without a ``type`` field."""
+    """The one stdio MCP server entry (ACP-6), without a ``type`` field.
+
+    The entry names the ticket's 0600 file, never the ticket (issue 11 §5): whatever the agent
+    passes on, and ``/proc/<bridge>/environ``, show only a path the bridge has already unlinked."""
     return {
         "name": "clauz3",
         "command": python,
         "args": ["-P", "-m", "clauz3.bridge", *bridge_args],
         "env": [
             {"name": "CLAUZ3_SESSION_LIFETIME_SOCKET", "value": lifetime_socket},
-            {"name": "CLAUZ3_BRIDGE_TICKET", "value": ticket},
+            {"name": "CLAUZ3_BRIDGE_TICKET_FILE", "value": ticket_file},
             {"name": "CLAUZ3_HOME", "value": data_dir},
         ],
     }

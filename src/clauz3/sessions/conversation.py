@@ -302,7 +302,7 @@ class ConversationRuntime:
         self._credentials()
         ticket = links.lifetime.mint_ticket(self.id, self._credentials)
         entry = bridge_entry(python=sys.executable, bridge_args=self._bridge_args(), lifetime_socket=socket_path,
-                             ticket=ticket, data_dir=str(links.data_dir))
+                             ticket_file=links.lifetime.ticket_file(ticket), data_dir=str(links.data_dir))
         return entry, ticket
 
     async def start_agent(self) -> None:

@@ -2,7 +2,9 @@
 
 Per conversation the service listens on a Unix socket ``bridge`` in a private 0700 directory. A
 bridge connects, sends ``{"hello":1,"ticket":T}`` and, for a live ticket (minted per agent start,
-≤ 4 handshakes), receives its runner credentials as one JSON line. The connection then stays open:
+exactly one handshake, issue 11 §5), receives its runner credentials as one JSON line. The ticket
+never travels in an environment: the bridge entry names a 0600 file in the socket's 0700 directory
+that the bridge reads and unlinks at once (:meth:`LifetimeServer.ticket_file`). The connection then stays open:
 host → bridge lines (``cancel_run``) and bridge → host lines ``{"op":"run","record":{…}}``, which
 are handed to :attr:`LifetimeServer.on_record` the moment they arrive — the one seam where run
 records enter the host. Closing the connection (agent ended, service gone) ends the bridge.
@@ -27,7 +29,7 @@ from clauz3.approvals.tokens import secrets_equal
 
 log = logging.getLogger("clauz3.sessions.lifetime")
 
-MAX_HANDSHAKES = 4
+MAX_HANDSHAKES = 1  # issue 11 §5 (wins over 03 CRED-4's four): a ticket buys one set of credentials
 HANDSHAKE_TIMEOUT = 10.0
 LINE_LIMIT = 1024 * 1024
 MAX_SOCKET_PATH = 100
@@ -47,6 +49,7 @@ class _Ticket:
     uses: int = 0
     writers: list[asyncio.StreamWriter] = field(default_factory=list)
     alive: bool = True
+    file: Path | None = None
 
 
 @dataclass
@@ -92,12 +95,36 @@ class LifetimeServer:
         self._tickets[value] = _Ticket(value, conversation_id, credentials)
         return value
 
+    def ticket_file(self, ticket: str) -> str:
+        """Write ``ticket`` into a fresh 0600 file in its conversation's 0700 socket directory and
+        return the path: the bridge entry's ``CLAUZ3_BRIDGE_TICKET_FILE``. The bridge reads and
+        unlinks it at start, so the ticket is never in any process's environment or arguments."""
+        entry = self._tickets[ticket]
+        endpoint = self._endpoints.get(entry.conversation_id)
+        if endpoint is None:
+            raise KeyError(f"no lifetime endpoint for conversation {entry.conversation_id}")
+        path = endpoint.directory / f"ticket-{secrets.token_hex(8)}"
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o600)
+        try:
+            os.write(fd, ticket.encode("ascii"))
+        finally:
+            os.close(fd)
+        entry.file = path
+        return str(path)
+
+    def _drop_file(self, entry: _Ticket) -> None:
+        if entry.file is not None:
+            with contextlib.suppress(OSError):
+                entry.file.unlink()
+            entry.file = None
+
     def end_ticket(self, ticket: str) -> None:
         """The agent of this start ended: the ticket dies and its bridges lose their socket."""
         entry = self._tickets.pop(ticket, None)
         if entry is None:
             return
         entry.alive = False
+        self._drop_file(entry)
         for writer in entry.writers:
             with contextlib.suppress(Exception):
                 writer.close()
@@ -191,6 +218,7 @@ class LifetimeServer:
         if found.uses >= MAX_HANDSHAKES:
             return None
         found.uses += 1
+        self._drop_file(found)  # spent: whoever reads the file now finds nothing
         return found
 
     def _bridge_line(self, entry: _Ticket, generation: str, line: bytes) -> None:

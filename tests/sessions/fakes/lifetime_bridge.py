@@ -39,7 +39,10 @@ def log(kind: str, data: dict[str, Any]) -> None:
 def handshake() -> None:
     sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     sock.connect(os.environ["CLAUZ3_SESSION_LIFETIME_SOCKET"])
-    sock.sendall((json.dumps({"hello": 1, "ticket": os.environ["CLAUZ3_BRIDGE_TICKET"]}) + "\n").encode())
+    from clauz3.bridge.lifetime import read_ticket_file  # the host hands the ticket over in a file
+
+    ticket = read_ticket_file(os.environ["CLAUZ3_BRIDGE_TICKET_FILE"])
+    sock.sendall((json.dumps({"hello": 1, "ticket": ticket}) + "\n").encode())
     reader = sock.makefile("rb")
     line = reader.readline()
     if not line:
