@@ -133,6 +133,8 @@ def test_run_this_program_submits_the_fenced_source_verbatim() -> None:
     source = 'import clauz3\n\n\ndef main() -> None:\n    print("two  spaces")\n'
     assert parse(f"Run this program:\n```python\n{source}```").intent == SubmitProgram(source)
     assert parse(f"[clauz3] Tools changed.\n\nrun this program:\n```\n{source}```\n").intent == SubmitProgram(source)
+    assert parse(f"Run this program as request gate-0001:\n```python\n{source}```").intent == SubmitProgram(
+        source, "gate-0001")
     # Without a closing fence, or with text after it, it is not the phrase.
     assert not isinstance(parse(f"Run this program:\n```python\n{source}").intent, SubmitProgram)
     assert not isinstance(parse(f"Run this program:\n```python\n{source}```\nthanks").intent, SubmitProgram)

@@ -84,12 +84,13 @@ def ui_env(home: Path) -> dict[str, str]:
     return env
 
 
-def launch_ui(*args: str, env: dict[str, str], timeout: float = 30.0) -> tuple[subprocess.Popen[str], str]:
-    """Start the real `clauz3 ui <args> --no-browser --port 0` in its own process group; return it and
-    the sign-in link it prints. Stop it with ``stop_ui``."""
+def launch_ui(*args: str, env: dict[str, str], timeout: float = 30.0,
+              cwd: Path | None = None) -> tuple[subprocess.Popen[str], str]:
+    """Start the real `clauz3 ui <args> --no-browser --port 0` (in ``cwd``: the project) in its own process
+    group; return it and the sign-in link it prints. Stop it with ``stop_ui``."""
     proc = subprocess.Popen([sys.executable, "-m", "clauz3", "ui", *args, "--no-browser", "--port", "0"],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
-                            start_new_session=True)
+                            start_new_session=True, cwd=cwd)
     assert proc.stdout is not None
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:

@@ -25,7 +25,8 @@ CAPABILITIES = (
     '- write "hello" to output/hello.txt / append the line "milk" to notes/groceries.txt\n'
     '- append the line "done" to notes/groceries.txt and notes/meeting.md — one run changing two files\n'
     "- count to 20 (or count to 20 slowly)\n"
-    "- run this program: and a fenced ```python block — submitted to clauz3 run exactly as given\n"
+    "- run this program: (or run this program as request ID:) and a fenced ```python block — submitted to "
+    "clauz3 run exactly as given\n"
     "- try a native tool"
 )
 NO_BRIDGE = "This session has no clauz3 tools, so I can't submit programs; start me from `clauz3 ui`."

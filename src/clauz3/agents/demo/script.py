@@ -7,6 +7,7 @@ order of that table. A bad argument becomes :class:`BadArgument` carrying the ru
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from .paths import PathRuleError, canonical_path
@@ -95,6 +96,7 @@ class SubmitProgram:
     a demo can submit any program (a refuted guarantee, a slow effect) without a new template."""
 
     source: str
+    request_id: str | None = None  # `as request ID`: the run tool's idempotency key, to show a retry
 
 
 @dataclass(frozen=True)
@@ -149,8 +151,11 @@ STARTERS: dict[str, Intent] = {
 
 # Phrases matched on the prompt as typed (before whitespace is collapsed): (pattern, intent builder).
 # Add a row here for a phrase whose argument is multi-line text.
-_PROGRAM = re.compile(r"run this program:?\s*```(?:python|py)?[ \t]*\n(.*\n)```", re.IGNORECASE | re.DOTALL)
-RAW_PHRASES: tuple[tuple[re.Pattern[str], type[SubmitProgram]], ...] = ((_PROGRAM, SubmitProgram),)
+_PROGRAM = re.compile(r"run this program(?: as request ([A-Za-z0-9_-]{8,64}))?:?\s*```(?:python|py)?[ \t]*\n"
+                      r"(.*\n)```", re.IGNORECASE | re.DOTALL)
+RAW_PHRASES: tuple[tuple[re.Pattern[str], Callable[[re.Match[str]], Intent]], ...] = (
+    (_PROGRAM, lambda m: SubmitProgram(m.group(2), m.group(1))),
+)
 
 _QUOTES = str.maketrans({"\u201c": '"', "\u201d": '"', "\u2018": "'", "\u2019": "'"})
 
@@ -180,7 +185,7 @@ def parse(text: str) -> Parsed:
     for pattern, build in RAW_PHRASES:
         m = pattern.fullmatch(body.strip())
         if m is not None:
-            return Parsed(build(m.group(1)), host_note)
+            return Parsed(build(m), host_note)
     normalized, host_note = normalize(text)
     return Parsed(_match(normalized), host_note)
 

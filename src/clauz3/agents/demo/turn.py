@@ -100,7 +100,7 @@ class Turn:
             await self._template(intent)
         elif isinstance(intent, SubmitProgram):
             await self.say(replies.SUBMITTING_GIVEN + "\n")
-            await self._submit(intent.source)
+            await self._submit(intent.source, intent.request_id)
 
     async def _query(self, intent: ToolQuery) -> None:
         result = await self._tool(intent.tool, intent.arguments, TOOL_TITLES[intent.tool])
@@ -122,10 +122,11 @@ class Turn:
         await self.say(replies.plan_message(program.action, program.guarantees) + "\n")
         await self._submit(program.source)
 
-    async def _submit(self, source: str) -> None:
+    async def _submit(self, source: str, request_id: str | None = None) -> None:
+        arguments = {"source": source} | ({"request_id": request_id} if request_id else {})
         call_id = self._next_id("run")
         await self._update(acp.start_tool_call(
-            call_id, "Run program", kind="execute", status="pending", raw_input={"source": source}
+            call_id, "Run program", kind="execute", status="pending", raw_input=arguments
         ), tool="run")
         allowed = await self._ask_permission(call_id, "run")
         if not allowed:
@@ -133,7 +134,7 @@ class Turn:
             await self.say(replies.PERMISSION_DENIED)
             return
         await self._update(acp.update_tool_call(call_id, status="in_progress"), tool="run")
-        result = await self._call(call_id, "run", {"source": source})
+        result = await self._call(call_id, "run", arguments)
         if result is None:
             return
         await self.say(replies.outcome(result.structured, result.text, result.is_error))

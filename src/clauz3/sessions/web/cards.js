@@ -159,6 +159,10 @@ class RunCard {
     if (r.reason) info.push(line("Reason", String(r.reason)));
     if (r.message) info.push(el("div", { class: "run-message", text: String(r.message) }));
     if (r.sandbox) info.push(line("Sandbox", String(r.sandbox)));
+    // 03 SNAP-1: whether any effect ran, shown once the run stopped early (issue 13: Stop during execution).
+    if (typeof r.executed_partially === "boolean" && ["cancelled", "failed", "uncertain"].includes(r.phase)) {
+      info.push(line("Executed partially", r.executed_partially ? "yes — effects that already ran stay" : "no"));
+    }
     this.info.replaceChildren(...info);
     this.drawOutput();
     const o = r.obligation;
