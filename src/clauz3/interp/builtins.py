@@ -13,6 +13,8 @@ import math
 from collections.abc import Callable
 from typing import Any, Protocol, TextIO
 
+from clauz3.interp import semantics as sem
+
 
 class Context(Protocol):
     stdout: TextIO
@@ -46,7 +48,7 @@ def _print(ctx: Context, args: list[Any], kwargs: dict[str, Any]) -> None:
     end = kwargs.get("end", "\n")
     sep = " " if sep is None else sep
     end = "\n" if end is None else end
-    ctx.stdout.write(sep.join(str(a) for a in args) + end)
+    ctx.stdout.write(sep.join(sem.text(a) for a in args) + end)
     ctx.stdout.flush()
 
 
@@ -75,6 +77,27 @@ def _contains(ctx: Context, args: list[Any], kwargs: dict[str, Any]) -> bool:
     return str.__contains__(haystack, needle)
 
 
+def _own(fn: Callable[..., Any], receiver: type | None = None) -> Impl:
+    """The interpreter's own implementation (semantics.py) where CPython's differs from the proof."""
+
+    def impl(ctx: Context, args: list[Any], kwargs: dict[str, Any]) -> Any:
+        if receiver is not None and not isinstance(args[0], receiver):
+            raise TypeError(f"descriptor requires a '{receiver.__name__}' object")
+        return fn(*args, **kwargs)
+
+    return impl
+
+
+def _set(ctx: Context, args: list[Any], kwargs: dict[str, Any]) -> sem.OrderedSet:
+    return sem.OrderedSet(*args, **kwargs)
+
+
+def _dict(ctx: Context, args: list[Any], kwargs: dict[str, Any]) -> dict[Any, Any]:
+    source = args[0] if args else ()
+    pairs = list(source.items() if isinstance(source, dict) else source)
+    return sem.build_dict([*pairs, *kwargs.items()])
+
+
 BUILTINS: dict[str, Impl] = {
     "len": _fixed(len),
     "abs": _fixed(abs),
@@ -85,12 +108,12 @@ BUILTINS: dict[str, Impl] = {
     "chr": _fixed(chr),
     "min": _fixed(min),
     "max": _fixed(max),
-    "sum": _fixed(sum),
+    "sum": _own(sem.left_sum),
     "int": _fixed(int),
-    "str": _fixed(str),
+    "str": _own(sem.text),
     "list": _fixed(list),
-    "set": _fixed(set),
-    "dict": _fixed(dict),
+    "set": _set,
+    "dict": _dict,
     "tuple": _fixed(tuple),
     "range": _range,
     "enumerate": _enumerate,
@@ -120,15 +143,16 @@ METHODS: dict[str, Impl] = {
     "str.lower": _method(str, "lower"),
     "str.upper": _method(str, "upper"),
     "str.replace": _method(str, "replace"),
-    "list.index": _method(list, "index"),
-    "list.count": _method(list, "count"),
+    "list.index": _own(sem.index, list),
+    "list.count": _own(sem.count, list),
     "list.append": _method(list, "append"),
     "list.extend": _method(list, "extend"),
-    "set.add": _method(set, "add"),
-    "dict.get": _method(dict, "get"),
-    "dict.keys": _method(dict, "keys"),
-    "dict.values": _method(dict, "values"),
-    "dict.items": _method(dict, "items"),
+    "set.add": _own(sem.OrderedSet.add, sem.OrderedSet),
+    "dict.get": _own(sem.dict_get, dict),
+    # Snapshots (lists), never live views: the proof reads a view once, when it is taken.
+    "dict.keys": _own(lambda d: list(d), dict),
+    "dict.values": _own(lambda d: list(d.values()), dict),
+    "dict.items": _own(lambda d: list(d.items()), dict),
 }
 
 IMPLEMENTATIONS: dict[str, Impl] = {**BUILTINS, **METHODS}

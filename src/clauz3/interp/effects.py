@@ -13,6 +13,7 @@ import inspect
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from clauz3.interp import semantics as sem
 from clauz3.interp.errors import (
     EffectUnavailable,
     ProgramError,
@@ -173,7 +174,7 @@ class Gateway:
             return self._row_in(value, result_id, 0)
         if isinstance(value, str) and type(value) is not str:
             return str.__str__(value)
-        return copy.deepcopy(value)
+        return sem.from_plain(copy.deepcopy(value))  # sets become insertion-ordered program sets
 
     def _is_row(self, value: Any) -> bool:
         return hasattr(type(value), "__row_fields__")

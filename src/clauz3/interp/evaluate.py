@@ -13,6 +13,7 @@ from itertools import islice
 from typing import Any, TextIO
 
 from clauz3.interp import builtins as bi
+from clauz3.interp import semantics as sem
 from clauz3.interp.errors import ProgramError, RunStop, StepBudgetExceeded, _Flow
 from clauz3.interp.values import (
     MISSING,
@@ -40,16 +41,17 @@ BINOPS: dict[str, Callable[[Any, Any], Any]] = {
     ">>": operator.rshift,
 }
 
+# Equality, membership and ordering by == only (semantics.py): never CPython's identity shortcut.
 COMPARE: dict[str, Callable[[Any, Any], Any]] = {
-    "==": operator.eq,
-    "!=": operator.ne,
-    "<": operator.lt,
-    "<=": operator.le,
-    ">": operator.gt,
-    ">=": operator.ge,
-    "in": lambda a, b: a in b,
-    "not_in": lambda a, b: a not in b,
-    "not in": lambda a, b: a not in b,
+    "==": sem.values_equal,
+    "!=": lambda a, b: not sem.values_equal(a, b),
+    "<": lambda a, b: sem.ordering("<", a, b),
+    "<=": lambda a, b: sem.ordering("<=", a, b),
+    ">": lambda a, b: sem.ordering(">", a, b),
+    ">=": lambda a, b: sem.ordering(">=", a, b),
+    "in": lambda a, b: sem.contains(b, a),
+    "not_in": lambda a, b: not sem.contains(b, a),
+    "not in": lambda a, b: not sem.contains(b, a),
     "is": operator.is_,
     "is_not": operator.is_not,
     "is not": operator.is_not,
@@ -127,6 +129,7 @@ class Evaluator:
         self.step_budget = step_budget
         self.steps = 0
         self.file = program.path
+        self.unique: dict[int, Any] = {}  # see mutable()
         self._expr_dispatch: dict[type, Callable[[Any, dict[str, Any]], Any]] = {
             ir.Const: self._const,
             ir.Name: self._name,
@@ -206,14 +209,14 @@ class Evaluator:
         if kind in ("filepath", "dirpath"):
             return typed_path(kind, value)
         if kind == "dict":
-            return {self._item(k): self._item(v) for k, v in value}
+            return sem.build_dict((self._item(k), self._item(v)) for k, v in value)
         items = [self._item(v) for v in value]
         if kind == "list":
             return items
         if kind == "tuple":
             return tuple(items)
         if kind == "set":
-            return set(items)
+            return sem.OrderedSet(items)
         raise ValueError(f"unknown constant kind {kind!r}")
 
     def _item(self, v: Any) -> Any:
@@ -224,13 +227,30 @@ class Evaluator:
 
     def _name(self, n: ir.Name, env: dict[str, Any]) -> Any:
         try:
-            return env[n.id]
+            value = env[n.id]
         except KeyError:
             if isinstance(n.type, ir.TRowClass):
                 return RowClassRef(n.type.schema)
             raise UnboundLocalError(
                 f"cannot access local variable '{n.id}' where it is not associated with a value"
             ) from None
+        # The value may now be shared (bound, stored, passed): its next mutation copies it first.
+        self.unique.pop(id(value), None)
+        return value
+
+    def mutable(self, env: dict[str, Any], name: str) -> Any:
+        """The collection named ``name``, about to be mutated: value semantics (DEC-15).
+
+        Binding never copies; mutating does, unless this exact object is one such copy that no
+        expression has read since (``unique``, keyed by id: the dict keeps each object alive, so an
+        id is never reused while it is a key). A mutation therefore changes only the named variable.
+        """
+        value = env[name]
+        if self.unique.get(id(value)) is not value:
+            value = sem.copy_container(value)
+            env[name] = value
+            self.unique[id(value)] = value
+        return value
 
     def _recordvar(self, r: ir.RecordVar, env: dict[str, Any]) -> Any:
         return env[r.id]
@@ -242,13 +262,13 @@ class Evaluator:
         return tuple(self.eval(x, env) for x in e.elts)
 
     def _set(self, e: ir.SetExpr, env: dict[str, Any]) -> Any:
-        return {self.eval(x, env) for x in e.elts}
+        return sem.OrderedSet([self.eval(x, env) for x in e.elts])
 
     def _dict(self, e: ir.DictExpr, env: dict[str, Any]) -> Any:
         out: dict[Any, Any] = {}
         for k, v in zip(e.keys, e.values, strict=True):
             key = self.eval(k, env)
-            out[key] = self.eval(v, env)
+            sem.dict_store(out, key, self.eval(v, env))
         return out
 
     def bind(self, target: ir.Target, value: Any, env: dict[str, Any]) -> None:
@@ -265,7 +285,7 @@ class Evaluator:
         return [n for t in target.elts for n in self._names_of(t)]
 
     def _listcomp(self, e: ir.ListComp, env: dict[str, Any]) -> Any:
-        iterable = untag(self.eval(e.iter, env))
+        iterable = list(untag(self.eval(e.iter, env)))  # a snapshot, like a for loop
         # The comprehension variable lives in its own scope (Python 3): restore what it shadowed.
         names = self._names_of(e.target)
         saved = {n: env[n] for n in names if n in env}
@@ -332,7 +352,7 @@ class Evaluator:
     def _subscript(self, e: ir.Subscript, env: dict[str, Any]) -> Any:
         container = untag(self.eval(e.value, env))
         index = untag(self.eval(e.index, env))
-        value = container[index]
+        value = sem.dict_item(container, index) if isinstance(container, dict) else container[index]
         # Indexing a str makes a new value; indexing a collection returns the stored one.
         return untag(value) if isinstance(container, str) else value
 
@@ -362,7 +382,7 @@ class Evaluator:
             if isinstance(part, str):
                 pieces.append(part)
             else:
-                pieces.append(format(untag(self.eval(part, env)), ""))
+                pieces.append(sem.text(self.eval(part, env)))
         return "".join(pieces)
 
     def call_impl(self, key: str, line: int, args: list[Any], kwargs: dict[str, Any]) -> Any:
@@ -381,10 +401,19 @@ class Evaluator:
         return self.call_impl(e.name, e.line, args, kwargs)
 
     def _method(self, e: ir.MethodCall, env: dict[str, Any]) -> Any:
+        key = f"{e.receiver}.{e.method}"
+        if key in bi.MUTATING and isinstance(e.obj, ir.Name):
+            # Value semantics: the arguments are read first, so a value they share with the
+            # receiver is copied away from the mutation (mutable() copies after any read).
+            if e.obj.id not in env:
+                self.eval(e.obj, env)  # raises UnboundLocalError, as CPython would
+            args = [self.eval(a, env) for a in e.args]
+            return self.call_impl(key, e.line, [self.mutable(env, e.obj.id), *args], {})
         obj = self.eval(e.obj, env)
         args = [self.eval(a, env) for a in e.args]
-        key = f"{e.receiver}.{e.method}"
         if e.receiver == "tuple" and e.method in ("index", "count"):
-            # Tuples share the list models in proofs; run them with tuple's own methods.
-            return untag(getattr(tuple, e.method)(untag(obj), *[untag(a) for a in args]))
+            # Tuples share the list models in proofs: by == only, like lists.
+            if not isinstance(untag(obj), tuple):
+                raise TypeError(f"descriptor '{e.method}' requires a 'tuple' object")
+            return (sem.index if e.method == "index" else sem.count)(untag(obj), *args)
         return self.call_impl(key, e.line, [untag(obj), *args], {})

@@ -11,6 +11,7 @@ import importlib
 from collections.abc import Callable, Mapping
 from typing import Any, Protocol, TextIO
 
+from clauz3.interp import semantics as sem
 from clauz3.interp.errors import (
     BreakSignal,
     ContinueSignal,
@@ -54,7 +55,7 @@ def _same_value(a: Any, b: Any) -> bool:
         return b != b
     if isinstance(a, (list, tuple)):
         return len(a) == len(b) and all(_same_value(x, y) for x, y in zip(a, b, strict=True))
-    return bool(a == b)
+    return sem.values_equal(a, b)
 
 
 class Machine(Evaluator):
@@ -156,7 +157,7 @@ class Machine(Evaluator):
         if real is None:
             real = resolve_dotted(expr.real)
         try:
-            actual = real(*[to_plain(a) for a in args])
+            actual = sem.from_plain(real(*[to_plain(a) for a in args]))
         except RunStop:
             raise
         except Exception as exc:
@@ -198,9 +199,16 @@ class Machine(Evaluator):
         env[s.name] = BINOPS[op](untag(env[s.name]), right)
 
     def _setitem(self, s: ir.SetItem, env: dict[str, Any]) -> None:
-        index = untag(self.eval(s.index, env))
+        # CPython's order: the value, then the subscript; then the named collection (value semantics).
         value = self.eval(s.value, env)
-        env[s.name][index] = value
+        index = untag(self.eval(s.index, env))
+        if s.name not in env:
+            raise UnboundLocalError(f"cannot access local variable '{s.name}' where it is not associated with a value")
+        target = self.mutable(env, s.name)
+        if isinstance(target, dict):
+            sem.dict_store(target, index, value)
+        else:
+            target[index] = value
 
     def _exprstmt(self, s: ir.ExprStmt, env: dict[str, Any]) -> None:
         self.eval(s.value, env)
@@ -215,7 +223,8 @@ class Machine(Evaluator):
             self.exec_block(s.orelse, env)
 
     def _for(self, s: ir.For, env: dict[str, Any]) -> None:
-        for item in untag(self.eval(s.iter, env)):
+        # A snapshot taken at loop entry: the body may change the collection (it changes a copy anyway).
+        for item in list(untag(self.eval(s.iter, env))):
             self.bind(s.target, item, env)
             try:
                 self.exec_block(s.body, env)

@@ -15,6 +15,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from clauz3.interp.execute import Machine
+from clauz3.interp.semantics import OrderedSet
 from clauz3.interp.trace import CallRecord, Trace
 from clauz3.interp.values import MissingField, RecordValue, untag
 from clauz3.language import ir
@@ -36,9 +37,11 @@ class Undecidable(Exception):
 def freeze(value: Any) -> Any:
     """A hashable, tag-free key for distinct / shares_value comparisons."""
     value = untag(value)
+    if isinstance(value, float) and value != value:
+        return object()  # NaN equals no key, not even itself (the prover's ==; CPython would match identity)
     if isinstance(value, (list, tuple)):
         return (type(value).__name__, tuple(freeze(v) for v in value))
-    if isinstance(value, (set, frozenset)):
+    if isinstance(value, (set, frozenset, OrderedSet)):
         return ("set", frozenset(freeze(v) for v in value))
     if isinstance(value, dict):
         return ("dict", tuple((freeze(k), freeze(v)) for k, v in value.items()))

@@ -133,7 +133,9 @@ class RowValue:
         return (self.schema, tuple((k, untag(v)) for k, v in self._fields.items()))
 
     def __eq__(self, other: object) -> bool:
-        return isinstance(other, RowValue) and self._key() == other._key()
+        from clauz3.interp.semantics import values_equal  # semantics builds on this module
+
+        return isinstance(other, RowValue) and values_equal(self, other)
 
     def __hash__(self) -> int:
         return hash(self._key())
@@ -190,7 +192,11 @@ class RecordValue:
 
 def to_plain(value: Any) -> Any:
     """A deep copy with every tag removed (what crosses the boundary to trusted code)."""
+    from clauz3.interp.semantics import OrderedSet  # semantics builds on this module
+
     value = untag(value)
+    if isinstance(value, OrderedSet):
+        return {to_plain(v) for v in value}
     if isinstance(value, list):
         return [to_plain(v) for v in value]
     if isinstance(value, tuple):
@@ -222,21 +228,30 @@ def render(value: Any, limit: int = 200) -> str:
     if isinstance(value, tuple):
         inner = ", ".join(render(v, limit) for v in value)
         return f"({inner},)" if len(value) == 1 else f"({inner})"
-    if isinstance(value, (set, frozenset)):
+    if isinstance(value, (set, frozenset)) or type(value).__name__ == "OrderedSet":
         if not value:
             return "set()"
-        return "{" + ", ".join(sorted(render(v, limit) for v in value)) + "}"
+        return "{" + ", ".join(render(v, limit) for v in value) + "}"
     if isinstance(value, dict):
         return "{" + ", ".join(f"{render(k, limit)}: {render(v, limit)}" for k, v in value.items()) + "}"
     if isinstance(value, RowValue):
         inner = ", ".join(f"{k}={render(v, limit)}" for k, v in value.fields.items())
         return f"{value.short}({inner})"
+    if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > 14_000:
+        from clauz3.interp.semantics import int_text  # semantics builds on this module
+
+        digits = int_text(value)
+        return digits[:limit] + f"… (+{len(digits) - limit} digits)"
     return repr(value)
 
 
 def to_json(value: Any) -> Any:
     """JSON-able form of a run-time value (call records, reports)."""
     value = untag(value)
+    if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > 14_000:
+        from clauz3.interp.semantics import int_text  # semantics builds on this module
+
+        return {"int": int_text(value)}  # json.dumps would raise: CPython's int→str digit limit
     if value is None or isinstance(value, (bool, int, str)):
         return value
     if isinstance(value, float):
@@ -245,8 +260,8 @@ def to_json(value: Any) -> Any:
         return {"float": repr(value)}
     if isinstance(value, (list, tuple)):
         return [to_json(v) for v in value]
-    if isinstance(value, (set, frozenset)):
-        return sorted((to_json(v) for v in value), key=lambda v: json.dumps(v, sort_keys=True))
+    if isinstance(value, (set, frozenset)) or type(value).__name__ == "OrderedSet":
+        return [to_json(v) for v in value]
     if isinstance(value, dict):
         return {str(untag(k)): to_json(v) for k, v in value.items()}
     if isinstance(value, RowValue):

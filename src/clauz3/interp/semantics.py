@@ -1,0 +1,251 @@
+"""The interpreter's own meaning of the operations where CPython's would differ from the proof (DEC-15).
+
+docs/semantics.md has the table. In short:
+
+* ``==``, ``in``, ``count``, ``index`` and container ordering compare by ``==`` only: CPython's
+  containers first check identity, so a NaN object would equal itself inside a list, a tuple, a dict
+  key or a set, while the prover (and IEEE) say NaN never equals anything.
+* A key (dict key, set element) that holds a NaN can never be found again: it is stored as a fresh
+  object, so CPython's identity shortcut has nothing to match.
+* :class:`OrderedSet` replaces CPython's ``set``: it iterates in insertion order (CPython iterates in
+  hash order, which for strings changes with ``PYTHONHASHSEED``), as the prover models it.
+* ``sum`` adds left to right (CPython ≥ 3.12 compensates float sums; 3.11 does not).
+* ``str()`` of an int has no digit limit (CPython refuses more than 4,300 digits by default).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from typing import Any
+
+from clauz3.interp.values import RowValue, untag
+
+# Below this many bits an int has fewer than 4,300 decimal digits, CPython's default str() limit.
+_STR_SAFE_BITS = 14_000
+
+
+def has_nan(value: Any) -> bool:
+    """The key contains a NaN, so by ``==`` it equals nothing, not even itself."""
+    value = untag(value)
+    if isinstance(value, float):
+        return value != value
+    if isinstance(value, tuple):
+        return any(has_nan(v) for v in value)
+    if isinstance(value, RowValue):
+        return any(has_nan(v) for v in value.fields.values())
+    return False
+
+
+def fresh_key(value: Any) -> Any:
+    """A copy of a NaN-holding key that is no object seen before (arithmetic always makes a new float)."""
+    raw = untag(value)
+    if isinstance(raw, float):
+        return raw + 0.0
+    if isinstance(raw, tuple):
+        return tuple(fresh_key(v) if has_nan(v) else v for v in raw)
+    return value  # a Row holding NaN: rows are compared by values_equal, never by identity
+
+
+def values_equal(a: Any, b: Any) -> bool:
+    """Python ``==`` without the identity shortcut of CPython's containers."""
+    a, b = untag(a), untag(b)
+    if isinstance(a, (list, tuple)) and isinstance(b, (list, tuple)):
+        if type(a) is not type(b) or len(a) != len(b):
+            return False
+        return all(values_equal(x, y) for x, y in zip(a, b, strict=True))
+    if isinstance(a, dict) and isinstance(b, dict):
+        if len(a) != len(b):
+            return False
+        for k, v in a.items():
+            if has_nan(k) or k not in b or not values_equal(v, b[k]):
+                return False
+        return True
+    if isinstance(a, OrderedSet) and isinstance(b, OrderedSet):
+        return len(a) == len(b) and all(b.contains(x) for x in a)
+    if isinstance(a, RowValue) and isinstance(b, RowValue):
+        fa, fb = a.fields, b.fields
+        return a.schema == b.schema and fa.keys() == fb.keys() and all(values_equal(fa[k], fb[k]) for k in fa)
+    if isinstance(a, (list, tuple, dict, OrderedSet, RowValue)) or isinstance(b, (list, tuple, dict, OrderedSet,
+                                                                                  RowValue)):
+        return False
+    return bool(a == b)
+
+
+def contains(container: Any, needle: Any) -> bool:
+    """``needle in container`` by ``==`` only."""
+    container = untag(container)
+    if isinstance(container, str):
+        return str.__contains__(container, untag(needle))
+    if isinstance(container, dict):
+        return not has_nan(needle) and needle in container
+    if isinstance(container, OrderedSet):
+        return container.contains(needle)
+    return any(values_equal(x, needle) for x in container)
+
+
+def count(container: Any, needle: Any) -> int:
+    return sum(1 for x in untag(container) if values_equal(x, needle))
+
+
+def index(container: Any, needle: Any) -> int:
+    for k, x in enumerate(untag(container)):
+        if values_equal(x, needle):
+            return k
+    if isinstance(untag(container), tuple):
+        raise ValueError("tuple.index(x): x not in tuple")
+    raise ValueError(f"{_repr(needle)} is not in list")  # CPython's own messages
+
+
+def ordering(op: str, a: Any, b: Any) -> bool:
+    """``<``, ``<=``, ``>``, ``>=`` on lists and tuples: first unequal position by ``==`` only."""
+    a, b = untag(a), untag(b)
+    if isinstance(a, (list, tuple)) and isinstance(b, (list, tuple)) and type(a) is type(b):
+        for x, y in zip(a, b, strict=False):
+            if not values_equal(x, y):
+                return ordering(op, x, y)
+        a, b = len(a), len(b)
+    if op == "<":
+        return bool(a < b)
+    if op == "<=":
+        return bool(a <= b)
+    if op == ">":
+        return bool(a > b)
+    return bool(a >= b)
+
+
+def dict_get(d: dict[Any, Any], key: Any, default: Any = None) -> Any:
+    return default if has_nan(key) else d.get(key, default)
+
+
+def dict_item(d: dict[Any, Any], key: Any) -> Any:
+    if has_nan(key):
+        raise KeyError(untag(key))
+    return d[key]
+
+
+def dict_store(d: dict[Any, Any], key: Any, value: Any) -> None:
+    """``d[key] = value``: a NaN key is a new entry (it equals no existing key)."""
+    d[fresh_key(key) if has_nan(key) else key] = value
+
+
+class OrderedSet:
+    """A set that iterates in insertion order; membership and de-duplication by ``==`` only."""
+
+    __slots__ = ("_items",)
+
+    def __init__(self, items: Iterable[Any] = ()) -> None:
+        self._items: dict[Any, None] = {}
+        for item in items:
+            self.add(item)
+
+    def add(self, item: Any) -> None:
+        if has_nan(item):
+            self._items[fresh_key(item)] = None
+        elif item not in self._items:
+            self._items[item] = None
+
+    def contains(self, item: Any) -> bool:
+        return not has_nan(item) and item in self._items
+
+    def copy(self) -> OrderedSet:
+        out = OrderedSet()
+        out._items = dict(self._items)
+        return out
+
+    def __iter__(self) -> Iterator[Any]:
+        return iter(list(self._items))
+
+    def __len__(self) -> int:
+        return len(self._items)
+
+    def __bool__(self) -> bool:
+        return bool(self._items)
+
+    def __contains__(self, item: Any) -> bool:
+        return self.contains(item)
+
+    def __eq__(self, other: object) -> bool:
+        return values_equal(self, other)
+
+    __hash__ = None  # type: ignore[assignment]  # unhashable, like set
+
+    def __repr__(self) -> str:
+        return "{" + ", ".join(repr(v) for v in self._items) + "}" if self._items else "set()"
+
+
+def build_dict(pairs: Iterable[tuple[Any, Any]]) -> dict[Any, Any]:
+    out: dict[Any, Any] = {}
+    for k, v in pairs:
+        dict_store(out, k, v)
+    return out
+
+
+def copy_container(value: Any) -> Any:
+    """A shallow copy of a mutable collection (value semantics: the copy is what gets mutated)."""
+    if isinstance(value, list):
+        return list(value)
+    if isinstance(value, dict):
+        return dict(value)
+    if isinstance(value, OrderedSet):
+        return value.copy()
+    return value
+
+
+def left_sum(items: Iterable[Any], start: Any = 0) -> Any:
+    """``sum`` as repeated ``+`` from the left, on every CPython version."""
+    total = start
+    for item in items:
+        total = total + untag(item)
+    return total
+
+
+def int_text(n: int) -> str:
+    """``str(n)`` for any size: CPython's digit limit would raise ``ValueError`` past 4,300 digits."""
+    if n.bit_length() <= _STR_SAFE_BITS:
+        return int.__repr__(n)
+    sign = "-" if n < 0 else ""
+    n = abs(n)
+    digits = (n.bit_length() * 3) // 20  # about half the decimal digits (log10 2 ≈ 0.30)
+    high, low = divmod(n, 10 ** digits)
+    return sign + int_text(high) + int_text(low).rjust(digits, "0")
+
+
+def text(value: Any = "") -> str:
+    """``str(value)`` without CPython's int digit limit, sets shown in insertion order."""
+    value = untag(value)
+    if isinstance(value, str):
+        return str.__str__(value)
+    if isinstance(value, (list, tuple, dict, OrderedSet)) or (isinstance(value, int) and not isinstance(value, bool)):
+        return _repr(value)
+    return str(value)
+
+
+def _repr(value: Any) -> str:
+    value = untag(value)
+    if isinstance(value, bool) or value is None or isinstance(value, (float, str)):
+        return repr(value)
+    if isinstance(value, int):
+        return int_text(value)
+    if isinstance(value, list):
+        return "[" + ", ".join(_repr(v) for v in value) + "]"
+    if isinstance(value, tuple):
+        inner = ", ".join(_repr(v) for v in value)
+        return f"({inner},)" if len(value) == 1 else f"({inner})"
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{_repr(k)}: {_repr(v)}" for k, v in value.items()) + "}"
+    if isinstance(value, OrderedSet):
+        return "{" + ", ".join(_repr(v) for v in value) + "}" if len(value) else "set()"
+    return repr(value)
+
+
+def from_plain(value: Any) -> Any:
+    """A value from trusted code as a program value: its sets become :class:`OrderedSet`."""
+    if isinstance(value, (set, frozenset)):
+        return OrderedSet(from_plain(v) for v in value)
+    if isinstance(value, list):
+        return [from_plain(v) for v in value]
+    if isinstance(value, tuple):
+        return tuple(from_plain(v) for v in value)
+    if isinstance(value, dict):
+        return build_dict((from_plain(k), from_plain(v)) for k, v in value.items())
+    return value

@@ -1,0 +1,303 @@
+"""Issue 10, families 1–10: no program may be `proved` for a guarantee it breaks when run.
+
+Every program below is checked and proved against the small test layer in ``gen_layers/`` and then run
+by the real interpreter under the real monitor (``layers/famrun.py``, one subprocess: TL-6). The
+universal rule: a program whose proof is ``proved`` must run to ``completed`` — a soundness
+violation (the monitor stopped a call the proof allowed, or the end state broke a proved end-state
+guarantee) or a runtime error (an exception the proof did not rule out) means the proof lied.
+Each family also pins the chosen semantics (docs/semantics.md) with a specific expectation.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+LAYERS = Path(__file__).resolve().parent / "layers"
+RUNNER = LAYERS / "famrun.py"
+
+HEADER = """import math
+
+import clauz3
+from tools.gen.trusted import contracts as fam
+from tools.gen.trusted.effects import lock, note, pair, pay, read_int, send, unlock
+
+
+"""
+
+PAY1 = "@clauz3.guarantee(fam.max_pay(1))\n"
+LOCKED = '@clauz3.guarantee(fam.locked_at_end("d"))\n'
+ONLY_OK = '@clauz3.guarantee(fam.only_to(["ok"]))\n'
+
+
+def prog(guarantee: str, body: str) -> str:
+    return HEADER + guarantee + "def main() -> None:\n" + "".join(f"    {line}\n" for line in body.strip("\n").split("\n"))
+
+
+# Family 1: binding a collection through any expression form gives an independent value.
+ALIASING = {
+    "alias_or": prog(PAY1, "a = [1]\nb = a or [5]\na.append(100)\npay(b[-1])"),
+    "alias_and": prog(PAY1, "a = [1]\nb = a and a\na.append(100)\npay(b[-1])"),
+    "alias_ifexp": prog(PAY1, 'a = [1]\nb = a if read_int("k") >= 0 else a\na.append(100)\npay(b[-1])'),
+    "alias_ifexp_true": prog(PAY1, "a = [1]\nb = a if True else [2]\na[0] = 100\npay(b[-1])"),
+    "alias_dict_get": prog(PAY1, 'a = [1]\nd = {"k": [0]}\nb = d.get("z", a)\na.append(100)\npay(b[-1])'),
+    "alias_dict_or": prog(PAY1, 'd = {"x": 1}\ne = d or {"x": 0}\nd["x"] = 100\npay(e["x"])'),
+    "alias_dict_ifexp": prog(PAY1, 'd = {"x": 1}\ne = d if read_int("k") >= 0 else d\nd["x"] = 100\npay(e["x"])'),
+    "alias_set_or": prog(PAY1, "s = {1}\nt = s or {0}\ns.add(100)\npay(len(t))"),
+    "alias_mutate_other_side": prog(PAY1, "a = [1]\nb = a or [5]\nb2 = list(b)\nb2.append(100)\npay(a[-1])"),
+}
+
+# Family 2: dict views are snapshots taken when keys()/values()/items() is called.
+VIEWS = {
+    "view_values": prog(PAY1, 'd = {"a": 1}\nvs = d.values()\nd["b"] = 100\nfor v in vs:\n    pay(v)'),
+    "view_keys": prog(PAY1, 'd = {"a": 1}\nks = d.keys()\nd["bb"] = 2\nfor k in ks:\n    pay(len(k) * 100 - 99)'),
+    "view_items": prog(PAY1, 'd = {"a": 1}\nit = d.items()\nd["a"] = 100\nfor k, v in it:\n    pay(v)'),
+    "view_len": prog(PAY1, 'd = {"a": 1}\nks = d.keys()\nd["b"] = 2\npay(len(ks))'),
+}
+
+# Family 3: a loop iterates the collection as it was at loop entry.
+ITERATION = {
+    "iter_list_append": prog(PAY1, "a = [1]\nfor x in a:\n    pay(x)\n    if len(a) < 3:\n        a.append(100)"),
+    "iter_list_setitem": prog(PAY1, "a = [1, 0]\nfor x in a:\n    pay(x)\n    a[1] = 100"),
+    "iter_dict_add": prog(LOCKED, 'd = {"a": 1}\nunlock("d")\nfor k in d:\n    d[k + "x"] = 2\nlock("d")'),
+    "iter_items_add": prog(LOCKED, 'd = {"a": 1}\nunlock("d")\nfor k, v in d.items():\n    d[k + "x"] = v\nlock("d")'),
+    # The snapshot holds the keys; d[k] reads the dict as it is now, in both the proof and the run.
+    "iter_dict_reads_current": prog(PAY1, 'd = {"a": 1, "b": 0}\nfor k in d:\n    pay(d[k])\n    d["b"] = 100'),
+    "iter_values_overwrite": prog(PAY1, 'd = {"a": 1, "b": 0}\nfor v in d.values():\n    pay(v)\n    d["b"] = 100'),
+    "iter_set_add": prog(LOCKED, 's = {1}\nunlock("d")\nfor x in s:\n    s.add(x + 1)\nlock("d")'),
+    "iter_comprehension_source": prog(PAY1, "a = [1]\nb = [x for x in a]\na.append(100)\npay(b[-1])"),
+}
+
+# Family 4: sets iterate in insertion order everywhere (never CPython's hash order).
+SETS = {
+    "set_loop_break": prog("@clauz3.guarantee(fam.max_pay(2))\n", "for x in {2, 9}:\n    pay(x)\n    break"),
+    "set_list_first": prog("@clauz3.guarantee(fam.max_pay(2))\n", "pay(list({2, 9})[0])"),
+    "set_builtin_first": prog("@clauz3.guarantee(fam.max_pay(2))\n", "pay(list(set([2, 9]))[0])"),
+    "set_added_order": prog("@clauz3.guarantee(fam.max_pay(2))\n", "s = {2}\ns.add(9)\nfor x in s:\n    pay(x)\n    break"),
+    "set_str_order": prog('@clauz3.guarantee(fam.only_to(["ok"]))\n',
+                          'for x in {"ok", "b", "c", "d", "e", "f", "g"}:\n    send(x, 1)\n    break'),
+    "set_dedupe_keeps_first": prog(ONLY_OK, 'for x in {"ok", "ok"}:\n    send(x, 1)'),
+}
+
+# Family 5: `in`, de-duplication, count/index and container == compare by == only (NaN never equals).
+NAN = {
+    "nan_in_list": prog(PAY1, "n = math.inf - math.inf\nif n in [n]:\n    pay(100)\npay(1)"),
+    "nan_not_in_list": prog(PAY1, "n = math.inf - math.inf\nif n not in [n]:\n    pay(100)"),
+    "nan_set_len": prog(PAY1, "n = math.inf - math.inf\nif len({n, n}) == 1:\n    pay(100)"),
+    "nan_list_eq": prog(PAY1, "n = math.inf - math.inf\nif [n] == [n]:\n    pay(100)"),
+    "nan_tuple_eq": prog(PAY1, "n = math.inf - math.inf\nif (n, 1) == (n, 1):\n    pay(100)"),
+    "nan_count": prog(PAY1, "n = math.inf - math.inf\nxs = [n, n]\nif xs.count(n) > 0:\n    pay(100)"),
+    "nan_dict_key": prog(PAY1, "n = math.inf - math.inf\nd = {n: 1}\nif n in d:\n    pay(100)"),
+    "nan_dict_get": prog(PAY1, "n = math.inf - math.inf\nd = {n: 100}\npay(d.get(n, 0))"),
+    "nan_dict_len": prog(PAY1, "n = math.inf - math.inf\nd = {n: 1}\nd[n] = 2\nif len(d) == 1:\n    pay(100)"),
+    "nan_set_in": prog(PAY1, "n = math.inf - math.inf\ns = {n}\nif n in s:\n    pay(100)"),
+    "nan_tuple_in": prog(PAY1, "n = math.inf - math.inf\nif (n,) in [(n,)]:\n    pay(100)"),
+}
+
+# Family 6: branch merges keep bool/int/float apart.
+MERGES = {
+    "merge_bool_int_str": prog('@clauz3.guarantee(fam.only_to(["1", "2"]))\n',
+                               'x = True if read_int("k") >= 0 else 2\nsend(str(x), 1)'),
+    "merge_bool_int_fstring": prog('@clauz3.guarantee(fam.only_to(["1", "2"]))\n',
+                                   'x = True if read_int("k") >= 0 else 2\nsend(f"{x}", 1)'),
+    "merge_big_int_float": prog(PAY1, 'x = 2 ** 53 + 1 if read_int("k") >= 0 else 0.5\nif x - 2 ** 53 == 0:\n    pay(1)\nelse:\n    pay(100)'),
+    "merge_int_float_if": prog(PAY1, 'x = 0.5\nif read_int("k") >= 0:\n    x = 2 ** 53 + 1\nif x == 2 ** 53:\n    pay(1)\nelse:\n    pay(100)'),
+    "merge_bool_int_eq": prog(PAY1, 'x = True if read_int("k") >= 0 else 2\nif str(x) == "1":\n    pay(1)\nelse:\n    pay(100)'),
+}
+
+# Family 7: the interpreter's float sum is left to right on every CPython version.
+SUMS = {
+    "sum_float_order": prog(PAY1, "if sum([1e16, 1.0, -1e16]) == 0.0:\n    pay(1)\nelse:\n    pay(100)"),
+    "sum_float_start": prog(PAY1, "if sum([1.0, -1e16], 1e16) == 0.0:\n    pay(1)\nelse:\n    pay(100)"),
+}
+
+# Family 8: every exception the interpreter can raise is ruled out by the proof (or the proof fails).
+EXCEPTIONS = {
+    "exc_str_huge_int_ok": prog(LOCKED, 'unlock("d")\ns = str(10 ** 5000)\nlock("d")'),
+    "exc_fstring_huge_int_ok": prog(LOCKED, 'unlock("d")\ns = f"{10 ** 5000}"\nlock("d")'),
+    "exc_float_pow_overflow": prog(LOCKED, 'unlock("d")\ny = 2.0 ** 5000\nlock("d")'),
+    "exc_int_to_float_overflow": prog(LOCKED, 'unlock("d")\ny = 10 ** 400 + 0.5\nlock("d")'),
+    "exc_float_of_huge_int": prog(LOCKED, 'unlock("d")\ny = float(10 ** 400)\nlock("d")'),
+    "exc_true_div_huge": prog(LOCKED, 'unlock("d")\ny = 10 ** 400 / 3\nlock("d")'),
+    "exc_div_zero_float": prog(LOCKED, 'unlock("d")\ny = 1 / 0.0\nlock("d")'),
+    "exc_mod_zero_float": prog(LOCKED, 'unlock("d")\ny = 1.5 % 0.0\nlock("d")'),
+    "exc_floor_inf": prog(LOCKED, 'unlock("d")\ny = math.floor(math.inf)\nlock("d")'),
+    "exc_floor_nan": prog(LOCKED, 'unlock("d")\ny = math.floor(math.inf - math.inf)\nlock("d")'),
+    "exc_int_of_inf": prog(LOCKED, 'unlock("d")\ny = int(math.inf)\nlock("d")'),
+    "exc_neg_shift": prog(LOCKED, 'unlock("d")\ny = 1 << -1\nlock("d")'),
+    "exc_chr_range": prog(LOCKED, 'unlock("d")\ny = chr(-1)\nlock("d")'),
+    "exc_min_empty": prog(LOCKED, 'xs: list[int] = []\nunlock("d")\ny = min(xs)\nlock("d")'),
+    "exc_index_missing": prog(LOCKED, 'unlock("d")\ny = [1, 2].index(3)\nlock("d")'),
+    "exc_key_missing": prog(LOCKED, 'd = {"a": 1}\nunlock("d")\ny = d["b"]\nlock("d")'),
+    "exc_int_str_bad": prog(LOCKED, 'unlock("d")\ny = int("x1")\nlock("d")'),
+    "exc_int_str_long": prog(LOCKED, 'unlock("d")\ny = int("1" * 5000)\nlock("d")'),
+    "exc_int_pow_float_overflow": prog(LOCKED, 'unlock("d")\ny = 10.0 ** 400\nlock("d")'),
+    "exc_float_mul_inf_ok": prog(LOCKED, 'unlock("d")\ny = 1e308 * 10.0\nlock("d")'),
+    "exc_str_mul_neg_ok": prog(LOCKED, 'unlock("d")\ny = "ab" * -3\nlock("d")'),
+}
+
+# Family 10: keyword arguments evaluate in source order.
+KWARGS = {
+    "kw_effect_order": prog(LOCKED, 'pair(b=unlock("d"), a=lock("d"))'),
+    "kw_effect_order_ok": prog(LOCKED, 'pair(b=lock("d"), a=unlock("d"))'),
+}
+
+ALL: dict[str, str] = {**ALIASING, **VIEWS, **ITERATION, **SETS, **NAN, **MERGES, **SUMS, **EXCEPTIONS, **KWARGS}
+
+
+def _run(programs: dict[str, str], *flags: str) -> dict[str, Any]:
+    env = dict(os.environ, PYTHONHASHSEED="0")
+    proc = subprocess.run([sys.executable, str(RUNNER), *flags], input=json.dumps(programs), capture_output=True,
+                          text=True, env=env, cwd=ROOT, timeout=600)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    return json.loads(proc.stdout)
+
+
+@pytest.fixture(scope="module")
+def results() -> dict[str, Any]:
+    return _run(ALL)
+
+
+def _honest(name: str, r: dict[str, Any]) -> None:
+    """The universal rule: proved ⇒ the real run completes (monitor on)."""
+    if r["status"] == "proved":
+        assert r["outcome"] == "completed", f"{name}: proved, but the run ended {r['outcome']}: {r['error']}"
+
+
+def _check_family(family: dict[str, str], results: dict[str, Any]) -> None:
+    assert family and all(name in results for name in family)
+    for name in family:
+        _honest(name, results[name])
+
+
+def _pays(r: dict[str, Any]) -> list[int]:
+    return [args["amount"] for eff, args in r["trace"] if eff == "pay"]
+
+
+def test_family1_aliasing_binding_gives_an_independent_value(results: dict[str, Any]) -> None:
+    _check_family(ALIASING, results)
+    for name in ALIASING:
+        r = results[name]
+        assert r["status"] != "refused", (name, r)
+        # Value semantics: the copy never sees the later mutation, so every run pays exactly 1.
+        assert r["outcome"] == "completed" and _pays(r) == [1], (name, r)
+        assert r["status"] == "proved", (name, r["obligations"])
+
+
+def test_family2_dict_views_are_snapshots(results: dict[str, Any]) -> None:
+    _check_family(VIEWS, results)
+    for name in VIEWS:
+        r = results[name]
+        assert r["status"] == "proved" and r["outcome"] == "completed", (name, r)
+        assert _pays(r) == [1], (name, r)
+
+
+def test_family3_loops_iterate_a_snapshot(results: dict[str, Any]) -> None:
+    _check_family(ITERATION, results)
+    for name in ITERATION:
+        r = results[name]
+        if name == "iter_dict_reads_current":
+            assert r["status"] != "proved" and _pays(r) == [1] and "amount=100" in r["error"], r
+            continue
+        assert r["status"] == "proved" and r["outcome"] == "completed", (name, r)
+        if "pay(" in ITERATION[name]:
+            assert max(_pays(r)) <= 1, (name, r)
+
+
+def test_family4_sets_iterate_in_insertion_order(results: dict[str, Any]) -> None:
+    _check_family(SETS, results)
+    for name in SETS:
+        r = results[name]
+        assert r["status"] == "proved" and r["outcome"] == "completed", (name, r)
+    assert _pays(results["set_loop_break"]) == [2]
+    assert _pays(results["set_list_first"]) == [2]
+    assert results["set_str_order"]["trace"][0][1]["to"] == "ok"
+
+
+def test_family4_set_order_does_not_depend_on_the_hash_seed() -> None:
+    programs = {k: SETS[k] for k in ("set_str_order", "set_loop_break")}
+    seen = set()
+    for seed in ("1", "2", "3"):
+        env = dict(os.environ, PYTHONHASHSEED=seed)
+        proc = subprocess.run([sys.executable, str(RUNNER)], input=json.dumps(programs), capture_output=True,
+                              text=True, env=env, cwd=ROOT, timeout=600)
+        out = json.loads(proc.stdout)
+        seen.add(json.dumps([out[k]["trace"] for k in sorted(out)]))
+    assert len(seen) == 1, seen
+
+
+def test_family5_nan_is_never_found_by_identity(results: dict[str, Any]) -> None:
+    _check_family(NAN, results)
+    for name in NAN:
+        r = results[name]
+        if name == "nan_not_in_list":
+            # NaN is not in [NaN]: the payment of 100 happens, so the limit is not proved (the monitor stops it).
+            assert r["status"] != "proved" and "amount=100" in r["error"], (name, r)
+            continue
+        assert r["outcome"] == "completed", (name, r)
+        if name in ("nan_in_list", "nan_dict_get"):
+            assert _pays(r) == ([1] if name == "nan_in_list" else [0]), (name, r)
+        else:
+            assert _pays(r) == [], (name, r)
+
+
+def test_family6_merges_keep_python_types(results: dict[str, Any]) -> None:
+    _check_family(MERGES, results)
+    # str(True) is "True": the guarantee "only 1 or 2" is broken and must not be proved.
+    for name in ("merge_bool_int_str", "merge_bool_int_fstring"):
+        r = results[name]
+        assert r["status"] != "proved" and r["trace"][0][1]["to"] == "True", (name, r)
+    # 2**53 + 1 stays an int: x - 2**53 == 1, so the run pays 100 and the limit must not be proved.
+    for name in ("merge_big_int_float", "merge_int_float_if", "merge_bool_int_eq"):
+        r = results[name]
+        assert _pays(r) == [100] and r["status"] != "proved", (name, r)
+
+
+def test_family7_float_sum_is_left_to_right_on_every_version(results: dict[str, Any]) -> None:
+    _check_family(SUMS, results)
+    compensated = _run(SUMS, "--compensated-sum")
+    for name in SUMS:
+        assert results[name]["status"] == "proved", (name, results[name])
+        # The same result whatever CPython's own sum() does (≥ 3.12 compensates).
+        assert _pays(results[name]) == [1] and _pays(compensated[name]) == [1], (name, compensated[name])
+
+
+def test_family8_exceptions_are_obligations(results: dict[str, Any]) -> None:
+    _check_family(EXCEPTIONS, results)
+    for name in EXCEPTIONS:
+        r = results[name]
+        if name.endswith("_ok"):
+            assert r["outcome"] == "completed" and r["status"] == "proved", (name, r)
+        else:
+            assert r["status"] != "proved", (name, r)
+            assert r["status"] == "refused" or r["outcome"] == "runtime_error", (name, r)
+
+
+def test_family9_guarantee_on_another_function_is_an_error(tmp_path: Path) -> None:
+    path = tmp_path / "helper_guarantee.py"
+    path.write_text(HEADER + PAY1 + "def helper() -> None:\n    pay(100)\n\n\ndef main() -> None:\n    helper()\n")
+    gen = LAYERS.parent / "gen_layers"
+    proc = subprocess.run([sys.executable, "-m", "clauz3", "prove", "--no-cache", str(path), "--trusted-root",
+                           str(gen / "tools" / "gen" / "trusted"), "--import-root", str(gen)],
+                          capture_output=True, text=True, cwd=tmp_path, timeout=300,
+                          env=dict(os.environ, CLAUZ3_HOME=str(tmp_path / "h"), CLAUZ3_CACHE=str(tmp_path / "c")))
+    assert proc.returncode == 2, (proc.returncode, proc.stdout, proc.stderr)
+    text = proc.stdout + proc.stderr
+    assert "helper" in text and "main" in text and "Traceback" not in text, text
+
+
+def test_family10_keyword_arguments_evaluate_in_source_order(results: dict[str, Any]) -> None:
+    _check_family(KWARGS, results)
+    bad, ok = results["kw_effect_order"], results["kw_effect_order_ok"]
+    # Source order: unlock, then lock → locked at the end, proved; the other way round is violated.
+    assert [eff for eff, _ in bad["trace"]] == ["unlock", "lock"], bad
+    assert bad["status"] == "proved" and bad["outcome"] == "completed", bad
+    assert [eff for eff, _ in ok["trace"]] == ["lock", "unlock"], ok
+    assert ok["status"] != "proved", ok
