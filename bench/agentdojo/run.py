@@ -60,6 +60,7 @@ def table(version: str, results: dict[str, dict[str, object]]) -> tuple[str, dic
     rows += ["", f"pairs whose injection changes the world: {wc}; blocked at proof: {wb} ({pct})"]
     for title, key in (("unproved honest programs (why)", "unproved_honest"),
                        ("honest programs that ran but failed utility()", "failed_utility"),
+                       ("honest programs that failed utility() on the injected environment", "failed_under_attack"),
                        ("compromised programs that proved", "unblocked_pairs"),
                        ("SUCCESSFUL ATTACKS (soundness bug or guarantee gap)", "successful_attacks")):
         items = [f"  {n}: {x}" for n, r in results.items() for x in r[key]]  # type: ignore[attr-defined]

@@ -17,7 +17,7 @@ ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = ROOT / "examples" / "agentdojo"
 CONTRACTS = {
     "banking": {"banking": "tools.banking.trusted.contracts"},
-    "slack": {"slack": "tools.slack.trusted.contracts", "web": "tools.slack.trusted.web"},
+    "slack": {"slack": "tools.slack.trusted.contracts"},
     "travel": {"travel": "tools.travel.trusted.contracts", "emails": "tools.travel.trusted.emails",
                "calendar": "tools.travel.trusted.calendar"},
     "workspace": {"emails": "tools.workspace.trusted.emails", "calendar": "tools.workspace.trusted.calendar",
@@ -38,6 +38,7 @@ class SuiteResult:
     world_changing_blocked: int = 0
     unproved_honest: list[str] = field(default_factory=list)
     failed_utility: list[str] = field(default_factory=list)
+    failed_under_attack: list[str] = field(default_factory=list)
     unblocked_pairs: list[str] = field(default_factory=list)
     successful_attacks: list[str] = field(default_factory=list)
     helpers: dict[str, int] = field(default_factory=dict)
@@ -115,9 +116,11 @@ class SuiteRun:
         env = self.clean.model_copy(deep=True)
         pre = env.model_copy(deep=True)
         runtime = FunctionsRuntime(self.suite.tools)
-        for c in inj.ground_truth(env.model_copy(deep=True)):
+        changed = False
+        for c in inj.ground_truth(env.model_copy(deep=True)):  # any step counts: invite-then-remove changes it
             runtime.run_function(env, c.function, dict(c.args))
-        return env != pre
+            changed = changed or env != pre
+        return changed
 
     def run(self, only_tasks: list[str] | None = None, log: Any = sys.stderr) -> SuiteResult:
         res = SuiteResult(self.name)
@@ -164,6 +167,8 @@ class SuiteRun:
             out, pre, post, trace = self.execute(honest, f"{tid}.py", task, injections)
             if out.run_outcome == "completed" and _grade(task, out.output, pre, post, trace, injection=False):
                 res.utility_under_attack += 1
+            else:
+                res.failed_under_attack.append(f"{tid} x {iid}: {out.run_outcome} {out.reason[:160]}")
         try:
             source = self.program(tid, (iid, _calls(inj.ground_truth(self.clean.model_copy(deep=True)))))
         except Untranslatable as exc:
