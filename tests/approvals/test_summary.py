@@ -151,3 +151,43 @@ def test_outcome_and_failure_sentences() -> None:
     said = summary.failure(mail, 12, "Every email goes to ann@example.com.", None)
     assert said == ("This program would send a mock email to bob@example.com (line 12), but the guarantee says "
                     "every email goes to ann@example.com.")
+
+
+def _run(project: Path, data: Path, source: str, rid: str) -> dict[str, Any]:
+    """One real run: real worker, real mock authority (approves), real ledger; the final record."""
+    from clauz3.approvals.mock import MockApprovalService
+    from clauz3.runs.supervisor import RunConfig, Supervisor
+
+    data.mkdir(mode=0o700, exist_ok=True)
+    trusted, imports = roots(project)
+    with MockApprovalService(data, project) as svc:
+        config = RunConfig(source=source, project=project, trusted_roots=trusted, import_roots=imports,
+                           service_url=svc.url, submission_token=svc.token, verify_key=svc.verify_key.text,
+                           data_dir=data, use_cache=False, request_id=rid)
+        return Supervisor(config).run().record
+
+
+def test_run_record_says_what_happened(project: Path, data_dir: Path) -> None:
+    source = HEADER + '''@clauz3.guarantee(emails.at_most(2))
+def main() -> None:
+    for who in ["bob@example.com", "ann@example.com"]:
+        send_email(who, "Hi from clauz3")
+'''
+    record = _run(project, data_dir, source, "req_sum_run_01")
+    assert record["phase"] == "completed", record
+    assert record["summary"]["kind"] == "outcome"
+    assert record["summary"]["sentences"] == [
+        "Mock: would have sent 2 emails to bob@example.com and ann@example.com."]
+
+
+def test_refused_run_says_why_in_one_sentence(project: Path, data_dir: Path) -> None:
+    source = HEADER + '''@clauz3.guarantee(emails.only(["ann@example.com"]))
+def main() -> None:
+    send_email("bob@example.com", "Hi from clauz3")
+'''
+    record = _run(project, data_dir, source, "req_sum_run_02")
+    assert record["phase"] == "refused" and record["reason"] == "proof_failed", record
+    assert record["summary"] == {
+        "kind": "refusal", "line": 8, "warnings": [], "blocks": [],
+        "sentences": ["This program would send a mock email to bob@example.com (line 8), but the guarantee says "
+                      "every email goes to ann@example.com."]}

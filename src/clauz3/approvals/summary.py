@@ -323,3 +323,46 @@ def check_facts(value: Any) -> dict[str, Any]:
                                                            and _literal_ok(arg["value"]))):
                     raise FactsError(f"{where}.args.{name[:40]} must be null or {{\"value\": literal}}")
     return value
+
+
+# ------------------------------------------------------------------------------- run records
+
+MAX_OUTCOME_CALLS = 1000
+
+
+def outcome_record(calls: list[Call], total: int) -> dict[str, Any]:
+    """The run record's ``summary`` after execution: what the run did, from its trace."""
+    text = outcome(calls[:MAX_OUTCOME_CALLS], more=max(0, total - MAX_OUTCOME_CALLS))
+    return {"kind": "outcome", **text.to_json(), "line": None}
+
+
+def refusal_record(ob: Mapping[str, Any], guarantee: str | None, mock_of: Mapping[str, bool],
+                   domain_of: Mapping[str, str]) -> dict[str, Any]:
+    """The run record's ``summary`` for a refused proof: one sentence and the line to highlight.
+
+    ``guarantee`` is the broken guarantee's own sentence (None for a precondition or assertion);
+    the breaking call comes from the prover's counterexample.
+    """
+    cex = ob.get("counterexample") if isinstance(ob.get("counterexample"), Mapping) else {}
+    breaking = cex.get("breaking") or []
+    first = breaking[0] if breaking and isinstance(breaking[0], Mapping) else None
+    line = first.get("line") if first else ob.get("line")
+    warnings: set[str] = set()
+    if guarantee is None:
+        what = prose_value(str(ob.get("description") or "a check"), warnings).strip("“”")
+        why = str(ob.get("result") or "").strip()
+        text = f"This program was not proved: {what}" + (f" — {prose_value(why, warnings).strip('“”')}" if why else "")
+        text = sentence(text)
+    else:
+        call = None
+        if first and isinstance(first.get("args"), Mapping):
+            effect = str(first.get("effect") or "")
+            domain = domain_of.get(effect, "")
+            args = dict(first["args"])
+            call = Call(effect, domain, mock_of.get(effect, False), args, tuple(args))
+            for value in args.values():
+                prose_value(value, warnings)  # collects the warnings the sentence's values deserve
+        text = failure(call, line if isinstance(line, int) else None, guarantee, None)
+    return {"kind": "refusal", "sentences": [text], "warnings": sorted(warnings), "blocks": [],
+            "line": line if isinstance(line, int) else None}
+

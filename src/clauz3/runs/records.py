@@ -116,6 +116,7 @@ class RunRecord:
     obligation: dict[str, Any] | None = None
     effects_count: int = 0
     executed_partially: bool = False
+    summary: dict[str, Any] | None = None  # the card's sentences: what the run did, or why it was refused
     output: dict[str, Any] = field(default_factory=lambda: {
         "stdout_bytes": 0, "stderr_bytes": 0, "stdout_truncated": False, "stderr_truncated": False})
 
@@ -166,6 +167,7 @@ class RunRecord:
             "effects_count": self.effects_count,
             "executed_partially": self.executed_partially,
             "output": dict(self.output),
+            "summary": _summary(self.summary),
         }
         return _fit(out)
 
@@ -176,7 +178,7 @@ class RunRecord:
         for name in ("conversation_id", "attempt", "phase", "reason", "message", "exit_code", "recorded",
                      "source_sha256", "source_name", "target", "proof_timeout_seconds",
                      "execution_timeout_seconds", "approval", "sandbox", "sandbox_detail", "obligation",
-                     "effects_count", "executed_partially", "output"):
+                     "effects_count", "executed_partially", "output", "summary"):
             if name in doc:
                 setattr(rec, name, doc[name])
         for name in ("started_at", "updated_at", "ended_at"):
@@ -187,6 +189,30 @@ class RunRecord:
         if rec.updated_at is None:
             rec.updated_at = rec.started_at
         return rec
+
+
+MAX_SUMMARY_BYTES = 8 * 1024
+
+
+def _summary(summary: dict[str, Any] | None) -> dict[str, Any] | None:
+    """The card's sentences within 8 KiB; what does not fit is counted, never dropped silently."""
+    if not isinstance(summary, dict):
+        return None
+    out = {"kind": summary.get("kind"), "line": summary.get("line"),
+           "sentences": [str(x) for x in summary.get("sentences") or []],
+           "warnings": [str(x) for x in summary.get("warnings") or []], "blocks": list(summary.get("blocks") or [])}
+    while out["blocks"] and len(json.dumps(out, ensure_ascii=False).encode()) > MAX_SUMMARY_BYTES:
+        out["blocks"].pop()
+        out["omitted"] = "Some long values are left out here; the run's output has them."
+    dropped = 0
+    while len(out["sentences"]) > 1 and len(json.dumps(out, ensure_ascii=False).encode()) > MAX_SUMMARY_BYTES:
+        out["sentences"].pop()
+        dropped += 1
+        out["omitted"] = f"{dropped} more sentences are left out (too long for the run record)."
+    if len(json.dumps(out, ensure_ascii=False).encode()) > MAX_SUMMARY_BYTES:
+        out["sentences"] = [_clip(s, 2000) or "" for s in out["sentences"]]
+        out["omitted"] = "This sentence is cut to fit the run record."
+    return out
 
 
 def _approval(approval: dict[str, Any] | None) -> dict[str, Any] | None:

@@ -438,6 +438,8 @@ class Supervisor:
                 self.record.obligation = doc["obligation"]
             if doc.get("receipt_nonce"):
                 self.receipt_nonce = str(doc["receipt_nonce"])
+            if isinstance(doc.get("summary"), dict):  # the card's sentence about the outcome (issue 12)
+                self.record.summary = doc["summary"]
             return False
         phase = doc.get("phase")
         if phase not in PHASE_ORDER:

@@ -185,7 +185,7 @@ class Worker:
         self.proof_text = _proof_text(entry)
         if entry.get("target_missing") or outcome.exit_code != 0:
             raise Stop("proof_failed", _failure_message(entry), obligation=_first_open(entry),
-                       diagnostics=outcome.stderr[:50])
+                       diagnostics=outcome.stderr[:50], summary=_refusal_summary(path, req, entry, outcome))
         if entry.get("program_sha256") != hashlib.sha256(self.source.encode("utf-8")).hexdigest():
             raise Stop("config", "the program file changed while it was being proved")
         if any(c.get("status") == "required_gap" for c in entry.get("coverage", [])):
@@ -348,7 +348,7 @@ class Worker:
                       "trace": result.trace_json()[:1000]}
         reason = None if result.outcome == "completed" else result.outcome
         return self.result(reason, result.error, effects=effects[:1000], effects_count=len(result.trace),
-                           report=report, receipt_nonce=claims.nonce)
+                           report=report, receipt_nonce=claims.nonce, summary=_outcome_summary(program, result))
 
     def _open_file_journal(self) -> None:
         """05 FS-4: the journal is opened before the sandbox applies and written only through this fd."""
@@ -373,6 +373,52 @@ class Worker:
             sandbox.apply(rules, int(self.sandbox_abi or 1))
         except (sandbox.SandboxError, OSError) as exc:
             raise Stop("sandbox_failed", f"the sandbox could not be applied: {exc}") from None
+
+
+def _outcome_summary(program: Any, result: Any) -> dict[str, Any] | None:
+    """Issue 12: "Sent 1 mock email to bob@example.com", from the run's own call trace."""
+    from clauz3.approvals.summary import MAX_OUTCOME_CALLS, Call, outcome_record
+    from clauz3.interp.values import to_json
+    from clauz3.language.context import domain_of
+
+    calls = []
+    for r in result.trace[:MAX_OUTCOME_CALLS]:
+        eff = program.effects.get(r.effect)
+        module = r.effect.rsplit(".", 1)[0]
+        args = {k: to_json(v) for k, v in r.arguments.items()}
+        calls.append(Call(r.short, domain_of(module) or module, bool(eff and eff.mock), args, tuple(args)))
+    return outcome_record(calls, len(result.trace))
+
+
+def _refusal_summary(path: Path, req: Any, entry: dict[str, Any], outcome: Any) -> dict[str, Any] | None:
+    """Issue 12: the refused proof as one sentence and the line that breaks it (never fails the run)."""
+    from clauz3.approvals.summary import guarantee_text, refusal_record
+    from clauz3.language.context import domain_of
+
+    ob = _first_open(entry)
+    if ob is None:
+        return None
+    try:
+        program, layer = outcome.program, outcome.layer
+        if program is None:  # a cached verdict: check again (cheap) for the guarantees' own sentences
+            from clauz3.language import check_program
+            from clauz3.prover.pipeline import layer_for
+
+            layer = layer_for(req.trusted_roots, req.import_roots)
+            program = check_program(path, layer, req.target, list(req.allow_imports))
+        sentence = None
+        if ob.get("kind") == "guarantee":
+            for g in program.guarantees:
+                if g.expression == ob.get("expression") and g.line == ob.get("line"):
+                    meta = layer.contracts.get(g.helper)
+                    template = getattr(meta, "description_template", None)
+                    sentence = guarantee_text(template, dict(g.args), g.description, g.expression)[0]
+                    break
+        mock_of = {e.short: bool(e.mock) for e in program.effects.values()}
+        domains = {e.short: domain_of(e.name.rsplit(".", 1)[0]) or "" for e in program.effects.values()}
+        return refusal_record(ob, sentence, mock_of, domains)
+    except Exception:  # the refusal itself stands; only its sentence is missing
+        return None
 
 
 def _proof_text(entry: dict[str, Any]) -> str:
