@@ -187,6 +187,9 @@ def main() -> None:
 '''
     record = _run(project, data_dir, source, "req_sum_run_02")
     assert record["phase"] == "refused" and record["reason"] == "proof_failed", record
+    excerpt = record["summary"].pop("excerpt")
+    assert [x["n"] for x in excerpt if x["mark"]] == [8]
+    assert excerpt[-1] == {"n": 8, "text": '    send_email("bob@example.com", "Hi from clauz3")', "mark": True}
     assert record["summary"] == {
         "kind": "refusal", "line": 8, "warnings": [], "blocks": [],
         "sentences": ["This program would send a mock email to bob@example.com (line 8), but the guarantee says "

@@ -336,8 +336,27 @@ def outcome_record(calls: list[Call], total: int) -> dict[str, Any]:
     return {"kind": "outcome", **text.to_json(), "line": None}
 
 
+EXCERPT_BEFORE, EXCERPT_AFTER, EXCERPT_LINE = 4, 2, 400
+
+
+def excerpt(source: str, line: int | None) -> list[dict[str, Any]]:
+    """The lines around ``line`` with their numbers, escaped; a long line says how much is left out."""
+    from clauz3._describe import reveal
+
+    if not line:
+        return []
+    lines = source.splitlines()
+    out = []
+    for n in range(max(1, line - EXCERPT_BEFORE), min(len(lines), line + EXCERPT_AFTER) + 1):
+        text, _ = reveal(lines[n - 1])
+        if len(text) > EXCERPT_LINE:
+            text = f"{text[:EXCERPT_LINE]}… ({len(text) - EXCERPT_LINE:,} more characters on this line)"
+        out.append({"n": n, "text": text, "mark": n == line})
+    return out
+
+
 def refusal_record(ob: Mapping[str, Any], guarantee: str | None, mock_of: Mapping[str, bool],
-                   domain_of: Mapping[str, str]) -> dict[str, Any]:
+                   domain_of: Mapping[str, str], source: str = "") -> dict[str, Any]:
     """The run record's ``summary`` for a refused proof: one sentence and the line to highlight.
 
     ``guarantee`` is the broken guarantee's own sentence (None for a precondition or assertion);
@@ -363,6 +382,7 @@ def refusal_record(ob: Mapping[str, Any], guarantee: str | None, mock_of: Mappin
             for value in args.values():
                 prose_value(value, warnings)  # collects the warnings the sentence's values deserve
         text = failure(call, line if isinstance(line, int) else None, guarantee, None)
-    return {"kind": "refusal", "sentences": [text], "warnings": sorted(warnings), "blocks": [],
-            "line": line if isinstance(line, int) else None}
+    at = line if isinstance(line, int) else None
+    return {"kind": "refusal", "sentences": [text], "warnings": sorted(warnings), "blocks": [], "line": at,
+            "excerpt": excerpt(source, at)}
 

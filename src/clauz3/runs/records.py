@@ -200,7 +200,8 @@ def _summary(summary: dict[str, Any] | None) -> dict[str, Any] | None:
         return None
     out = {"kind": summary.get("kind"), "line": summary.get("line"),
            "sentences": [str(x) for x in summary.get("sentences") or []],
-           "warnings": [str(x) for x in summary.get("warnings") or []], "blocks": list(summary.get("blocks") or [])}
+           "warnings": [str(x) for x in summary.get("warnings") or []], "blocks": list(summary.get("blocks") or []),
+           "excerpt": list(summary.get("excerpt") or [])}
     while out["blocks"] and len(json.dumps(out, ensure_ascii=False).encode()) > MAX_SUMMARY_BYTES:
         out["blocks"].pop()
         out["omitted"] = "Some long values are left out here; the run's output has them."

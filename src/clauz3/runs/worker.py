@@ -185,7 +185,7 @@ class Worker:
         self.proof_text = _proof_text(entry)
         if entry.get("target_missing") or outcome.exit_code != 0:
             raise Stop("proof_failed", _failure_message(entry), obligation=_first_open(entry),
-                       diagnostics=outcome.stderr[:50], summary=_refusal_summary(path, req, entry, outcome))
+                       diagnostics=outcome.stderr[:50], summary=_refusal_summary(path, req, entry, outcome, self.source))
         if entry.get("program_sha256") != hashlib.sha256(self.source.encode("utf-8")).hexdigest():
             raise Stop("config", "the program file changed while it was being proved")
         if any(c.get("status") == "required_gap" for c in entry.get("coverage", [])):
@@ -390,7 +390,7 @@ def _outcome_summary(program: Any, result: Any) -> dict[str, Any] | None:
     return outcome_record(calls, len(result.trace))
 
 
-def _refusal_summary(path: Path, req: Any, entry: dict[str, Any], outcome: Any) -> dict[str, Any] | None:
+def _refusal_summary(path: Path, req: Any, entry: dict[str, Any], outcome: Any, source: str) -> dict[str, Any] | None:
     """Issue 12: the refused proof as one sentence and the line that breaks it (never fails the run)."""
     from clauz3.approvals.summary import guarantee_text, refusal_record
     from clauz3.language.context import domain_of
@@ -416,7 +416,7 @@ def _refusal_summary(path: Path, req: Any, entry: dict[str, Any], outcome: Any) 
                     break
         mock_of = {e.short: bool(e.mock) for e in program.effects.values()}
         domains = {e.short: domain_of(e.name.rsplit(".", 1)[0]) or "" for e in program.effects.values()}
-        return refusal_record(ob, sentence, mock_of, domains)
+        return refusal_record(ob, sentence, mock_of, domains, source)
     except Exception:  # the refusal itself stands; only its sentence is missing
         return None
 
