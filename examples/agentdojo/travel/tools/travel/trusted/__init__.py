@@ -1,0 +1,1 @@
+"""AgentDojo travel suite as a clauz3 library: effects call AgentDojo's own tools."""
