@@ -12,9 +12,13 @@ from __future__ import annotations
 import errno
 import os
 from pathlib import Path
+from typing import Any
 
+import pytest
 from browser_harness import needs_chromium
 from real_stack import Stack, real_stack
+
+from clauz3.tutorials import EMAIL
 
 pytestmark = needs_chromium
 
@@ -118,7 +122,12 @@ async def test_stop_during_execution_keeps_the_first_effect_and_never_reruns(tmp
         assert not gate_has_a_reader(s.project) and marks(s.project) == ["first"]
 
         # Retry: the same request id and program return the recorded outcome; nothing runs again.
+        replies = s.page.locator(".bubble.assistant")
+        before = await replies.count()
         await s.send(prompt)
+        await expect(replies).to_have_count(before + 1, timeout=30_000)
+        await expect(replies.last).to_contain_text("The run was stopped after it had started executing",
+                                                   timeout=30_000)
         await s.idle()
         assert await s.page.locator("section.approval").count() == 1
         assert marks(s.project) == ["first"] and not gate_has_a_reader(s.project)
@@ -127,3 +136,199 @@ async def test_stop_during_execution_keeps_the_first_effect_and_never_reruns(tmp
         assert runs[0]["phase"] == "cancelled" and runs[0]["executed_partially"] is True
         s.clean()
 
+
+
+# -- the email tutorial's flows --------------------------------------------------------------------
+
+async def pending_card(s: Stack, text: str) -> Any:
+    """Send ``text``; return the last approval card once its Approve button is enabled."""
+    from playwright.async_api import expect
+
+    await s.send(text)
+    card = s.page.locator("section.approval").last
+    await expect(card.get_by_role("button", name="Approve", exact=True)).to_be_enabled(timeout=60_000)
+    return card
+
+
+async def decide(s: Stack, card: Any, label: str, feedback: str | None = None) -> dict[str, Any]:
+    """Press ``label`` on ``card`` (with ``feedback``); return the run record once the turn has ended."""
+    from playwright.async_api import expect
+
+    if feedback:
+        await card.get_by_role("textbox", name="Feedback for the agent (optional)").fill(feedback)
+    await card.get_by_role("button", name=label, exact=True).click()
+    await expect(card.get_by_role("button", name="Approve", exact=True)).to_have_count(0, timeout=20_000)
+    await s.idle()
+    return (await s.runs())[-1]
+
+
+async def test_approve_runs_the_proved_program_once(tmp_path: Path) -> None:
+    from playwright.async_api import expect
+
+    async with real_stack(tmp_path) as s:
+        card = await pending_card(s, EMAIL.starters[0].text)
+        await expect(card).to_contain_text('email.only(addresses=["bob@example.com"])')
+        record = await decide(s, card, "Approve")
+        await expect(card).to_contain_text("Decision: Approved once")
+        run = s.page.locator("section.run").last
+        await expect(run.locator(".phase")).to_have_text("Completed")
+        await expect(s.page.locator(".bubble.assistant").last).to_contain_text(
+            "Done: the program ran once after approval (exit code 0).")
+        assert record["phase"] == "completed" and record["exit_code"] == 0
+        assert record["approval"]["decision"] == "approved_once" and record["approval"]["decided_by"] == "human"
+        assert record["executed_partially"] is False
+        s.clean()
+
+
+@pytest.mark.parametrize(("label", "decision", "shown", "feedback"), [
+    ("Reject", "rejected", "Rejected", "wrong person"),
+    ("Reject contract", "rejected_contract", "Contract rejected", None),
+    ("Need more info", "request_more", "More information requested", "why carol?"),
+], ids=["reject", "reject_contract", "need_more_info"])
+async def test_a_refusal_reaches_the_agent_and_nothing_runs(tmp_path: Path, label: str, decision: str, shown: str,
+                                                            feedback: str | None) -> None:
+    from playwright.async_api import expect
+
+    async with real_stack(tmp_path) as s:
+        card = await pending_card(s, EMAIL.starters[1].text)
+        record = await decide(s, card, label, feedback)
+        await expect(card).to_contain_text(f"Decision: {shown}")
+        await expect(s.page.locator("section.run").last.locator(".phase")).to_have_text("Did not execute")
+        assert record["phase"] == "refused" and record["reason"] == "denied"
+        assert record["approval"]["decision"] == decision and record["approval"]["feedback"] == feedback
+        assert record["executed_partially"] is False
+        reply = s.page.locator(".bubble.assistant").last
+        await expect(reply).to_contain_text("It wasn't approved, so nothing ran.")
+        if feedback:
+            await expect(card).to_contain_text(f"Feedback: {feedback}")
+            await expect(reply).to_contain_text(feedback)
+        s.clean()
+
+
+async def test_approve_and_remember_decides_the_next_matching_program_without_a_card(tmp_path: Path) -> None:
+    from playwright.async_api import expect
+
+    async with real_stack(tmp_path) as s:
+        card = await pending_card(s, EMAIL.starters[2].text)
+        first = await decide(s, card, "Approve and remember")
+        await expect(card).to_contain_text("Decision: Approved and remembered")
+        assert first["phase"] == "completed" and first["approval"]["decision"] == "approved_remember"
+
+        await s.send(EMAIL.starters[2].text)  # the same program again: the remembered rule decides
+        await expect(s.page.locator("section.run")).to_have_count(2, timeout=30_000)
+        await expect(s.page.locator("section.run").last.locator(".phase")).to_have_text("Completed", timeout=60_000)
+        await s.idle()
+        runs = await s.runs()
+        assert len(runs) == 2 and runs[1]["request_id"] != first["request_id"]
+        second = runs[1]
+        assert second["phase"] == "completed", second
+        assert second["approval"]["decision"] == "auto_approved" and second["approval"]["decided_by"] == "profile"
+        card = s.page.locator(f'section.approval[data-request-id="{second["request_id"]}"]')
+        await expect(card).to_contain_text("Decided by a remembered rule")
+        # No one was asked: the card never offered a decision.
+        await expect(card.get_by_role("button", name="Approve", exact=True)).to_have_count(0)
+        await expect(s.page.locator("section.run").last.locator(".phase")).to_have_text("Completed")
+        s.clean()
+
+
+async def test_reject_and_remember_refuses_the_next_matching_program_without_a_card(tmp_path: Path) -> None:
+    from playwright.async_api import expect
+
+    async with real_stack(tmp_path) as s:
+        card = await pending_card(s, EMAIL.starters[0].text)
+        first = await decide(s, card, "Reject and remember")
+        await expect(card).to_contain_text("Decision: Rejected")
+        assert first["phase"] == "refused" and first["approval"]["decision"] == "rejected"
+
+        await s.send(EMAIL.starters[0].text)
+        await expect(s.page.locator("section.run")).to_have_count(2, timeout=30_000)
+        await expect(s.page.locator("section.run").last.locator(".phase")).to_have_text("Did not execute",
+                                                                                         timeout=60_000)
+        await s.idle()
+        second = (await s.runs())[-1]
+        assert second["request_id"] != first["request_id"]
+        assert second["phase"] == "refused" and second["reason"] == "denied"
+        assert second["approval"]["decision"] == "auto_rejected" and second["approval"]["decided_by"] == "profile"
+        card = s.page.locator(f'section.approval[data-request-id="{second["request_id"]}"]')
+        await expect(card).to_contain_text("Decision: Rejected automatically")
+        await expect(card.get_by_role("button", name="Approve", exact=True)).to_have_count(0)
+        s.clean()
+
+
+async def test_reload_with_a_pending_card_restores_it_and_it_still_decides(tmp_path: Path) -> None:
+    from playwright.async_api import expect
+
+    async with real_stack(tmp_path) as s:
+        page = s.page
+        await pending_card(s, EMAIL.starters[0].text)
+        await page.reload()
+        await expect(page.locator(".bubble.user .user-text")).to_have_text(EMAIL.starters[0].text, timeout=20_000)
+        card = page.locator("section.approval")
+        await expect(card).to_have_count(1)
+        await expect(card.get_by_role("button", name="Approve", exact=True)).to_be_enabled(timeout=20_000)
+        await expect(page.get_by_role("status", name="Activity")).to_have_text("Waiting for your approval")
+        record = await decide(s, card, "Approve")
+        await expect(page.locator("section.run").last.locator(".phase")).to_have_text("Completed")
+        assert record["phase"] == "completed" and record["approval"]["decision"] == "approved_once"
+        s.clean()
+
+
+async def test_stop_during_a_turn_keeps_the_conversation(tmp_path: Path) -> None:
+    from playwright.async_api import expect
+
+    async with real_stack(tmp_path) as s:
+        page = s.page
+        await s.send("count to 200 slowly")
+        activity = page.get_by_role("status", name="Activity")
+        await expect(activity).to_contain_text("Demo is working…", timeout=20_000)
+        await expect(page.locator(".bubble.assistant").last).to_contain_text("3", timeout=20_000)
+        stop = page.get_by_role("button", name="Stop", exact=True)
+        await stop.click()
+        await expect(page.locator(".turn-note").last).to_have_text("Stopped", timeout=20_000)
+        await expect(activity).to_be_hidden()
+        text = await page.locator(".bubble.assistant").last.inner_text()
+        assert "200" not in text.split()
+        replies = page.locator(".bubble.assistant")
+        before = await replies.count()
+        await s.send("count to 3")
+        await expect(replies).to_have_count(before + 1, timeout=20_000)
+        await expect(replies.last.locator(".md")).to_have_text("1\n2\n3", timeout=20_000)
+        await s.idle()
+        s.clean()
+
+
+HARD = GATE_IMPORTS + ("@clauz3.guarantee(gate.steps_at_most(count=1))\n"
+                       "def main() -> None:\n"
+                       "    a = reading()\n"
+                       "    b = reading()\n"
+                       "    c = reading()\n"
+                       "    step(\"x\")\n"
+                       "    if a > 0 and b > 0 and c > 0 and a * a * a + b * b * b == c * c * c:\n"
+                       "        step(\"y\")\n")
+
+
+async def test_stop_during_a_proof_cancels_before_any_card(tmp_path: Path) -> None:
+    """The proof asks Z3 to settle a case of Fermat's last theorem (a³ + b³ = c³), which it cannot do
+    before its per-obligation limit: the run is certainly still proving when Stop is pressed."""
+    from playwright.async_api import expect
+
+    async with real_stack(tmp_path, tutorial=None, libraries=["gate"]) as s:
+        gate_dir(s.project)
+        await s.send(program_prompt(HARD))
+        run = s.page.locator("section.run").last
+        await expect(run.locator(".phase")).to_have_text("Proving guarantees", timeout=30_000)
+        await s.page.get_by_role("button", name="Stop", exact=True).click()
+        await expect(run.locator(".phase")).to_have_text("Stopped", timeout=30_000)
+        await s.idle()
+        [record] = await s.runs()
+        assert record["phase"] == "cancelled" and record["executed_partially"] is False
+        assert record["approval"] is None
+        await expect(s.page.locator("section.approval")).to_be_hidden()
+        assert marks(s.project) == []
+        # The next program is proved and refused on its own merits: the stopped proof holds nothing up.
+        await s.send(program_prompt(REFUTED))
+        await expect(s.page.locator("section.run").last.locator(".phase")).to_have_text("Did not execute",
+                                                                                         timeout=60_000)
+        await s.idle()
+        assert [r["reason"] for r in await s.runs()] == ["stopped", "proof_failed"]
+        s.clean()
