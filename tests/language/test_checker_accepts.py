@@ -23,7 +23,7 @@ def test_branch_merge_and_effect_binding(check: Any) -> None:
     assert assign.value.type == ir.INT
     assert isinstance(branch, ir.If)
     call = branch.orelse[0].value
-    assert [p for p, _ in call.args] == ["account", "amount"]  # parameter order, not call order
+    assert [p for p, _ in call.args] == ["amount", "account"]  # source order: the order calls evaluate them
     assert [c.site for c in (assign.value, branch.body[0].value, call)] == [0, 1, 2]
     g = prog.guarantees[0]
     assert (g.bound_call, g.cls, g.description, g.args) == ("lab.max_spend(limit=500)", "safety",

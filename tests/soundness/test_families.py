@@ -147,6 +147,10 @@ EXCEPTIONS = {
 KWARGS = {
     "kw_effect_order": prog(LOCKED, 'pair(b=unlock("d"), a=lock("d"))'),
     "kw_effect_order_ok": prog(LOCKED, 'pair(b=lock("d"), a=unlock("d"))'),
+    "kw_helper_order": prog(LOCKED, 'x = both(b=unlock("d"), a=lock("d"))').replace(
+        LOCKED, "def both(a: int, b: int) -> int:\n    return a + b\n\n\n" + LOCKED),
+    # An item assignment evaluates the value before the subscript (CPython's order).
+    "kw_setitem_order": prog(LOCKED, 'd = {0: 0}\nd[lock("d")] = unlock("d")'),
 }
 
 ALL: dict[str, str] = {**ALIASING, **VIEWS, **ITERATION, **SETS, **NAN, **MERGES, **SUMS, **EXCEPTIONS, **KWARGS}
@@ -297,7 +301,11 @@ def test_family10_keyword_arguments_evaluate_in_source_order(results: dict[str, 
     _check_family(KWARGS, results)
     bad, ok = results["kw_effect_order"], results["kw_effect_order_ok"]
     # Source order: unlock, then lock → locked at the end, proved; the other way round is violated.
-    assert [eff for eff, _ in bad["trace"]] == ["unlock", "lock"], bad
+    assert [eff for eff, _ in bad["trace"]] == ["unlock", "lock", "pair"], bad
     assert bad["status"] == "proved" and bad["outcome"] == "completed", bad
-    assert [eff for eff, _ in ok["trace"]] == ["lock", "unlock"], ok
+    assert [eff for eff, _ in ok["trace"]] == ["lock", "unlock", "pair"], ok
     assert ok["status"] != "proved", ok
+    for name in ("kw_helper_order", "kw_setitem_order"):
+        r = results[name]
+        assert [eff for eff, _ in r["trace"]] == ["unlock", "lock"], (name, r)
+        assert r["status"] == "proved" and r["outcome"] == "completed", (name, r)

@@ -144,13 +144,20 @@ class Machine(Evaluator):
                     detail=cond.source,
                 )
 
+    def eval_args(self, exprs: tuple[Any, ...], order: tuple[int, ...], env: dict[str, Any]) -> list[Any]:
+        """Arguments evaluated in the order the call writes them (``order``), returned in parameter order."""
+        values: list[Any] = [None] * len(exprs)
+        for k in (*order, *[k for k in range(len(exprs)) if k not in order]):
+            values[k] = self.eval(exprs[k], env)
+        return values
+
     def call_helper(self, expr: ir.HelperCall, env: dict[str, Any]) -> Any:
         fn = self.program.functions[expr.function]
-        args = [self.eval(a, env) for a in expr.args]
+        args = self.eval_args(expr.args, expr.order, env)
         return self.run_function(fn, args)
 
     def call_solver(self, expr: ir.SolverCall, env: dict[str, Any]) -> Any:
-        args = [self.eval(a, env) for a in expr.args]
+        args = self.eval_args(expr.args, expr.order, env)
         model = self.program.functions.get(expr.model)
         expected = self.pure().run_function(model, list(args)) if model is not None else None
         real = self.solver_functions.get(expr.real)

@@ -26,6 +26,13 @@ from clauz3.language.builtins_table import BUILTINS, METHODS
 from clauz3.language.expressions import ExprCompiler
 
 
+def eval_order(params: tuple[ir.Param, ...], bound: dict[str, Any]) -> tuple[int, ...]:
+    """Indices into ``params`` in the order the call passes them (source order); () when that is param order."""
+    index = {p.name: k for k, p in enumerate(params)}
+    order = tuple(index[name] for name in bound if name in index)
+    return () if list(order) == sorted(order) else order
+
+
 def mismatch_hint(want: Any, got: Any) -> str:
     """A hint for a value of type ``got`` where ``want`` is needed."""
     if "object" in T.show(got):
@@ -143,11 +150,8 @@ class CallCompiler(ExprCompiler):
                     omitted.append(p.name)
         if not ok:
             return None
-        out = {}
-        for p in params:
-            if p.name in bound:
-                out[p.name] = self.arg(bound[p.name], p, fname)
-        return out, omitted
+        # In source order (positional, then keywords as written): the order calls evaluate them.
+        return {name: self.arg(value, by_name[name], fname) for name, value in bound.items()}, omitted
 
     def arg(self, node: ast.expr, p: ir.Param, fname: str) -> Any:
         e = self.expr(node)
@@ -187,7 +191,7 @@ class CallCompiler(ExprCompiler):
                                 f"argument `{eff.row_param}` of `{short}` must be a Row class name")
             rtype = ir.TList(ir.TRow(arg.value))
             self.ctx.ensure_row(arg.value)  # type: ignore[attr-defined]
-        args = tuple((p.name, bound[p.name]) for p in eff.params if p.name in bound)
+        args = tuple(bound.items())  # source order: the interpreter and the prover evaluate them so
         site = self.ctx.site_for(self.file, line, col)
         return ir.EffectCall(name, args, tuple(omitted), rtype, line, col, site, self.seg(node), self.file)
 
@@ -216,7 +220,7 @@ class CallCompiler(ExprCompiler):
                 assert p.default is not None
                 args.append(ir.Const(p.default.value, p.default.type, line, col, p.default.kind))
         rtype = fn.returns if fn.returns_value else ir.NONE
-        return ir.HelperCall(fn.name, tuple(args), rtype, line, col, self.seg(node))
+        return ir.HelperCall(fn.name, tuple(args), rtype, line, col, self.seg(node), eval_order(fn.params, bound))
 
     def solver_call(self, node: ast.Call, real: str) -> Any:
         line, col = self.loc(node)
@@ -228,8 +232,9 @@ class CallCompiler(ExprCompiler):
         if res is None:
             return ir.Const(None, T.ERR, line, col)
         bound, _ = res
-        args = tuple(bound[p.name] for p in params if p.name in bound)
-        return ir.SolverCall(real, model_key, args, returns, line, col)
+        passed = [p for p in params if p.name in bound]
+        args = tuple(bound[p.name] for p in passed)
+        return ir.SolverCall(real, model_key, args, returns, line, col, eval_order(tuple(passed), bound))
 
     def typed_path(self, node: ast.Call, kind: str, name: str) -> Any:
         line, col = self.loc(node)

@@ -275,7 +275,8 @@ class FString:
 class EffectCall:
     """A call of a trusted effect, arguments bound to parameters (EFF-5, EFF-6).
 
-    ``args`` holds ``(param, expr)`` for every parameter the call passes, in parameter order;
+    ``args`` holds ``(param, expr)`` for every parameter the call passes, in source order (the
+    order they are evaluated);
     ``omitted`` the parameters left to their default (unconstrained in proofs). ``site`` is a
     program-unique index of the call site (source order), used for counterexamples and results.
     ``row_class`` is set when the effect returns ``list[T]`` for a ``type[T]`` parameter.
@@ -294,7 +295,11 @@ class EffectCall:
 
 @dataclass(frozen=True)
 class HelperCall:
-    """Inlined call of ``CheckedProgram.functions[function]``; args in parameter order, defaults filled."""
+    """Inlined call of ``CheckedProgram.functions[function]``; args in parameter order, defaults filled.
+
+    ``order``: indices into ``args`` in the order the call writes them (keywords may come in any
+    order), which is the order they are evaluated; ``()`` means parameter order.
+    """
 
     function: str
     args: tuple[Expr, ...]
@@ -302,6 +307,7 @@ class HelperCall:
     line: int
     col: int
     source: str = ""
+    order: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -341,6 +347,7 @@ class SolverCall:
     type: Type
     line: int
     col: int
+    order: tuple[int, ...] = ()  # evaluation order of ``args``, as HelperCall.order
 
 
 @dataclass(frozen=True)

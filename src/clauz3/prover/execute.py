@@ -48,6 +48,7 @@ class Frame:
 class LoopCtl:
     breaks: list[tuple[Any, dict[str, Any]]] = field(default_factory=list)
     continues: list[tuple[Any, dict[str, Any]]] = field(default_factory=list)
+    iteration: int = 0  # 1-based iteration being executed (shown on the path of a counterexample)
 
 
 def merge_env(states: list[tuple[Any, dict[str, Any]]]) -> dict[str, Any]:
@@ -202,9 +203,9 @@ class Executor:
         raise Unsupported("destructuring a value whose length is not known")
 
     def set_item(self, s: ir.SetItem) -> None:
-        cur = check(self.frame.env[s.name])
+        value = self.eval(s.value)  # CPython's order (and the interpreter's): value, subscript, target
         index = self.eval(s.index)
-        value = self.eval(s.value)
+        cur = check(self.frame.env[s.name])
         if isinstance(cur, DictV):
             self.frame.env[s.name] = DictV([*cur.keys, index], [*cur.vals, value], [*cur.present, TRUE])
             return
@@ -225,7 +226,8 @@ class Executor:
         if z3.is_true(folded) or z3.is_false(folded):
             cond = folded
         if not self.pure:
-            self.ctx.decisions.append(Decision(s.line, s.source, cond, self.pc, tuple(self.ctx.loops)))
+            self.ctx.decisions.append(Decision(s.line, s.source, cond, self.pc, tuple(self.ctx.loops),
+                                               iteration=tuple(c.iteration for c in self.loops)))
         pc0, env0 = self.pc, self.frame.env
         self.pc, self.frame.env = mk_and(pc0, cond), dict(env0)
         self.exec_block(s.body)
@@ -245,9 +247,10 @@ class Executor:
             src = getattr(s.iter, "source", "") or ""
             self.ctx.decisions.append(Decision(s.line, f"for … in {src}" if src else "for loop", TRUE, self.pc,
                                                tuple(self.ctx.loops), steps=steps))
-        for guard, item in items:
+        for number, (guard, item) in enumerate(items, 1):
             if z3.is_false(self.pc):
                 break
+            ctl.iteration = number
             start_pc, start_env = self.pc, dict(self.frame.env)
             self.pc = mk_and(start_pc, guard)
             steps.append(self.pc)
@@ -454,13 +457,18 @@ class Executor:
     def e_EffectCall(self, e: ir.EffectCall) -> Any:
         return self.call_effect(e)
 
+    def eval_args(self, exprs: tuple[ir.Expr, ...], order: tuple[int, ...]) -> list[Any]:
+        """Arguments evaluated in the order the call writes them (as the interpreter does)."""
+        values: list[Any] = [None] * len(exprs)
+        for k in (*order, *[k for k in range(len(exprs)) if k not in order]):
+            values[k] = self.eval(exprs[k])
+        return values
+
     def e_HelperCall(self, e: ir.HelperCall) -> Any:
-        args = [self.eval(a) for a in e.args]
-        return self.inline(e.function, args, e)
+        return self.inline(e.function, self.eval_args(e.args, e.order), e)
 
     def e_SolverCall(self, e: ir.SolverCall) -> Any:
-        args = [self.eval(a) for a in e.args]
-        return self.inline(e.model, args, e)
+        return self.inline(e.model, self.eval_args(e.args, e.order), e)
 
     def e_BuiltinCall(self, e: ir.BuiltinCall) -> Any:
         from clauz3.prover.builtins import call_builtin
