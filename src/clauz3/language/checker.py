@@ -325,9 +325,11 @@ def _guarantees(ctx: ProgramContext, mod: ModuleLevel, scope: EntryScope) -> lis
                                   f"guarantee `{site.expression}` appears more than once")
             seen.add(text)
             if not is_target:
-                ctx.diags.warning(site.node.lineno, ctx.entry.col(site.node), "unused-guarantee",
-                                  f"guarantee on `{fdef.name}`, which is not the target `{ctx.target}`",
-                                  "attach guarantees to the target function")
+                # DEC-14: an error, not a warning: the person would approve a guarantee nothing checks.
+                ctx.diags.error(site.node.lineno, ctx.entry.col(site.node), "unused-guarantee",
+                                f"guarantee `{site.expression}` is on `{fdef.name}`, which is not the target "
+                                f"`{ctx.target}`, so it would never be checked",
+                                f"move the decorator onto `{ctx.target}`, the function clauz3 runs")
                 continue
             built = g.build(site)
             if built is not None:
