@@ -4,6 +4,8 @@ For every ``*_pass.py`` case of every example library (and stdlib library), each
 a guarantee's arguments is mutated — an int to n−1 and n+1, a string to a different string, a
 list by dropping one element — and the mutant is proved. A literal is *killed* when some mutant
 of it is refused or not proved. Prints survivors and the kill rate; exit 0 iff ≥ 95 % killed.
+Every unmutated pass case must prove first (a mutant of an unproved case is "killed" for nothing),
+and a check that found no literal to mutate fails: it never passes on nothing.
 
 Usage: python scripts/mutation_check.py [LIBRARY_DIR …]   (default: examples/* and stdlib)
 """
@@ -91,13 +93,13 @@ def mutants_of(source: str, index: int) -> list[str]:
     return out
 
 
-def check_library(lib: Path) -> tuple[int, list[str]]:
+def check_library(lib: Path) -> tuple[int, list[str], list[str]]:
     """Run in a child process per library (one layer per process)."""
     proc = subprocess.run([sys.executable, __file__, "--child", str(lib)], capture_output=True, text=True)
     if proc.returncode != 0:
         raise RuntimeError(f"{lib}: {proc.stderr.strip()[-500:]}")
     doc = json.loads(proc.stdout)
-    return doc["total"], doc["survivors"]
+    return doc["total"], doc["survivors"], doc["unproved"]
 
 
 def child(lib: Path) -> None:
@@ -108,9 +110,15 @@ def child(lib: Path) -> None:
     trusted, imports = library_roots(lib)
     total = 0
     survivors: list[str] = []
+    unproved: list[str] = []
     with tempfile.TemporaryDirectory() as tmp:
         for case in find_cases(lib):
             if not case.name.endswith("_pass.py"):
+                continue
+            original = prove_file(ProofRequest(case, trusted, [*imports, case.parent], use_cache=False),
+                                  project_root=lib)
+            if original.exit_code != 0:
+                unproved.append(f"{lib.name}/{case.name}")
                 continue
             source = case.read_text()
             sites = literal_sites(ast.parse(source))
@@ -127,7 +135,7 @@ def child(lib: Path) -> None:
                         break
                 if not killed:
                     survivors.append(f"{lib.name}/{case.name} {label}")
-    print(json.dumps({"total": total, "survivors": survivors}))
+    print(json.dumps({"total": total, "survivors": survivors, "unproved": unproved}))
 
 
 def default_libraries() -> list[Path]:
@@ -148,16 +156,22 @@ def main() -> int:
         return 0
     total = 0
     survivors: list[str] = []
+    unproved: list[str] = []
     for lib in args.libraries or default_libraries():
-        t, s = check_library(lib.resolve())
+        t, s, u = check_library(lib.resolve())
         total += t
         survivors += s
+        unproved += u
+    for line in unproved:
+        print(f"not proved: {line} (the unmutated pass case must prove first)")
     for line in survivors:
         print(f"survivor: {line}")
     killed = total - len(survivors)
-    rate = killed / total if total else 1.0
+    rate = killed / total if total else 0.0
     print(f"{total} mutants, {killed} killed, {len(survivors)} survived ({rate:.1%})")
-    return 0 if rate >= BAR else 1
+    if not total:
+        print("error: no guarantee literal was mutated: the check ran on nothing")
+    return 0 if total and rate >= BAR and not unproved else 1
 
 
 if __name__ == "__main__":

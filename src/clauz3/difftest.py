@@ -3,7 +3,9 @@
 ``python -m clauz3.difftest [--trusted-root DIR]… [--import-root DIR]… [--runs N] [--seed S]
 [--max-rows N] [--json] PATH…``. PATH is a program, or a folder whose ``cases/`` or
 ``tests/cases/`` ``*_pass.py`` files are used. Each fully proved program is run ``--runs`` times
-on stubbed effects with the monitor on; programs not fully proved are listed ``skipped``.
+on stubbed effects with the monitor on; programs not fully proved are listed ``skipped``, except
+``*_pass.py`` cases: a pass case that does not prove fails the check (``not proved``), and so does
+a check that ran fewer programs than it was given pass cases — it never passes on nothing.
 
 One layer per process (TL-6): when the PATHs need several layers, each layer's programs are
 tested in a child process and the parent merges their JSON reports in PATH order.
@@ -13,7 +15,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import subprocess
 import sys
 from collections.abc import Sequence
@@ -22,8 +23,6 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from clauz3._difftest_run import Finding, run_program
-
-DROP_ENV = "CLAUZ3_TEST_DROP_OBLIGATION"
 
 
 class UsageError(Exception):
@@ -47,39 +46,54 @@ class Summary:
     programs: int = 0
     runs: int = 0
     incomplete: int = 0
+    pass_cases: int = 0
     findings: list[Finding] = field(default_factory=list)
     skipped: list[tuple[str, str]] = field(default_factory=list)
+    not_proved: list[tuple[str, str]] = field(default_factory=list)
 
     def merge(self, other: Summary) -> None:
         self.programs += other.programs
         self.runs += other.runs
         self.incomplete += other.incomplete
+        self.pass_cases += other.pass_cases
         self.findings.extend(other.findings)
         self.skipped.extend(other.skipped)
+        self.not_proved.extend(other.not_proved)
+
+    @property
+    def failed(self) -> bool:
+        """Findings, a pass case that does not prove, or fewer programs run than pass cases given."""
+        return bool(self.findings or self.not_proved) or self.programs < self.pass_cases
 
     def to_json(self) -> dict[str, Any]:
         return {
             "schema_version": 1,
             "findings": [f.to_json() for f in self.findings],
             "skipped": [{"path": p, "reason": r} for p, r in self.skipped],
+            "not_proved": [{"path": p, "reason": r} for p, r in self.not_proved],
             "summary": {"programs": self.programs, "runs": self.runs, "findings": len(self.findings),
-                        "incomplete": self.incomplete},
+                        "incomplete": self.incomplete, "pass_cases": self.pass_cases},
         }
 
     @classmethod
     def from_json(cls, doc: dict[str, Any]) -> Summary:
         s = doc["summary"]
         return cls(
-            programs=s["programs"], runs=s["runs"], incomplete=s["incomplete"],
+            programs=s["programs"], runs=s["runs"], incomplete=s["incomplete"], pass_cases=s["pass_cases"],
             findings=[Finding(f["kind"], f["path"], f["run"], f["message"]) for f in doc["findings"]],
             skipped=[(x["path"], x["reason"]) for x in doc["skipped"]],
+            not_proved=[(x["path"], x["reason"]) for x in doc["not_proved"]],
         )
 
     def render(self, out: TextIO) -> None:
         for path, reason in self.skipped:
             out.write(f"skipped: {path}: {reason}\n")
+        for path, reason in self.not_proved:
+            out.write(f"not proved: {path}: {reason} (a pass case must prove)\n")
         for f in self.findings:
             out.write(f.line() + "\n")
+        if self.programs < self.pass_cases:
+            out.write(f"error: {self.pass_cases} pass cases but only {self.programs} programs ran\n")
         out.write(f"{self.programs} programs, {self.runs} runs, {len(self.findings)} findings, "
                   f"{self.incomplete} incomplete\n")
 
@@ -94,7 +108,10 @@ def _library_root_of(path: Path) -> Path | None:
 def _cases(folder: Path) -> list[Path]:
     for sub in (folder / "cases", folder / "tests" / "cases"):
         if sub.is_dir():
-            return sorted(p for p in sub.glob("*_pass.py") if p.is_file())
+            found = sorted(p for p in sub.glob("*_pass.py") if p.is_file())
+            if not found:  # a check over no program would pass on nothing
+                raise UsageError(f"{sub}: no *_pass.py cases")
+            return found
     raise UsageError(f"{folder}: no cases/ or tests/cases/ folder")
 
 
@@ -126,7 +143,7 @@ def plan(paths: Sequence[str], trusted: Sequence[str], imports: Sequence[str]) -
     return list(groups.values())
 
 
-def _not_proved(entry: dict[str, Any], drop: str | None) -> str | None:
+def _not_proved(entry: dict[str, Any]) -> str | None:
     status = entry.get("status")
     if status in ("refused", "error"):
         codes = [d.get("code") for d in entry.get("diagnostics", []) if isinstance(d, dict) and d.get("code")]
@@ -134,26 +151,29 @@ def _not_proved(entry: dict[str, Any], drop: str | None) -> str | None:
     for o in entry.get("obligations", []):
         if o.get("conclusion") == "proved":
             continue
-        if drop and drop in f"{o.get('call') or ''} {o.get('expression') or ''}":
-            continue  # the test hook: treat this obligation as proved (DIF-4)
         return f"not fully proved ({o.get('conclusion')} {o.get('kind')})"
     return None
 
 
-def check_group(group: Group, *, runs: int, seed: int, max_rows: int, drop: str | None) -> Summary:
+def is_pass_case(path: Path) -> bool:
+    return path.name.endswith("_pass.py")
+
+
+def check_group(group: Group, *, runs: int, seed: int, max_rows: int) -> Summary:
     """Prove and differentially run one layer's programs in this process."""
     from clauz3.prover.pipeline import ProofRequest, prove_file
 
     summary = Summary()
     for path in group.programs:
         label = str(path)
+        summary.pass_cases += is_pass_case(path)
         req = ProofRequest(path, group.trusted, group.imports, use_cache=False)
         outcome = prove_file(req, project_root=group.imports[0])
-        reason = _not_proved(outcome.entry, drop)
+        reason = _not_proved(outcome.entry)
         if reason is None and outcome.program is None:
             reason = "no checked program"
         if reason is not None:
-            summary.skipped.append((label, reason))
+            (summary.not_proved if is_pass_case(path) else summary.skipped).append((label, reason))
             continue
         effects = dict(getattr(outcome.layer, "effects", {}) or {})
         report = run_program(outcome.program, effects, path=label, runs=runs, seed=seed, max_rows=max_rows)
@@ -171,8 +191,6 @@ def _child(group: Group, args: argparse.Namespace) -> Summary:
         cmd += ["--trusted-root", str(t)]
     for i in group.imports:
         cmd += ["--import-root", str(i)]
-    if args.drop_obligation:
-        cmd += ["--drop-obligation", args.drop_obligation]
     cmd += ["--", *map(str, group.programs)]
     proc = subprocess.run(cmd, capture_output=True, text=True, check=False)
     try:
@@ -192,7 +210,6 @@ def parser() -> argparse.ArgumentParser:
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--max-rows", type=int, default=3)
     ap.add_argument("--json", action="store_true")
-    ap.add_argument("--drop-obligation", default=os.environ.get(DROP_ENV) or None, help=argparse.SUPPRESS)
     ap.add_argument("paths", nargs="+", metavar="PATH")
     return ap
 
@@ -203,17 +220,11 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
     if args.runs < 1 or args.max_rows < 0:
         print("error: --runs must be ≥ 1 and --max-rows ≥ 0", file=sys.stderr)
         return 2
-    if args.drop_obligation:
-        # The prover's own test hook (obligations.testing_drop) skips the guarantee; the monitor
-        # still watches it, so a program that breaks it must produce a finding (DIF-4).
-        os.environ["CLAUZ3_TESTING"] = "1"
-        os.environ["CLAUZ3_TEST_DROP_GUARANTEE"] = args.drop_obligation
     try:
         groups = plan(args.paths, [*args.trusted_root, *args.trusted_roots], [*args.import_root, *args.import_roots])
         summary = Summary()
         if len(groups) == 1:
-            summary.merge(check_group(groups[0], runs=args.runs, seed=args.seed, max_rows=args.max_rows,
-                                     drop=args.drop_obligation))
+            summary.merge(check_group(groups[0], runs=args.runs, seed=args.seed, max_rows=args.max_rows))
         else:
             for group in groups:
                 summary.merge(_child(group, args))
@@ -227,7 +238,7 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
         out.write(json.dumps(summary.to_json(), indent=2, ensure_ascii=False) + "\n")
     else:
         summary.render(out)
-    return 1 if summary.findings else 0
+    return 1 if summary.failed else 0
 
 
 if __name__ == "__main__":

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -11,6 +12,7 @@ import pytest
 
 REPO = Path(__file__).resolve().parents[2]
 EXAMPLES = REPO / "examples"
+BROKEN = Path(__file__).resolve().parent / "broken_prover.py"
 
 
 def _pipeline_available() -> bool:
@@ -25,10 +27,12 @@ def _pipeline_available() -> bool:
 needs_pipeline = pytest.mark.skipif(not _pipeline_available(), reason="checker or prover API not available yet")
 
 
-def difftest(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
-    full_env = {**os.environ, "CLAUZ3_PROOF_CACHE": "0", **(env or {})}
-    return subprocess.run([sys.executable, "-m", "clauz3.difftest", *args], capture_output=True, text=True,
-                          cwd=REPO, env=full_env, check=False)
+def difftest(*args: str, drop: str | None = None, cwd: Path = REPO) -> subprocess.CompletedProcess[str]:
+    """The command; with ``drop``, under the tests' broken prover that reports that guarantee proved."""
+    full_env = {**os.environ, "CLAUZ3_PROOF_CACHE": "0"}
+    head = [str(BROKEN), drop, "clauz3.difftest"] if drop else ["-m", "clauz3.difftest"]
+    return subprocess.run([sys.executable, *head, *args], capture_output=True, text=True, cwd=cwd, env=full_env,
+                          check=False)
 
 
 @needs_pipeline
@@ -43,7 +47,7 @@ def test_email_pass_cases_have_no_findings_and_are_deterministic() -> None:
 
 @needs_pipeline
 def test_drop_hook_reports_a_guarantee_violation() -> None:
-    proc = difftest("--runs", "2", "--drop-obligation", "at_most", "examples/email/cases/at_most_two_sends_fail.py")
+    proc = difftest("--runs", "2", "examples/email/cases/at_most_two_sends_fail.py", drop="at_most")
     assert proc.returncode == 1, proc.stdout + proc.stderr
     assert "guarantee_violation: examples/email/cases/at_most_two_sends_fail.py: run 1:" in proc.stdout
 
@@ -64,7 +68,7 @@ def test_two_layers_run_in_separate_processes() -> None:
     import json
 
     doc = json.loads(proc.stdout)
-    assert doc["summary"] == {"programs": 2, "runs": 2, "findings": 0, "incomplete": 0}
+    assert doc["summary"] == {"programs": 2, "runs": 2, "findings": 0, "incomplete": 0, "pass_cases": 2}
 
 
 def test_missing_path_is_a_usage_error() -> None:
@@ -85,7 +89,53 @@ def test_every_example_pass_case_has_no_findings() -> None:
 
 @needs_pipeline
 def test_row_mixing_found_when_its_guarantee_is_dropped() -> None:
-    proc = difftest("--runs", "16", "--drop-obligation", "sales_match_rows",
-                    "examples/trading/cases/row_mixing_fail.py")
+    proc = difftest("--runs", "16", "examples/trading/cases/row_mixing_fail.py", drop="sales_match_rows")
     assert proc.returncode == 1, proc.stdout + proc.stderr
     assert "guarantee_violation: examples/trading/cases/row_mixing_fail.py" in proc.stdout
+
+
+def _library_with_unproved_pass_case(tmp_path: Path) -> Path:
+    """The bank example plus a ``*_pass.py`` case that does not prove (a withdrawal past the limit)."""
+    lib = tmp_path / "bank"
+    shutil.copytree(EXAMPLES / "bank" / "tools", lib / "tools", ignore=shutil.ignore_patterns("__pycache__"))
+    (lib / "cases").mkdir()
+    shutil.copy(EXAMPLES / "bank" / "cases" / "max_spend_pass.py", lib / "cases" / "max_spend_pass.py")
+    shutil.copy(EXAMPLES / "bank" / "cases" / "max_spend_no_branch_fail.py", lib / "cases" / "overspend_pass.py")
+    return lib
+
+
+@needs_pipeline
+def test_a_pass_case_that_does_not_prove_fails_difftest(tmp_path: Path) -> None:
+    lib = _library_with_unproved_pass_case(tmp_path)
+    proc = difftest("--runs", "1", str(lib))
+    assert proc.returncode == 1, proc.stdout + proc.stderr
+    lines = proc.stdout.splitlines()
+    assert any(x.startswith(f"not proved: {lib}/cases/overspend_pass.py: ") for x in lines), proc.stdout
+    assert "error: 2 pass cases but only 1 programs ran" in lines
+    # The same library without the bad case passes: the failure above is the unproved case's.
+    (lib / "cases" / "overspend_pass.py").unlink()
+    assert difftest("--runs", "1", str(lib)).returncode == 0
+
+
+def test_a_folder_without_pass_cases_is_an_error(tmp_path: Path) -> None:
+    lib = tmp_path / "empty"
+    (lib / "cases").mkdir(parents=True)
+    (lib / "tools").mkdir()
+    proc = difftest(str(lib))
+    assert proc.returncode == 2
+    assert proc.stderr.strip() == f"error: {lib}/cases: no *_pass.py cases"
+
+
+@needs_pipeline
+def test_a_pass_case_that_does_not_prove_fails_the_mutation_check(tmp_path: Path) -> None:
+    lib = _library_with_unproved_pass_case(tmp_path)
+    script = REPO / "scripts" / "mutation_check.py"
+    proc = subprocess.run([sys.executable, str(script), str(lib)], capture_output=True, text=True, cwd=REPO,
+                          env={**os.environ, "CLAUZ3_PROOF_CACHE": "0"}, check=False, timeout=300)
+    assert proc.returncode == 1, proc.stdout + proc.stderr
+    assert "not proved: bank/overspend_pass.py (the unmutated pass case must prove first)" in proc.stdout
+    (lib / "cases" / "overspend_pass.py").unlink()
+    ok = subprocess.run([sys.executable, str(script), str(lib)], capture_output=True, text=True, cwd=REPO,
+                        env={**os.environ, "CLAUZ3_PROOF_CACHE": "0"}, check=False, timeout=300)
+    assert ok.returncode == 0, ok.stdout + ok.stderr
+    assert "not proved" not in ok.stdout and " 0 survived" in ok.stdout

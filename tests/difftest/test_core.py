@@ -94,3 +94,11 @@ def test_stub_rows_are_real_row_instances() -> None:
     factory = StubFactory(prog, {}, Sampler(random.Random(1), prog, 3))
     rows = factory.stub(DB)("users")
     assert isinstance(rows, list) and all(type(r) is UserRow for r in rows)
+
+
+def test_summary_fails_when_fewer_programs_ran_than_pass_cases() -> None:
+    from clauz3.difftest import Summary
+
+    assert Summary(programs=2, pass_cases=2).failed is False
+    assert Summary(programs=1, pass_cases=2).failed is True
+    assert Summary(programs=2, pass_cases=2, not_proved=[("x_pass.py", "refused")]).failed is True

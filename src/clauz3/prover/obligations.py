@@ -8,14 +8,12 @@ non-guarantee obligation (SEM-3). Verdicts never depend on other obligations' ou
 
 from __future__ import annotations
 
-import os
 import time
 from dataclasses import dataclass
 from typing import Any
 
 import z3
 
-from clauz3.language import ir
 from clauz3.prover.counterexample import ModelView
 from clauz3.prover.logic import mk_and, mk_or, subst
 from clauz3.prover.state import Ctx, Instance, Site
@@ -148,11 +146,4 @@ def site_why(mv: ModelView, site: Site, inst: Instance | None) -> str:
     return site.subject
 
 
-def testing_drop(g: ir.Guarantee) -> bool:
-    if os.environ.get("CLAUZ3_TESTING") != "1":
-        return False
-    target = os.environ.get("CLAUZ3_TEST_DROP_GUARANTEE") or ""
-    return bool(target) and (target == g.helper or target in g.bound_call)
-
-
-__all__ = ["Checker", "SolveOutcome", "Unsupported", "first_failing", "site_why", "solve", "testing_drop"]
+__all__ = ["Checker", "SolveOutcome", "Unsupported", "first_failing", "site_why", "solve"]
