@@ -90,7 +90,7 @@ def test_aliased_clauz3_spellings_prove_and_a_foreign_module_named_clauz3_is_ref
     for program in (as_c, as_g):
         out = prove(env, "--no-cache", "--trusted-root", TRUSTED, str(program))
         assert out.returncode == 0, out.stdout + out.stderr
-        assert "main: proved guarantee emails.at_most(1)" in out.stdout.splitlines()
+        assert "main: proved guarantee email.at_most(count=1)" in out.stdout.splitlines()
     json_as = write(tmp_path, "json_as.py", "import json as clauz3\n" + imports + body.format(deco="clauz3.guarantee"))
     out = prove(env, "--no-cache", "--trusted-root", TRUSTED, str(json_as))
     assert out.returncode == 2 and out.stdout == ""
@@ -182,7 +182,8 @@ def test_ieee_floats_non_bmp_strings_and_division_by_zero_from_source(tmp_path: 
     floats = write(tmp_path, "floats.py", "import clauz3\n\n\ndef main() -> None:\n    assert 0.1 + 0.2 == 0.3\n")
     out = prove(env, "--no-cache", str(floats))
     assert out.returncode == 1
-    assert out.stdout.startswith("main: violated assertion at line 5: 0.1 + 0.2 == 0.3\n")
+    assert out.stdout.startswith("main: not proved: 1 of 1 check failed\n"
+                                 "main: violated assertion at line 5: 0.1 + 0.2 == 0.3\n")
     strings = write(tmp_path, "strings.py", textwrap.dedent("""\
         import clauz3
 
@@ -258,7 +259,8 @@ def test_contradictory_ensures_make_every_obligation_vacuous_and_lint_flags_them
         """))
     out = prove(env, "--no-cache", "--trusted-root", "tools/weird/trusted", str(program), cwd=lib)
     assert out.returncode == 1, out.stdout + out.stderr
-    lines = [line for line in out.stdout.splitlines() if line.startswith("main: ")]
+    summary, *lines = [line for line in out.stdout.splitlines() if line.startswith("main: ")]
+    assert summary == f"main: not proved: {len(lines)} of {len(lines)} checks could not be decided"
     assert len(lines) >= 2
     assert all(line.startswith("main: unknown ") and "(vacuous: " in line for line in lines)
     lint = clauz3(env, "lint", "tools", cwd=lib)
@@ -273,7 +275,8 @@ def test_obligation_timeout_gives_unknown_timeout_and_exit_1(tmp_path: Path, env
     program = write(tmp_path, "hard.py", HARD)
     out = prove(env, "--no-cache", "--obligation-timeout", "0.1", str(program))
     assert out.returncode == 1, out.stdout + out.stderr
-    [line] = out.stdout.splitlines()
+    summary, line = out.stdout.splitlines()
+    assert summary == "main: not proved: 1 of 1 check could not be decided"
     assert line.startswith("main: unknown assertion at line 5: ")
     assert line.endswith("(timeout: no answer within 0.1 s)")
 
@@ -381,7 +384,7 @@ def test_prover_hook_skipping_at_most_is_stopped_before_the_second_call(tmp_path
         out = subprocess.run([sys.executable, str(broken), "at_most", "clauz3", "run", "--trusted-root",
                               "tools/email/trusted", "two.py"], capture_output=True, text=True, env=env,
                              cwd=project, timeout=300)
-    assert "main: proved guarantee emails.at_most(1)" in out.stdout.splitlines()  # the hook dropped it
+    assert "main: proved guarantee email.at_most(count=1)" in out.stdout.splitlines()  # the hook dropped it
     assert out.returncode != 0
     lines = out.stdout.splitlines()
     effects = lines.index("effects: 1")
@@ -440,7 +443,7 @@ def test_several_trusted_roots_parse_and_the_worst_exit_wins(tmp_path: Path, env
     ok = prove(env, "--no-cache", "--trusted-roots", TRUSTED, bank, "--",
                str(EXAMPLES / "bank" / "cases" / "max_spend_branch_pass.py"))
     assert ok.returncode == 0, ok.stdout + ok.stderr
-    assert "main: proved guarantee bank.max_spend(500)" in ok.stdout.splitlines()
+    assert "main: proved guarantee bank.max_spend(limit=500)" in ok.stdout.splitlines()
     fails = write(tmp_path, "fails.py", HEADER + "\n\ndef main() -> None:\n    send_email(\"bob\", \"x\")\n")
     bad = write(tmp_path, "bad.py", HEADER + "\n\ndef main() -> None:\n    while True:\n        pass\n")
     out = prove(env, "--no-cache", "--trusted-roots", TRUSTED, bank, "--", str(fails), str(bad))

@@ -50,9 +50,9 @@ def test_perf1_program_proves_with_one_line_per_obligation(tmp_path: Path, env: 
     lines = out.stdout.splitlines()
     assert lines[0].startswith('main: proved precondition send_email at line 10: "@" in addr')
     assert lines[1:] == [
-        'main: proved guarantee emails.only(["bob@example.com"])',
-        "main: proved guarantee emails.at_most(1)",
-        "main: proved guarantee emails.unique_recipients()",
+        'main: proved guarantee email.only(addresses=["bob@example.com"])',
+        "main: proved guarantee email.at_most(count=1)",
+        "main: proved guarantee email.unique_recipients()",
     ]
 
 
@@ -62,7 +62,7 @@ def test_second_send_violates_at_most_naming_both_lines(tmp_path: Path, env: dic
                            '    send_email("bob@example.com", "again")\n')
     out = prove(env, "--no-cache", "--trusted-root", TRUSTED, str(write(tmp_path, "two.py", source)))
     assert out.returncode == 1
-    assert "main: violated guarantee emails.at_most(1)" in out.stdout
+    assert "main: violated guarantee email.at_most(count=1)" in out.stdout
     why = next(line for line in out.stdout.splitlines()
                if line.startswith("  why:") and "matching calls" in line)
     assert "lines 10, 11" in why and "limit is <= 1" in why

@@ -82,7 +82,7 @@ def test_proof_failure_exits_1_without_request(project: Path, data: Path) -> Non
     with MockApprovalService(data, project) as svc:
         out = clauz3_run(project, data, "two.py", env=svc_env(svc))
         assert out.returncode == 1
-        assert "main: violated guarantee emails.at_most(1)" in out.stdout
+        assert "main: violated guarantee email.at_most(count=1)" in out.stdout
         assert out.stderr.startswith("error: ")
         assert svc.requests == []
 

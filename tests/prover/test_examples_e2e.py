@@ -43,5 +43,5 @@ def test_perf1_text_and_second_send(tmp_path: Path) -> None:
     finally:
         prog.unlink()
     assert proc.returncode == 1
-    assert "main: violated guarantee emails.at_most(1)" in proc.stdout
+    assert "main: violated guarantee email.at_most(count=1)" in proc.stdout
     assert "  why: 2 matching calls (lines 13, 14) total 2, but the limit is <= 1" in proc.stdout

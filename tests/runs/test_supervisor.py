@@ -37,7 +37,7 @@ def test_approved_program_executes_once_and_is_recorded(project: Path, data: Pat
         assert result.record["exit_code"] == 0
         assert result.effects == ['tools.email.trusted.effects.send_email(addr="bob@example.com", msg="Hi from clauz3")']
         assert result.record["effects_count"] == 1
-        assert "proved guarantee emails.at_most(1)" in result.proof_text
+        assert "proved guarantee email.at_most(count=1)" in result.proof_text
         phases = [r["phase"] for r in records]
         assert phases.index("proving") < phases.index("submitting_approval") < phases.index("executing")
         assert len(svc.requests) == 1
@@ -83,7 +83,7 @@ def test_failed_proof_is_refused_without_a_request(project: Path, data: Path) ->
         result, _ = run(project, data, svc, source)
         assert result.record["phase"] == "refused" and result.record["reason"] == "proof_failed"
         assert result.record["exit_code"] == 1
-        assert "violated guarantee emails.at_most(1)" in result.proof_text
+        assert "violated guarantee email.at_most(count=1)" in result.proof_text
         assert svc.requests == []
 
 

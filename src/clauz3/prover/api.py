@@ -9,6 +9,7 @@ from typing import Any
 import z3
 
 from clauz3.language import ir
+from clauz3.prover import plain
 from clauz3.prover.counterexample import ModelView, build
 from clauz3.prover.execute import Executor
 from clauz3.prover.obligations import Checker, first_failing, site_why, solve
@@ -58,8 +59,8 @@ def prove(program: ir.CheckedProgram, *, obligation_timeout: float = 10.0,
         ex.run_target()
     except Unsupported as exc:
         broken = str(exc)
-    except (z3.Z3Exception, RecursionError, KeyError, IndexError, AttributeError, TypeError, ValueError) as exc:
-        broken = f"internal encoding problem ({type(exc).__name__}: {exc})"
+    except (z3.Z3Exception, RecursionError, KeyError, IndexError, AttributeError, TypeError, ValueError):
+        broken = plain.encode_program(ex.line)  # never the exception text: it names internals
     finally:
         sys.setrecursionlimit(old_limit)
 
@@ -69,7 +70,7 @@ def prove(program: ir.CheckedProgram, *, obligation_timeout: float = 10.0,
     all_results = results + gresults
     if broken is not None:
         stuck = ObligationResult(
-            index=len(sites), kind="exception", subject=f"NotAnalysable at line {ex.line}: {broken}",
+            index=len(sites), kind="exception", subject=f"not analysable at line {ex.line}: {broken}",
             conclusion="unknown", line=ex.line, column=1, source_kind="generated_proof")
         all_results = [*results, stuck, *gresults]
         for k, r in enumerate(all_results):
@@ -99,7 +100,10 @@ def _check_site(checker: Checker, ctx: Ctx, res: ObligationResult, site: Site) -
     try:
         out = checker.run(checker.site_formula(site))
     except (Unsupported, z3.Z3Exception) as exc:
-        _unknown(res, "unsupported" if isinstance(exc, Unsupported) else "solver-error", str(exc))
+        if isinstance(exc, Unsupported):
+            _unknown(res, "unsupported", str(exc))
+        else:
+            _unknown(res, "solver-error", plain.SOLVER)
         return
     res.elapsed_ms = out.elapsed_ms
     if out.status == "unsat":
@@ -128,16 +132,16 @@ def _check_guarantee(checker: Checker, ctx: Ctx, ex: Executor, res: ObligationRe
     label = g.description or g.bound_call
     try:
         enc: SpecEnc = encode(ex, g.spec, label)
-    except (z3.Z3Exception, KeyError, AttributeError, TypeError) as exc:
-        _unknown(res, "unsupported", f"cannot encode this guarantee ({type(exc).__name__}: {exc})")
+    except (z3.Z3Exception, KeyError, AttributeError, TypeError):
+        _unknown(res, "unsupported", plain.ENCODE_GUARANTEE)
         return
     if enc.unsupported:
         _unknown(res, "unsupported", enc.unsupported)
         return
     try:
         out = checker.run(checker.guarantee_formula(enc.fails, enc.mappings))
-    except z3.Z3Exception as exc:
-        _unknown(res, "solver-error", f"solver error: {exc}")
+    except z3.Z3Exception:
+        _unknown(res, "solver-error", plain.SOLVER)
         return
     res.elapsed_ms = out.elapsed_ms
     if out.status == "unsat":
@@ -164,8 +168,8 @@ def _check_guarantee(checker: Checker, ctx: Ctx, ex: Executor, res: ObligationRe
         why = expl.why if expl else f"the run breaks \"{label}\""
         res.result = why
         res.counterexample = build(mv, why, expl.breaking if expl else [])
-    except Exception as exc:
-        res.result = f"a counterexample exists (it could not be displayed: {type(exc).__name__}: {exc})"
+    except Exception:
+        res.result = plain.DISPLAY
         res.counterexample = {"why": res.result, "inputs": {}, "returns": [], "path": [], "trace": [],
                               "breaking": [], "confirmed": False}
 

@@ -420,7 +420,10 @@ def path_entries(mv: ModelView) -> tuple[list[dict[str, Any]], int]:
             summary.reached += len(reached)
             summary.true_count += sum(1 for a in reached if mv.true(d.cond, a))
             continue
-        items.append({"line": d.line, "condition": d.source, "taken": mv.true(d.cond)})
+        entry = {"line": d.line, "condition": d.source, "taken": mv.true(d.cond)}
+        if d.iteration:
+            entry["iteration"] = list(d.iteration)  # which pass of an unrolled loop decided it
+        items.append(entry)
     if len(items) > MAX_TRACE:
         items = _collapse_repeats(items)
     out = [_summary_json(x) if isinstance(x, _Summary) else x for x in items]

@@ -14,6 +14,7 @@ from typing import Any
 
 import z3
 
+from clauz3.prover import plain
 from clauz3.prover.counterexample import ModelView
 from clauz3.prover.logic import mk_and, mk_or, subst
 from clauz3.prover.state import Ctx, Instance, Site
@@ -50,8 +51,8 @@ def solve(parts: list[Any], timeout: float, clamped: bool) -> SolveOutcome:
         if r == z3.unsat:
             return SolveOutcome("unsat", elapsed_ms=ms)
         why = s.reason_unknown()
-    except z3.Z3Exception as exc:
-        return SolveOutcome("unknown", reason="solver-error", detail=f"solver error: {exc}",
+    except z3.Z3Exception:
+        return SolveOutcome("unknown", reason="solver-error", detail=plain.SOLVER,
                             elapsed_ms=round((time.monotonic() - started) * 1000))
     ms = round((time.monotonic() - started) * 1000)
     low = why.lower()
@@ -64,7 +65,8 @@ def solve(parts: list[Any], timeout: float, clamped: bool) -> SolveOutcome:
                                 elapsed_ms=ms)
         return SolveOutcome("unknown", reason="timeout", detail=f"no answer within {_fmt(timeout)} s",
                             elapsed_ms=ms)
-    return SolveOutcome("unknown", reason="solver-unknown", detail=f"the solver could not decide ({why})",
+    # z3's reason (e.g. "incomplete (theory strings)") names solver internals, not the person's program.
+    return SolveOutcome("unknown", reason="solver-unknown", detail=plain.UNDECIDED,
                         elapsed_ms=ms)
 
 

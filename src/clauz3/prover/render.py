@@ -6,13 +6,17 @@ from typing import Any
 
 
 def render_entry(entry: dict[str, Any]) -> str:
+    """PCLI-2 lines; a proof that failed says so first and lists its open checks before the proved ones."""
     target = entry.get("target", "main")
     obligations = entry.get("obligations") or []
     if not obligations:
         return f"{target}: proved nothing to prove\n"
+    open_ones = [o for o in obligations if o["conclusion"] != "proved"]
     lines: list[str] = []
-    for o in obligations:
-        line = f"{target}: {o['conclusion']} {o['description']}"
+    if open_ones:
+        lines.append(f"{target}: not proved: {_failed_count(open_ones, len(obligations))}")
+    for o in open_ones + [o for o in obligations if o["conclusion"] == "proved"]:
+        line = f"{target}: {o['conclusion']} {_subject(o)}"
         if o["conclusion"] == "unknown" and o.get("reason"):
             line += f" ({o['reason']}: {o.get('result') or o['reason']})"
         lines.append(line)
@@ -20,6 +24,25 @@ def render_entry(entry: dict[str, Any]) -> str:
         if o["conclusion"] == "violated" and cex:
             lines.extend("  " + x for x in counterexample_lines(cex))
     return "\n".join(lines) + "\n"
+
+
+def _failed_count(open_ones: list[dict[str, Any]], total: int) -> str:
+    noun = "check" if total == 1 else "checks"
+    unknown = sum(1 for o in open_ones if o["conclusion"] == "unknown")
+    if unknown == len(open_ones):
+        return f"{unknown} of {total} {noun} could not be decided"
+    text = f"{len(open_ones)} of {total} {noun} failed"
+    if unknown:
+        text += f" ({len(open_ones) - unknown} violated, {unknown} could not be decided)"
+    return text
+
+
+def _subject(o: dict[str, Any]) -> str:
+    """A guarantee is named by its library and helper with bound arguments (CON-6), never by the
+    program's local alias for the library: a person reads what was promised, not how it was spelled."""
+    if o.get("kind") == "guarantee" and o.get("call"):
+        return f"guarantee {o['call']}"
+    return str(o["description"])
 
 
 def counterexample_lines(cex: dict[str, Any]) -> list[str]:

@@ -61,6 +61,7 @@ class Decision:
     loops: tuple[LoopInfo, ...]
     loop: LoopInfo | None = None  # symbolic loop header: its length is the iteration count
     steps: list[Any] | None = None  # unrolled loop header: the entry condition of each iteration
+    iteration: tuple[int, ...] = ()  # 1-based iteration of each enclosing unrolled loop, outermost first
 
 
 @dataclass
