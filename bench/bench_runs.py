@@ -33,23 +33,6 @@ def _project(tmp: Path) -> Path:
 # -- run_cold ---------------------------------------------------------------------------------
 
 
-def _start_mock(project: Path, home: Path, config: Path) -> tuple[subprocess.Popen[str], dict[str, str]]:
-    argv = [sys.executable, "-m", "clauz3", "mock-approval-service", "--config", str(config), "--port", "0"]
-    proc = subprocess.Popen(argv, cwd=project, env=clean_env(home), stdout=subprocess.PIPE,
-                            stderr=subprocess.DEVNULL, text=True)
-    assert proc.stdout is not None
-    banner: dict[str, str] = {}
-    while "CLAUZ3_APPROVAL_VERIFY_KEY" not in banner:
-        line = proc.stdout.readline()
-        if not line:
-            proc.kill()
-            raise RuntimeError(f"mock-approval-service printed no banner (exit {proc.wait()})")
-        if "=" in line:
-            key, value = line.strip().split("=", 1)
-            banner[key] = value
-    return proc, banner
-
-
 def _run_once(project: Path, env: dict[str, str]) -> float:
     argv = [sys.executable, "-m", "clauz3", "run", "--no-cache", "--trusted-root", TRUSTED, "main.py"]
     start = time.perf_counter()
@@ -65,22 +48,15 @@ def run_cold(reps: int) -> list[float]:
         tmp = Path(raw)
         project, home = _project(tmp), tmp / "home"
         home.mkdir(mode=0o700)
-        config = tmp / "mock.json"
-        config.write_text(json.dumps({"decision": "approved_once", "delay_seconds": 0}))
-        mock, banner = _start_mock(project, home, config)
-        try:
-            env = clean_env(home, CLAUZ3_APPROVAL_SERVICE=banner["CLAUZ3_APPROVAL_SERVICE"],
-                            CLAUZ3_APPROVAL_TOKEN=banner["CLAUZ3_APPROVAL_TOKEN"],
-                            CLAUZ3_APPROVAL_VERIFY_KEY=banner["CLAUZ3_APPROVAL_VERIFY_KEY"])
+        from clauz3.approvals.mock import MockApprovalService
+
+        # In-process: it publishes itself as the project's authority, so `clauz3 run` trusts it without a
+        # terminal confirmation (issue 11 §3); the CLI mock never does.
+        with MockApprovalService(home, project.resolve(), decision="approved_once") as svc:
+            env = clean_env(home, CLAUZ3_APPROVAL_SERVICE=svc.url, CLAUZ3_APPROVAL_TOKEN=svc.token,
+                            CLAUZ3_APPROVAL_VERIFY_KEY=svc.verify_key.text)
             _run_once(project, env)  # warm-up: page cache and .pyc files, as after any first use
             return [_run_once(project, env) for _ in range(reps)]
-        finally:
-            mock.terminate()
-            try:
-                mock.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                mock.kill()
-                mock.wait()
 
 
 # -- remembered_match -------------------------------------------------------------------------

@@ -110,10 +110,13 @@ def test_retry_with_request_id_returns_recorded_outcome(project: Path, data: Pat
 def test_configuration_errors_exit_2_before_contact(project: Path, data: Path, tmp_path: Path) -> None:
     (project / ".clauz3").mkdir()
     (project / ".clauz3" / "approval-service.json").write_text(json.dumps({"url": "http://127.0.0.1:1"}))
+    none = clauz3_run(project, data, "main.py")  # no service of the project runs (issue 11 §3: none to trust)
+    assert none.returncode == 2
+    assert none.stderr.strip() == "error: no approval service configured; set CLAUZ3_APPROVAL_SERVICE"
+    nokey = clauz3_run(project, data, "main.py", env={"CLAUZ3_APPROVAL_SERVICE": "http://127.0.0.1:9",
+                                                      "CLAUZ3_APPROVAL_TOKEN": "t" * 43, "CLAUZ3_APPROVAL_VERIFY_KEY": ""})
+    assert nokey.returncode == 2 and "no approval verifying key" in nokey.stderr
     with MockApprovalService(data, project) as svc:
-        none = clauz3_run(project, data, "main.py")
-        assert none.returncode == 2
-        assert none.stderr.strip() == "error: no approval service configured; set CLAUZ3_APPROVAL_SERVICE"
         inside = project / "token"
         inside.write_text(svc.token)
         inside.chmod(0o600)
@@ -123,8 +126,6 @@ def test_configuration_errors_exit_2_before_contact(project: Path, data: Path, t
         assert planted.returncode == 2 and "inside the workspace" in planted.stderr
         far = clauz3_run(project, data, "main.py", env={**svc_env(svc), "CLAUZ3_APPROVAL_SERVICE": "http://10.1.2.3:80"})
         assert far.returncode == 2 and "non-loopback" in far.stderr
-        nokey = clauz3_run(project, data, "main.py", env={**svc_env(svc), "CLAUZ3_APPROVAL_VERIFY_KEY": ""})
-        assert nokey.returncode == 2 and "no approval verifying key" in nokey.stderr
         budget = clauz3_run(project, data, "main.py", "--step-budget", "0", env=svc_env(svc))
         assert budget.returncode == 2 and "--step-budget" in budget.stderr
         assert svc.requests == []
@@ -169,6 +170,11 @@ def test_unknown_decision_from_a_stub_exits_2(project: Path, data: Path) -> None
     try:
         env = {"CLAUZ3_APPROVAL_SERVICE": f"http://127.0.0.1:{server.server_address[1]}",
                "CLAUZ3_APPROVAL_TOKEN": "t" * 43, "CLAUZ3_APPROVAL_VERIFY_KEY": SigningKey.generate().verify_key.text}
+        # The stub stands for the project's own (broken) authority, so it publishes itself as one does.
+        from clauz3.approvals.anchor import MOCK, AnchorRecord, write_anchor
+
+        write_anchor(data, AnchorRecord(MOCK, env["CLAUZ3_APPROVAL_SERVICE"], env["CLAUZ3_APPROVAL_VERIFY_KEY"],
+                                        os.path.realpath(project), None, None, os.getpid()))
         out = clauz3_run(project, data, "main.py", env=env)
     finally:
         server.shutdown()

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 import socket
 import threading
 from dataclasses import dataclass
@@ -159,9 +160,30 @@ class MockApprovalService:
             if not self._thread.is_alive():
                 raise RuntimeError("mock approval service failed to start")
             threading.Event().wait(0.01)
+        self._publish_anchor()
         return self
 
+    def _publish_anchor(self) -> None:
+        """The in-process form is the tests' own authority: it tells ``clauz3 run`` to trust it, as a
+        person's approval service does, unless a real one is live for the project (issue 11 §3). The
+        CLI form never does this; only Python code holding this object can."""
+        from clauz3.approvals._paths import canonical_project
+        from clauz3.approvals.anchor import AUTHORITY, MOCK, AnchorRecord, read_anchor, write_anchor
+
+        live = read_anchor(self._data, self._project)
+        if live is not None and live.kind == AUTHORITY:
+            self.__exit__(None, None, None)
+            raise RuntimeError("a real approval service is running for this project; the mock does not run beside it")
+        write_anchor(self._data, AnchorRecord(MOCK, self.url, self.verify_key.text, canonical_project(self._project),
+                                              None, None, os.getpid()))
+        self._anchored = True
+
     def __exit__(self, *exc: object) -> None:
+        if getattr(self, "_anchored", False):
+            from clauz3.approvals.anchor import remove_anchor
+
+            remove_anchor(self._data, self._project)
+            self._anchored = False
         if self._server is not None:
             self._server.should_exit = True
         if self._thread is not None:

@@ -131,12 +131,34 @@ def run(args: argparse.Namespace) -> int:
     authority.register_conversation(None, trusted, imports, token=submission)
     http = ApprovalHTTP(authority, cookies, approver_token=approver, port=sock.getsockname()[1])
     base = f"http://{url_host(sock)}"
+    _publish_anchor(data, project, base, key.verify_key.text, trusted, imports)
     print(f"CLAUZ3_APPROVAL_SERVICE={base}")
     if generated:
         print(f"CLAUZ3_APPROVAL_TOKEN={submission}")
     print(f"CLAUZ3_APPROVAL_VERIFY_KEY={key.verify_key.text}")
     print(f"Approver UI (keep private): {base}/ui/login?key={approver}", flush=True)
-    asyncio.run(serve(http, sock))
+    try:
+        asyncio.run(serve(http, sock))
+    finally:
+        from clauz3.approvals.anchor import remove_anchor
+
+        remove_anchor(data, project)
     return 0
 
 
+def _publish_anchor(data: Path, project: Path, url: str, verify_key: str, trusted: list[str],
+                    imports: list[str]) -> None:
+    """Issue 11 §3: tell ``clauz3 run`` (through the data dir, never the workspace) which authority,
+    key and layer to trust for this project; a second live service for the project is refused."""
+    from clauz3.approvals.anchor import AUTHORITY, AnchorRecord, read_anchor, write_anchor
+    from clauz3.approvals.layers import AuthorisedLayer
+
+    other = read_anchor(data, project)
+    if other is not None and other.pid != os.getpid():
+        raise CommandError(f"an approval service is already running for {project} (pid {other.pid}); stop it first")
+    layer = AuthorisedLayer.resolve(project, trusted, imports)
+    try:
+        write_anchor(data, AnchorRecord(AUTHORITY, url, verify_key, layer.project, layer.trusted_roots,
+                                        layer.import_roots, os.getpid()))
+    except OSError as exc:
+        raise CommandError(f"cannot publish the service's trust record: {exc.strerror or exc}") from exc

@@ -11,7 +11,13 @@ from typing import Any
 from clauz3.commands._errors import CommandError
 
 HELP = "Merge clauz3's permission entries into .claude/settings.json (atomic write)."
-ALLOW = ["Read", "Glob", "Grep", "Bash(clauz3:*)"]
+# Issue 11 §3: the agent may read, and may run programs only through the person's authority. Not
+# `Bash(clauz3:*)`: that granted approval-keygen, mock-approval-service and run with the agent's own
+# key and service, and prove/test/tools/lint, which import trusted roots the caller names as code.
+RUN_COMMANDS = ["Bash(clauz3 run:*)", "Bash(uv run clauz3 run:*)"]
+ALLOW = ["Read", "Glob", "Grep", *RUN_COMMANDS]
+# Entries earlier versions of this command wrote that grant more than ALLOW; removed on merge.
+OBSOLETE = ["Bash(clauz3:*)"]
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -26,7 +32,7 @@ def canonical() -> dict[str, Any]:
 
 
 def merge(settings: Any) -> tuple[dict[str, Any], list[str]]:
-    """``(merged, added)``; raises ValueError naming the wrong shape."""
+    """``(merged, changes)``: entries added, then ``removed: …`` ones; raises ValueError naming the wrong shape."""
     if not isinstance(settings, dict):
         raise ValueError("the top level is not a JSON object")
     perms = settings.get("permissions", {})
@@ -42,11 +48,14 @@ def merge(settings: Any) -> tuple[dict[str, Any], list[str]]:
     if "defaultMode" not in perms:
         perms["defaultMode"] = "default"
         added.append("defaultMode")
-    new_allow = list(allow)
+    new_allow = [a for a in allow if a not in OBSOLETE]
     for entry in ALLOW:
         if entry not in new_allow:
             new_allow.append(entry)
             added.append(entry)
+    removed = [a for a in OBSOLETE if a in allow]
+    if removed:
+        added.append("removed: " + ", ".join(removed))
     perms["allow"] = new_allow
     merged = dict(settings)
     merged["permissions"] = perms

@@ -30,6 +30,7 @@ def run(args: argparse.Namespace) -> int:
     from clauz3.approvals.service import NotLoopback, bind_loopback, serve, url_host
     from clauz3.commands.approval_service import _number, load_signing_key, token_from_env
 
+    _refuse_beside_a_real_authority()
     try:
         mock = MockConfig.load(Path(args.config))
     except MockConfigError as exc:
@@ -58,3 +59,42 @@ def run(args: argparse.Namespace) -> int:
     print(f"CLAUZ3_APPROVAL_VERIFY_KEY={key.verify_key.text}", flush=True)
     asyncio.run(serve(http, sock))
     return 0
+
+
+# What configures a real authority or its clients: where any is set, a mock is no stand-in but a forgery.
+REAL_SERVICE_ENV = ("CLAUZ3_APPROVAL_SERVICE", "CLAUZ3_APPROVAL_VERIFY_KEY", "CLAUZ3_APPROVAL_SIGNING_KEY",
+                    "CLAUZ3_APPROVAL_DECISION_TOKEN", "CLAUZ3_SESSION_LIFETIME_SOCKET", "CLAUZ3_BRIDGE_TICKET_FILE")
+
+
+def _refuse_beside_a_real_authority() -> None:
+    """Issue 11 §3: the mock never runs where the real service's environment is present: a variable
+    of a real authority, a live approval service of this project, or a running ui/start service."""
+    import socket
+
+    from clauz3.approvals import _paths
+    from clauz3.approvals.anchor import AUTHORITY, read_anchor
+
+    for name in REAL_SERVICE_ENV:
+        if os.environ.get(name):
+            raise CommandError(f"refusing to serve a mock: {name} is set, so this environment uses a real "
+                               "approval authority")
+    project = Path(os.getcwd()).resolve()
+    try:
+        data = _paths.data_dir()
+    except _paths.DataDirError as exc:
+        raise CommandError(str(exc)) from exc
+    live = read_anchor(data, project)
+    if live is not None and live.kind == AUTHORITY:
+        raise CommandError(f"refusing to serve a mock: the approval service of {project} is running (pid {live.pid})")
+    control = _paths.workspace_state_dir(data, project) / "control.sock"
+    if control.exists():
+        probe = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        probe.settimeout(1.0)
+        try:
+            probe.connect(str(control))
+        except OSError:
+            pass  # a stale socket of a service that is gone
+        else:
+            raise CommandError(f"refusing to serve a mock: a clauz3 service is running for {project}")
+        finally:
+            probe.close()

@@ -1,7 +1,10 @@
 """``clauz3 run``: prove, ask for approval, then execute one program under a worker (03 §17.1).
 
 The CLI is itself the supervisor of a worker started exactly as the bridge starts one (RUN-13).
-Nothing (URL, token, key) is read from inside the workspace, which the agent can write (CLI-1).
+Nothing (URL, token, key) is read from inside the workspace, which the agent can write (CLI-1). The
+approval service, verifying key and library roots come from the record the project's own approval
+service published in the data dir; any other value from a flag or variable needs a person at a
+terminal to confirm it (issue 11 §3).
 """
 
 from __future__ import annotations
@@ -109,7 +112,6 @@ def _read_program(name: str | None) -> tuple[str, str]:
 
 def run(args: argparse.Namespace) -> int:
     from clauz3.approvals._paths import DataDirError, data_dir
-    from clauz3.commands._roots import resolve_roots
     from clauz3.prover.pipeline import parse_timeout, timeout_from_env
     from clauz3.runs.client import ServiceURLError, parse_service_url
     from clauz3.runs.supervisor import RunConfig
@@ -129,7 +131,15 @@ def run(args: argparse.Namespace) -> int:
     except ValueError as exc:
         raise CommandError(str(exc)) from None
     workspace = Path.cwd()
-    url = args.approval_service or os.environ.get("CLAUZ3_APPROVAL_SERVICE") or ""
+    try:
+        data = data_dir()
+    except DataDirError as exc:
+        raise CommandError(str(exc)) from None
+    from clauz3.approvals.anchor import read_anchor
+
+    anchor = read_anchor(data, workspace)  # issue 11 §3: the person's own authority, told by itself
+    url_given = args.approval_service or os.environ.get("CLAUZ3_APPROVAL_SERVICE") or ""
+    url = url_given or (anchor.service_url if anchor is not None else "")
     if not url:
         raise CommandError("no approval service configured; set CLAUZ3_APPROVAL_SERVICE")
     try:
@@ -137,19 +147,17 @@ def run(args: argparse.Namespace) -> int:
     except ServiceURLError as exc:
         raise CommandError(str(exc)) from None
     token = _secret_text(args.token_file, "CLAUZ3_APPROVAL_TOKEN", "--token-file", workspace, secret=True)
-    verify_key = _secret_text(args.verify_key_file, "CLAUZ3_APPROVAL_VERIFY_KEY", "--verify-key-file", workspace,
-                              secret=False)
+    key_given = _secret_text(args.verify_key_file, "CLAUZ3_APPROVAL_VERIFY_KEY", "--verify-key-file", workspace,
+                             secret=False)
+    verify_key = key_given or (anchor.verify_key if anchor is not None else None)
     if not verify_key:
         raise CommandError("refusing to run: no approval verifying key configured")
     if not token:
         raise CommandError("no submission token configured; set CLAUZ3_APPROVAL_TOKEN")
     source, source_name = _read_program(args.program)
     program_path = Path(args.program) if args.program not in (None, "-") else None
-    trusted, imports = resolve_roots(args, project=workspace, program=program_path)
-    try:
-        data = data_dir()
-    except DataDirError as exc:
-        raise CommandError(str(exc)) from None
+    trusted, imports = _roots(args, workspace, program_path, anchor)
+    _confirm_caller_trust(_doubts(anchor, url_given, key_given, trusted, imports))
     require = args.require_sandbox or os.environ.get("CLAUZ3_REQUIRE_SANDBOX") == "1"
     config = RunConfig(
         source=source, project=workspace, trusted_roots=[str(p) for p in trusted],
@@ -160,6 +168,62 @@ def run(args: argparse.Namespace) -> int:
         step_budget=step_budget, require_sandbox=require, use_cache=not args.no_cache,
     )
     return _supervise(config)
+
+
+def _roots(args: argparse.Namespace, workspace: Path, program: Path | None, anchor: Any) -> tuple[list[Path], list[Path]]:
+    """The root flags, else the layer the project's approval service authorised, else CLI-10's defaults."""
+    from clauz3.approvals.anchor import AUTHORITY
+    from clauz3.commands._roots import resolve_roots
+
+    flags = [*args.trusted_root, *args.trusted_roots, *args.import_root, *args.import_roots]
+    if not flags and anchor is not None and anchor.kind == AUTHORITY and anchor.trusted_roots is not None:
+        return [Path(p) for p in anchor.trusted_roots], [Path(p) for p in anchor.import_roots or ()]
+    return resolve_roots(args, project=workspace, program=program)
+
+
+def _doubts(anchor: Any, url_given: str, key_given: str | None, trusted: list[Path],
+            imports: list[Path]) -> list[str]:
+    """Why the trust inputs are the caller's choice rather than the person's authority's (issue 11 §3).
+
+    Every trust input a flag or variable can set is checked against the record the project's own
+    approval service published in the data dir: the URL (a planted one would receive the request and
+    answer it), the verifying key (the holder of its signing key approves anything) and the library
+    roots (the worker imports them as trusted code before anyone approves)."""
+    from clauz3.approvals.anchor import AUTHORITY
+
+    if anchor is None:
+        return ["no approval service started for this project is running, so the approval service and "
+                "verifying key come from a flag or environment variable"]
+    doubts = []
+    if url_given and url_given.rstrip("/") != anchor.service_url.rstrip("/"):
+        doubts.append(f"the approval service {url_given} is not the one running for this project "
+                      f"({anchor.service_url})")
+    if key_given and key_given != anchor.verify_key:
+        doubts.append("the verifying key given is another key than the one of the approval service running "
+                      "for this project")
+    if anchor.kind == AUTHORITY and anchor.trusted_roots is not None:
+        given = (tuple(os.path.realpath(p) for p in trusted), tuple(os.path.realpath(p) for p in imports))
+        if given != (anchor.trusted_roots, tuple(anchor.import_roots or ())):
+            doubts.append("the library roots differ from the ones the approval service of this project "
+                          "authorised")
+    return doubts
+
+
+def _confirm_caller_trust(doubts: list[str]) -> None:
+    """Caller-chosen trust inputs run only when a person at a terminal says so; nothing was sent yet."""
+    if not doubts:
+        return
+    if not (sys.stdin.isatty() and sys.stdout.isatty()):
+        raise CommandError(f"refusing to run: {doubts[0]}; confirm at a terminal, or start `clauz3 "
+                           "approval-service` for this project")
+    for doubt in doubts:
+        print(f"warning: {doubt}", flush=True)
+    try:
+        answer = input("Trust this approval service, key and libraries for this run? [y/N] ")
+    except EOFError:
+        answer = ""
+    if answer.strip().lower() not in ("y", "yes"):
+        raise CommandError("not confirmed; nothing was sent and nothing ran")
 
 
 class _Printer:

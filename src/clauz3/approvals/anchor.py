@@ -1,0 +1,114 @@
+"""The trust anchor of ``clauz3 run`` (issue 11 §3): which authority a run may trust, told by that authority.
+
+An approval service the person started writes ``<data>/workspaces/<sha256(project)>/authority.json``
+(0600 in 0700 directories, outside the workspace): its loopback URL, its verifying key and the layer
+it authorised, with its pid. ``clauz3 run`` takes its trust inputs from this record; a URL, key or
+root list from a flag or an environment variable that differs from it (or any, when no record exists)
+is used only when a person at a terminal confirms. The CLI mock service never writes a record; the
+in-process test form writes one of ``kind`` ``"mock"``, which a run treats as trusting any layer.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+from clauz3.approvals._paths import canonical_project, workspace_state_dir
+
+FILE_NAME = "authority.json"
+AUTHORITY = "authority"
+MOCK = "mock"
+MAX_RECORD_BYTES = 64 * 1024
+
+
+@dataclass(frozen=True)
+class AnchorRecord:
+    kind: str
+    service_url: str
+    verify_key: str
+    project: str
+    trusted_roots: tuple[str, ...] | None
+    import_roots: tuple[str, ...] | None
+    pid: int
+
+    def to_json(self) -> dict[str, object]:
+        return {"schema_version": 1, "kind": self.kind, "service_url": self.service_url,
+                "verify_key": self.verify_key, "project": self.project,
+                "trusted_roots": list(self.trusted_roots) if self.trusted_roots is not None else None,
+                "import_roots": list(self.import_roots) if self.import_roots is not None else None,
+                "pid": self.pid}
+
+
+def anchor_path(data: Path, project: str | os.PathLike[str]) -> Path:
+    return workspace_state_dir(data, project) / FILE_NAME
+
+
+def write_anchor(data: Path, record: AnchorRecord) -> Path:
+    """Atomically publish ``record`` for its project (0600; the directories 0700)."""
+    from clauz3.storage.atomic import write_atomic
+
+    path = anchor_path(data, record.project)
+    data.mkdir(parents=True, exist_ok=True, mode=0o700)
+    write_atomic(path, (json.dumps(record.to_json(), indent=2) + "\n").encode("utf-8"), mode=0o600)
+    return path
+
+
+def remove_anchor(data: Path, project: str | os.PathLike[str], pid: int | None = None) -> None:
+    """Remove the record if it is still the one of ``pid`` (default: this process)."""
+    found = read_anchor(data, project, live_only=False)
+    if found is not None and found.pid == (os.getpid() if pid is None else pid):
+        try:
+            anchor_path(data, project).unlink()
+        except OSError:
+            pass
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+def read_anchor(data: Path, project: str | os.PathLike[str], *, live_only: bool = True) -> AnchorRecord | None:
+    """The record of a live authority for ``project``, else None (absent, stale, foreign or malformed).
+
+    A record must be a regular file owned by this user and closed to others: one that anybody else
+    could have written is no anchor at all."""
+    path = anchor_path(data, project)
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC)
+    except OSError:
+        return None
+    try:
+        st = os.fstat(fd)
+        if st.st_uid != os.getuid() or st.st_mode & 0o077 or not os.path.samestat(st, os.stat(path)):
+            return None
+        raw = os.read(fd, MAX_RECORD_BYTES + 1)
+    except OSError:
+        return None
+    finally:
+        os.close(fd)
+    try:
+        doc = json.loads(raw.decode("utf-8"))
+        record = AnchorRecord(
+            kind=str(doc["kind"]), service_url=str(doc["service_url"]), verify_key=str(doc["verify_key"]),
+            project=str(doc["project"]),
+            trusted_roots=tuple(doc["trusted_roots"]) if doc.get("trusted_roots") is not None else None,
+            import_roots=tuple(doc["import_roots"]) if doc.get("import_roots") is not None else None,
+            pid=int(doc["pid"]))
+    except (UnicodeDecodeError, ValueError, KeyError, TypeError):
+        return None
+    if record.kind not in (AUTHORITY, MOCK) or record.project != canonical_project(project):
+        return None
+    if live_only and not _alive(record.pid):
+        return None
+    return record
+
+
+__all__ = ["AUTHORITY", "MOCK", "AnchorRecord", "anchor_path", "read_anchor", "remove_anchor", "write_anchor"]
