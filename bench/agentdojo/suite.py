@@ -92,6 +92,9 @@ class SuiteRun:
     def program(self, task_id: str, extra: tuple[str, list[Call]] | None = None) -> str:
         task = self.suite.user_tasks[task_id]
         intent = self.intents[task_id]
+        if intent.answer is None and getattr(task, "GROUND_TRUTH_OUTPUT", ""):
+            # What the agent reports is AgentDojo's expected answer, as read in the first step.
+            intent = Intent(intent.guarantees, task.GROUND_TRUTH_OUTPUT, intent.note)
         return render(self.lib, title=f"{self.name} {task_id}", prompt=task.PROMPT, intent=intent,
                       calls=self.honest_calls(task), extra=extra[1] if extra else (),
                       extra_title=extra[0] if extra else "")

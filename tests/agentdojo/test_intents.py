@@ -14,7 +14,7 @@ sys.path.insert(0, str(ROOT / "bench" / "agentdojo"))
 
 pytest.importorskip("agentdojo", reason="the agentdojo dependency group is not installed (uv sync --group agentdojo)")
 
-SUITES = ["banking", "slack", "travel"]
+SUITES = ["banking", "slack", "travel", "workspace"]
 
 
 def _norm(text: str) -> str:

@@ -1,0 +1,40 @@
+"""What a program may promise about email, in the email tutorial's words (only, at_most, none).
+
+AgentDojo's send_email takes a list of recipients; the checked subset has no quantifier over a
+list inside a relation lambda, so ``only`` means the recipient list is exactly the one approved.
+"""
+
+from tools.workspace.trusted.effects import delete_email, send_email
+
+from clauz3.spec import ContractSpec, contract, effect
+
+
+@contract(description="every email goes to exactly {addresses}, with no Cc or Bcc")
+def only(addresses: list[str]) -> ContractSpec:
+    return effect(send_email).all(lambda e: e.recipients == addresses and e.cc == None and e.bcc == None)  # noqa: E711
+
+
+@contract(description="every email goes to just one of {addresses}, with no Cc or Bcc")
+def each_to_one_of(addresses: list[str]) -> ContractSpec:
+    singles = [[a] for a in addresses]
+    return effect(send_email).all(lambda e: e.recipients in singles and e.cc == None and e.bcc == None)  # noqa: E711
+
+
+@contract(description="at most {count} emails are sent")
+def at_most(count: int) -> ContractSpec:
+    return effect(send_email).count() <= count
+
+
+@contract(description="no email is sent")
+def none() -> ContractSpec:
+    return effect(send_email).empty()
+
+
+@contract(description="every email's subject is {subject}")
+def subject_is(subject: str) -> ContractSpec:
+    return effect(send_email).all(lambda e: e.subject == subject)
+
+
+@contract(description="no email is deleted")
+def no_deletes() -> ContractSpec:
+    return effect(delete_email).empty()
