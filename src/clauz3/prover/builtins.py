@@ -552,7 +552,7 @@ def call_builtin(ex: Executor, node: ir.BuiltinCall) -> Any:
         raise Unsupported(f"builtin {node.name}")
     args = [ex.eval(a) for a in node.args]
     kwargs = {k: ex.eval(v) for k, v in node.kwargs}
-    return entry.fn(ex, node, args, kwargs)
+    return ops.lift(ex, args, lambda xs: entry.fn(ex, node, xs, kwargs))
 
 
 def call_method(ex: Executor, node: ir.MethodCall) -> Any:
@@ -564,7 +564,9 @@ def call_method(ex: Executor, node: ir.MethodCall) -> Any:
         raise Unsupported(f"method {key}")
     obj = ex.eval(node.obj)
     args = [obj, *[ex.eval(a) for a in node.args]]
-    return entry.fn(ex, node, args, {})
+    if key in ("list.append", "list.extend", "set.add"):
+        return entry.fn(ex, node, args, {})  # stores the value as it is (a mutation must run once)
+    return ops.lift(ex, args, lambda xs: entry.fn(ex, node, xs, {}))
 
 
 __all__ = ["MODELS", "OptV", "call_builtin", "call_method", "int_to_float", "is_float"]

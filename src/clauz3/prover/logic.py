@@ -10,6 +10,7 @@ from clauz3.prover.values import (
     NONE_V,
     DictV,
     ListV,
+    MixedV,
     NoneV,
     OptV,
     Prov,
@@ -69,6 +70,8 @@ def mk_not(p: Any) -> z3.BoolRef:
 def truthy(v: Any) -> z3.BoolRef:
     """Python truth value of ``v``."""
     v = check(raw(v))
+    if isinstance(v, MixedV):
+        return mk_or(*[mk_and(g, truthy(t)) for g, t in v.opts])
     if isinstance(v, NoneV):
         return FALSE
     if is_bool(v):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 import z3
@@ -15,6 +16,7 @@ from clauz3.prover.values import (
     ColumnV,
     DictV,
     ListV,
+    MixedV,
     NoneV,
     OpaqueV,
     OptV,
@@ -33,6 +35,7 @@ from clauz3.prover.values import (
     is_int,
     is_str,
     length,
+    merge_many,
     raw,
     str_lit,
     to_float,
@@ -78,7 +81,24 @@ def _overflow_check(ex: Executor, node: Any, v: Any) -> None:
                      (("value", v),))
 
 
+def lift(ex: Executor, args: list[Any], fn: Callable[[list[Any]], Any]) -> Any:
+    """``fn(args)``, run once per Python type of each path-dependent number (MixedV) under its guard."""
+    for k, a in enumerate(args):
+        m = raw(a)
+        if isinstance(m, MixedV):
+            results = []
+            for g, alt in m.opts:
+                with ex.under(g):
+                    results.append((g, lift(ex, [*args[:k], alt, *args[k + 1:]], fn)))
+            return merge_many(results)
+    return fn(args)
+
+
 def binop(ex: Executor, node: Any, op: str, a: Any, b: Any) -> Any:
+    return lift(ex, [a, b], lambda xs: _binop(ex, node, op, xs[0], xs[1]))
+
+
+def _binop(ex: Executor, node: Any, op: str, a: Any, b: Any) -> Any:
     a, b = val(a), val(b)
     if op == "+" and is_str(a) and is_str(b):
         return z3.Concat(a, b)
@@ -188,6 +208,10 @@ def _float_op(ex: Executor, node: Any, op: str, a: Any, b: Any) -> Any:
 
 
 def unary(ex: Executor, node: ir.UnaryOp, v: Any) -> Any:
+    return lift(ex, [v], lambda xs: _unary(ex, node, xs[0]))
+
+
+def _unary(ex: Executor, node: ir.UnaryOp, v: Any) -> Any:
     from clauz3.prover.logic import mk_not, truthy
 
     if node.op == "not":
@@ -213,6 +237,10 @@ def unary(ex: Executor, node: ir.UnaryOp, v: Any) -> Any:
 
 
 def compare(ex: Executor, node: Any, op: str, a: Any, b: Any) -> Any:
+    return lift(ex, [a, b], lambda xs: _compare(ex, node, op, xs[0], xs[1]))
+
+
+def _compare(ex: Executor, node: Any, op: str, a: Any, b: Any) -> Any:
     if op in ("==", "!=", "is", "is_not"):
         ca, cb = check(a), check(b)
         if isinstance(cb, ColumnV) or isinstance(ca, ColumnV) or _columns(cb) or _columns(ca):
@@ -473,6 +501,10 @@ def append_if(lst: ListV, cond: Any, value: Any) -> ListV:
 
 
 def to_str(ex: Executor, node: Any, v: Any) -> Any:
+    return lift(ex, [v], lambda xs: _to_str(ex, node, xs[0]))
+
+
+def _to_str(ex: Executor, node: Any, v: Any) -> Any:
     v = val(v)
     if is_str(v):
         return v

@@ -137,6 +137,45 @@ class LazyUnsupported:
     reason: str
 
 
+@dataclass
+class MixedV:
+    """A number whose Python type depends on the path (``x = True if c else 2``): one ``(guard, term)``
+    per type, bool / int / float, guards disjoint on the path. Merging never converts (str(True) is
+    "True", 2**53 + 1 is no float): operations run once per type under its guard (ops.lift)."""
+
+    opts: tuple[tuple[Any, Any], ...]
+
+
+def _numeric_term(v: Any) -> bool:
+    return is_term(v) and (is_bool(v) or is_int(v) or is_float(v))
+
+
+def _kind(v: Any) -> str:
+    return "bool" if is_bool(v) else "float" if is_float(v) else "int"
+
+
+def options(v: Any) -> tuple[tuple[Any, Any], ...]:
+    """``(guard, value)`` alternatives of a value: its types for a :class:`MixedV`, else itself."""
+    return v.opts if isinstance(v, MixedV) else ((z3.BoolVal(True), v),)
+
+
+def merge_mixed(c: Any, a: Any, b: Any) -> Any:
+    """``a`` if ``c`` else ``b`` for numbers of different Python types, kept apart."""
+    by_kind: dict[str, tuple[Any, Any]] = {}
+    for cond, side in ((c, a), (z3.Not(c), b)):
+        for g, v in options(side):
+            guard = z3.And(cond, g) if not z3.is_true(g) else cond
+            k = _kind(v)
+            if k in by_kind:
+                g0, v0 = by_kind[k]
+                by_kind[k] = (z3.Or(g0, guard), v0 if v0.eq(v) else z3.If(g0, v0, v))
+            else:
+                by_kind[k] = (guard, v)
+    if len(by_kind) == 1:
+        return next(iter(by_kind.values()))[1]
+    return MixedV(tuple(by_kind.values()))
+
+
 # ------------------------------------------------------------------------------------- basics
 
 
@@ -198,6 +237,13 @@ def float_lit(x: float) -> z3.FPRef:
 
 def to_int(v: Any) -> Any:
     v = raw(v)
+    if isinstance(v, MixedV):
+        if any(is_float(t) for _, t in v.opts):
+            raise Unsupported("a number that may be a float or an int here")
+        value = to_int(v.opts[-1][1])
+        for g, t in reversed(v.opts[:-1]):
+            value = z3.If(g, to_int(t), value)
+        return value
     if is_bool(v):
         return z3.If(v, z3.IntVal(1), z3.IntVal(0))
     return v
@@ -210,6 +256,8 @@ def int_to_float(v: Any) -> z3.FPRef:
 
 def to_float(v: Any) -> z3.FPRef:
     v = raw(v)
+    if isinstance(v, MixedV):
+        raise Unsupported("a number whose type depends on the path, where one type is needed")
     if is_float(v):
         return v
     return int_to_float(v)
@@ -270,14 +318,12 @@ def merge(c: Any, a: Any, b: Any) -> Any:
         else:
             val = merge(c, oa.value, ob.value)
         return OptV(z3.If(c, oa.is_none, ob.is_none), val)
+    if (isinstance(a, MixedV) or _numeric_term(a)) and (isinstance(b, MixedV) or _numeric_term(b)) and (
+            isinstance(a, MixedV) or isinstance(b, MixedV) or a.sort() != b.sort()):
+        return merge_mixed(c, a, b)
     if is_term(a) and is_term(b):
         if a.sort() != b.sort():
-            if is_float(a) or is_float(b):
-                a, b = to_float(a), to_float(b)
-            elif is_bool(a) or is_bool(b):
-                a, b = to_int(a), to_int(b)
-            else:
-                raise Unsupported(f"a value that may be {_py_type(a)} or {_py_type(b)} (give it one type)")
+            raise Unsupported(f"a value that may be {_py_type(a)} or {_py_type(b)} (give it one type)")
         if a.eq(b):
             return a
         return z3.If(c, a, b)
@@ -352,6 +398,8 @@ def _numeric(v: Any) -> bool:
 def eq(a: Any, b: Any, fresh_bool: Callable[[str], z3.BoolRef] | None = None) -> z3.BoolRef:
     """Python ``==`` between two values (``fresh_bool`` abstracts cases without an exact encoding)."""
     a, b = check(raw(a)), check(raw(b))
+    if isinstance(a, MixedV) or isinstance(b, MixedV):
+        return z3.Or(*[z3.And(ga, gb, eq(va, vb, fresh_bool)) for ga, va in options(a) for gb, vb in options(b)])
     if isinstance(a, NoneV) and isinstance(b, NoneV):
         return z3.BoolVal(True)
     if isinstance(a, NoneV):
