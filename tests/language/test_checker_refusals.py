@@ -125,8 +125,10 @@ def test_target_rules(refused: Any) -> None:
     assert codes(exc) == ["target-missing"] and exc.exit_code == 1
     exc = refused("def main() -> None:\n    pass\nmain = 3\n")
     assert codes(exc) == ["target-ambiguous"]
-    exc = refused("def main(n: int) -> None:\n    pass\n")
+    exc = refused("def main(*args: int) -> None:\n    pass\n")
     assert codes(exc) == ["target-parameters"]
+    exc = refused("def main(n: int = len('ab')) -> None:\n    pass\n")
+    assert codes(exc) == ["target-parameters"]  # a default must be a literal; none at all is proved (MOD-5)
 
 
 @pytest.mark.parametrize("body, code", [

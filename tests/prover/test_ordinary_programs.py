@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -197,3 +198,49 @@ def main() -> None:
                           timeout=300)
     entry = json.loads(proc.stdout)["entries"][0]
     assert [o["conclusion"] for o in entry["obligations"] if o["kind"] == "guarantee"] == ["violated"]
+
+
+SYMBOLIC = '''@clauz3.guarantee(db.only(["bob@example.com"]))
+def main(user: str, times: int, loud: bool = False) -> None:
+    if user == "bob" and 0 < times < 3:
+        send_email(user + "@example.com", ("HI" if loud else "hi") + str(times))
+'''
+
+
+def test_target_parameters_without_defaults_are_proved_for_every_value(env: dict[str, str], tmp_path: Path) -> None:
+    """MOD-5 (00 DEC-14): `prove` covers every value of the annotated types of a parameter without a default."""
+    good = tmp_path / "symbolic.py"
+    good.write_text(HEADER + SYMBOLIC)
+    proc = subprocess.run([sys.executable, "-m", "clauz3", "prove", "--no-cache", str(good),
+                           "--trusted-root", str(DB_TRUSTED)], capture_output=True, text=True, env=env, cwd=DB,
+                          timeout=300)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    bad = tmp_path / "unguarded.py"
+    bad.write_text(HEADER + SYMBOLIC.replace('user == "bob" and ', ""))
+    proc = subprocess.run([sys.executable, "-m", "clauz3", "prove", "--no-cache", str(bad),
+                           "--trusted-root", str(DB_TRUSTED)], capture_output=True, text=True, env=env, cwd=DB,
+                          timeout=300)
+    assert proc.returncode == 1, proc.stdout + proc.stderr
+    assert "main: violated guarantee db.only(addresses=[\"bob@example.com\"])" in proc.stdout
+    assert "  inputs: " in proc.stdout and "user=" in proc.stdout
+
+
+def test_run_refuses_a_target_with_parameters_lacking_defaults(tmp_path: Path) -> None:
+    """Only `run` refuses such targets (`target-parameters`): it calls the target with no arguments."""
+    from clauz3.approvals.mock import MockApprovalService
+
+    project = tmp_path / "proj"
+    shutil.copytree(DB / "tools", project / "tools", ignore=shutil.ignore_patterns("__pycache__"))
+    (project / "main.py").write_text(HEADER + SYMBOLIC)
+    data = tmp_path / "data"
+    data.mkdir(mode=0o700)
+    with MockApprovalService(data, project) as svc:
+        base = {k: v for k, v in os.environ.items() if not k.startswith("CLAUZ3_")}
+        base.update(CLAUZ3_HOME=str(data), CLAUZ3_PROOF_CACHE="0", CLAUZ3_APPROVAL_SERVICE=svc.url,
+                    CLAUZ3_APPROVAL_TOKEN=svc.token, CLAUZ3_APPROVAL_VERIFY_KEY=svc.verify_key.text)
+        proc = subprocess.run([sys.executable, "-m", "clauz3", "run", "--trusted-root", "tools/db/trusted", "main.py"],
+                              cwd=project, env=base, capture_output=True, text=True, timeout=300)
+        assert proc.returncode == 2, proc.stdout + proc.stderr
+        assert "target-parameters" in proc.stderr and "`user`" in proc.stderr, proc.stderr
+        assert "Traceback" not in proc.stderr
+        assert svc.requests == []

@@ -288,18 +288,20 @@ def _check_target(ctx: ProgramContext, mod: ModuleLevel, inliner: Inliner) -> ir
                             f"parameter `{arg.arg}` of `{name}` has no supported type annotation", TARGET_TYPES_HINT)
             ok = False
             continue
+        # MOD-5 (00 DEC-14): a parameter without a default is proved for every value of its type;
+        # only `run`, which calls the target with no arguments, refuses it (runs/worker.py).
         default = None
         if d is not None:
             try:
                 default = literal_const(ast.literal_eval(d), d.lineno, ctx.entry.col(d))
             except (ValueError, SyntaxError, TypeError):
                 default = None
-        if default is None:
-            ctx.diags.error(arg.lineno, ctx.entry.col(arg), "target-parameters",
-                            f"parameter `{arg.arg}` of `{name}` needs a literal default",
-                            "clauz3 calls the target with no arguments")
-            ok = False
-            continue
+            if default is None:
+                ctx.diags.error(arg.lineno, ctx.entry.col(arg), "target-parameters",
+                                f"the default of parameter `{arg.arg}` of `{name}` is not a literal",
+                                "write the default as a literal, e.g. `n: int = 0`")
+                ok = False
+                continue
         params.append(ir.Param(arg.arg, t, kind, default))
     if not ok:
         return None

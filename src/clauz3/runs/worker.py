@@ -193,6 +193,11 @@ class Worker:
         program, layer = outcome.program, outcome.layer
         if program is None:  # a cache hit: check again (cheap) and insist on the proved IR
             program, layer = self._recheck(path, req, entry)
+        from clauz3.language.runnable import unrunnable_parameters
+
+        refusals = [d.render() for d in unrunnable_parameters(program, self.source.encode("utf-8"))]
+        if refusals:  # MOD-5: proved for every value, but a run has no arguments to give
+            raise Stop("structural", "\n".join(refusals)[:1000], diagnostics=refusals[:50])
         return program, layer, entry
 
     def _recheck(self, path: Path, req: Any, entry: dict[str, Any]) -> tuple[Any, Any]:
