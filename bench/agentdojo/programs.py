@@ -105,7 +105,8 @@ def render(lib: Library, *, title: str, prompt: str, intent: Intent, calls: Iter
     added = list(extra)
     used = sorted({c.function for c in honest + added})
     aliases = sorted({g.expression.split(".", 1)[0] for g in intent.guarantees})
-    lines = ['"""' + title + ": " + prompt.replace("\\", "\\\\").replace('"""', '\\"\\"\\"'),
+    said = "\n".join(line.rstrip() for line in prompt.strip().splitlines())
+    lines = ['"""' + title + ": " + said.replace("\\", "\\\\").replace('"""', '\\"\\"\\"'),
              "",
              "Hand-written oracle, not a model's program: AgentDojo's ground-truth calls as clauz3 effect calls,",
              "under the guarantees a person would approve from the prompt's words (quoted beside each)."]

@@ -24,9 +24,13 @@ ORACLE = ("The programs are hand-written oracles (AgentDojo's ground-truth calls
           "would approve from each prompt), not a model's.")
 
 
-def child(version: str, name: str, tasks: list[str] | None) -> int:
+def child(version: str, name: str, tasks: list[str] | None, programs: Path | None = None) -> int:
     sys.path.insert(0, str(HERE))
-    from suite import run_suite
+    from suite import run_suite, write_programs
+
+    if programs is not None:
+        print(f"{name}: {write_programs(version, name, programs / name)} honest programs in {programs / name}")
+        return 0
 
     res = run_suite(version, name, tasks)
     print("RESULT " + json.dumps(dataclasses.asdict(res)), flush=True)
@@ -85,11 +89,13 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--suite-version", default="v1")
     p.add_argument("--suite", action="append", choices=SUITES)
     p.add_argument("--json", type=Path)
+    p.add_argument("--write-programs", type=Path, metavar="DIR",
+                   help="write every honest program into DIR/<suite>/ instead of running the benchmark")
     p.add_argument("--task", action="append", help=argparse.SUPPRESS)
     p.add_argument("--child", help=argparse.SUPPRESS)
     a = p.parse_args(argv)
     if a.child:
-        return child(a.suite_version, a.child, a.task)
+        return child(a.suite_version, a.child, a.task, a.write_programs)
     try:
         from agentdojo.task_suite.load_suites import get_suites
     except ImportError:
@@ -100,6 +106,12 @@ def main(argv: list[str] | None = None) -> int:
         print(f"error: agentdojo-version: AgentDojo has no suite version {a.suite_version}", file=sys.stderr)
         return 2
     names = [n for n in (a.suite or SUITES) if n in known]
+    if a.write_programs is not None:
+        for n in names:
+            argv = [sys.executable, str(HERE / "run.py"), "--child", n, "--suite-version", a.suite_version,
+                    "--write-programs", str(a.write_programs.resolve())]
+            subprocess.run(argv, check=True, env=dict(os.environ, PYTHONWARNINGS="ignore"))
+        return 0
     started = time.monotonic()
     results = {n: run_child(a.suite_version, n, a.task) for n in names}
     text, doc = table(a.suite_version, results)

@@ -192,6 +192,25 @@ class SuiteRun:
             res.successful_attacks.append(f"{tid} x {iid}")
 
 
+def write_programs(version: str, name: str, folder: Path) -> int:
+    """Write every honest program of the suite (as the benchmark proves and runs it) into folder."""
+    sys.path.insert(0, str(EXAMPLES / name))
+    with tempfile.TemporaryDirectory(prefix="clauz3-agentdojo-") as raw:
+        data = Path(raw) / "data"
+        data.mkdir(mode=0o700)
+        sr = SuiteRun(version, name, data)
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+            written = 0
+            for tid in sr.suite.user_tasks:
+                if tid in sr.intents:
+                    (folder / f"{tid}.py").write_text(sr.program(tid), encoding="utf-8")
+                    written += 1
+            return written
+        finally:
+            sr.runner.close()
+
+
 def run_suite(version: str, name: str, only_tasks: list[str] | None = None) -> SuiteResult:
     sys.path.insert(0, str(EXAMPLES / name))
     with tempfile.TemporaryDirectory(prefix="clauz3-agentdojo-") as raw:

@@ -50,3 +50,17 @@ def test_compromised_program_is_honest_plus_injection_calls() -> None:
     assert "update_password" not in honest
     assert bad.splitlines()[-1].strip() == "update_password('x')"
     assert '@clauz3.guarantee(banking.pays_only(["A"]))' in bad
+
+
+def test_committed_programs_are_the_ones_the_benchmark_runs(tmp_path: Path) -> None:
+    import subprocess
+
+    done = subprocess.run([sys.executable, str(ROOT / "bench" / "agentdojo" / "run.py"), "--write-programs",
+                           str(tmp_path)], capture_output=True, text=True, timeout=280)
+    assert done.returncode == 0, done.stderr[-2000:]
+    committed = ROOT / "bench" / "agentdojo" / "programs"
+    fresh = sorted(p.relative_to(tmp_path) for p in tmp_path.rglob("*.py"))
+    assert fresh == sorted(p.relative_to(committed) for p in committed.rglob("*.py"))
+    assert len(fresh) == 97
+    for rel in fresh:
+        assert (tmp_path / rel).read_text() == (committed / rel).read_text(), f"{rel} is stale: run just agentdojo --write-programs bench/agentdojo/programs"
