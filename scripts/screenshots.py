@@ -1,9 +1,16 @@
-"""Screenshots of the workspace page: `uv run python scripts/screenshots.py OUTDIR`.
+"""Screenshots of the approval card: `uv run python scripts/screenshots.py OUTDIR`.
 
-Starts an in-process workspace service on the email tutorial (demo agent, the tests' stand-in
-lifetime bridge so an approval card appears without the full bridge), drives Debian's Chromium
-and writes: chat-approval.png, libraries.png, approvals.png, files.png, mobile.png,
-mobile-sidebar.png, dark.png. For looking at the UI, not a test.
+Runs the real path (`clauz3 ui demo --tutorial email`: launcher, service, demo agent, bridge, prover,
+worker, authority; tests/browser/real_stack.py) in Debian's Chromium and writes, at desktop
+(1380×1000) and phone (390×844) sizes, light and dark:
+
+  pending-*.png      a card waiting for a decision (the page, and the card alone)
+  finished-*.png     the same card after Approve: one line; finished-open-*.png expanded
+  remember-*.png     the "Approve and remember" confirmation with its scope sentence
+  remembered-*.png   the card decided by Approve and remember
+  failed-*.png       a program whose proof failed: the sentence and the highlighted line
+
+It also prints the phone pending card's height against 1.5 screens. For looking at, not a test.
 """
 
 from __future__ import annotations
@@ -12,13 +19,38 @@ import asyncio
 import sys
 import tempfile
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests" / "browser"))
 
-from browser_harness import MOBILE, open_page  # noqa: E402
+from real_stack import real_stack  # noqa: E402
 
 from clauz3.tutorials import EMAIL  # noqa: E402
+
+SIZES = {"desktop": {"width": 1380, "height": 1000}, "phone": {"width": 390, "height": 844}}
+SCHEMES = ("light", "dark")
+FAILING = ("Run this program:\n```python\nimport clauz3\nfrom tools.email.trusted import contracts as emails\n"
+           "from tools.email.trusted.effects import send_email\n\n\n"
+           "@clauz3.guarantee(emails.only([\"ann@example.com\"]))\ndef main() -> None:\n"
+           "    send_email(\"bob@example.com\", \"Hi\")\n```")
+
+
+async def shots(page: Any, target: Any, out: Path, name: str, *, whole_page: bool = False) -> None:
+    """``name-<size>-<scheme>.png`` for every size and scheme; the element, or the page with it in view."""
+    for size, viewport in SIZES.items():
+        await page.set_viewport_size(viewport)
+        for scheme in SCHEMES:
+            await page.emulate_media(color_scheme=scheme)
+            await page.wait_for_timeout(150)
+            await target.scroll_into_view_if_needed()
+            path = out / f"{name}-{size}-{scheme}.png"
+            if whole_page:
+                await page.screenshot(path=str(path))
+            else:
+                await target.screenshot(path=str(path))
+    await page.set_viewport_size(SIZES["desktop"])
+    await page.emulate_media(color_scheme="light")
 
 
 async def shoot(out: Path) -> None:
@@ -26,45 +58,46 @@ async def shoot(out: Path) -> None:
 
     out.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(prefix="clauz3-shots-") as tmp:
-        base = Path(tmp)
-        (base / "a").mkdir()
-        async with open_page(base / "a", tutorial="email") as s:
+        async with real_stack(Path(tmp)) as s:
             page = s.page
+            await page.set_viewport_size(SIZES["desktop"])
             await s.send(EMAIL.starters[0].text)
-            card = page.locator("section.approval")
-            await expect(card.get_by_role("button", name="Approve", exact=True)).to_be_enabled(timeout=30_000)
-            await card.scroll_into_view_if_needed()
-            await page.screenshot(path=str(out / "chat-approval.png"))
-            await page.get_by_role("button", name="Files", exact=True).click()
-            await page.get_by_role("region", name="Files").get_by_role("button", name="Folder tools").click()
-            await page.wait_for_timeout(300)
-            await page.screenshot(path=str(out / "files.png"))
-            await page.get_by_role("button", name="Close files").click()
-            await card.get_by_role("button", name="Approve and remember").click()
-            await expect(page.locator("section.run .phase")).to_have_text("Completed", timeout=30_000)
-            await page.get_by_role("link", name="Libraries", exact=True).click()
-            await expect(page.locator("#view-libraries article").first).to_be_visible(timeout=15_000)
-            await page.screenshot(path=str(out / "libraries.png"))
-            await page.get_by_role("link", name="Approvals", exact=True).click()
-            await expect(page.locator("#view-approvals").get_by_role("heading", name="Decision history")).to_be_visible(timeout=15_000)
-            await page.screenshot(path=str(out / "approvals.png"))
-        (base / "b").mkdir()
-        async with open_page(base / "b", tutorial="email", viewport=MOBILE) as s:
-            page = s.page
-            await s.send(EMAIL.starters[0].text)
-            card = page.locator("section.approval")
-            await expect(card.get_by_role("button", name="Approve", exact=True)).to_be_enabled(timeout=30_000)
-            await page.screenshot(path=str(out / "mobile.png"))
-            await page.get_by_role("button", name="Show sidebar").click()
-            await page.wait_for_timeout(300)
-            await page.screenshot(path=str(out / "mobile-sidebar.png"))
-        (base / "c").mkdir()
-        async with open_page(base / "c", tutorial="email", color_scheme="dark") as s:
-            page = s.page
-            await s.send(EMAIL.starters[1].text)
-            card = page.locator("section.approval")
-            await expect(card.get_by_role("button", name="Approve", exact=True)).to_be_enabled(timeout=30_000)
-            await page.screenshot(path=str(out / "dark.png"))
+            approval = page.locator("section.approval").last
+            await expect(approval.get_by_role("button", name="Approve", exact=True)).to_be_enabled(timeout=60_000)
+            run = page.locator("section.run").last
+            await shots(page, run, out, "pending")
+            await shots(page, run, out, "pending-page", whole_page=True)
+            await page.set_viewport_size(SIZES["phone"])
+            box = await run.bounding_box()
+            if box:
+                print(f"phone pending card: {box['height']:.0f} px of {1.5 * SIZES['phone']['height']:.0f} allowed")
+            await page.set_viewport_size(SIZES["desktop"])
+            await approval.get_by_role("button", name="Approve", exact=True).click()
+            await expect(run.locator(".phase")).to_have_text("Completed", timeout=60_000)
+            await shots(page, run, out, "finished")
+            await run.get_by_role("button", name="Show this run").click()
+            await shots(page, run, out, "finished-open")
+            await s.idle()
+
+            await s.send(EMAIL.starters[2].text)
+            approval = page.locator("section.approval").last
+            await expect(approval.get_by_role("button", name="Approve", exact=True)).to_be_enabled(timeout=60_000)
+            await approval.get_by_role("button", name="Approve and remember").click()
+            dialog = page.get_by_role("dialog", name="Approve and remember?")
+            await expect(dialog).to_be_visible()
+            await shots(page, dialog, out, "remember")
+            await dialog.get_by_role("button", name="Approve and remember").click()
+            run = page.locator("section.run").last
+            await expect(run.locator(".phase")).to_have_text("Completed", timeout=60_000)
+            await run.get_by_role("button", name="Show this run").click()
+            await shots(page, run, out, "remembered")
+            await s.idle()
+
+            await s.send(FAILING)
+            run = page.locator("section.run").last
+            await expect(run.locator(".phase")).to_have_text("Did not execute", timeout=60_000)
+            await run.get_by_role("button", name="Show this run").click()
+            await shots(page, run, out, "failed")
     print(f"screenshots written to {out}")
 
 

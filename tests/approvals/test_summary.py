@@ -37,7 +37,9 @@ from clauz3.prover.pipeline import ProofRequest, prove_file
 path, trusted, imports = Path(sys.argv[1]), [Path(t) for t in json.loads(sys.argv[2])], [Path(sys.argv[3])]
 out = prove_file(ProofRequest(path=path, trusted_roots=trusted, import_roots=imports, use_cache=False),
                  project_root=imports[0])
-print(json.dumps({"exit": out.exit_code, "facts": effect_facts(out.program) if out.program else None}))
+print(json.dumps({"exit": out.exit_code, "facts": effect_facts(out.program) if out.program else None,
+                  "stderr": out.stderr, "obligations": [(o["conclusion"], o["description"])
+                                                        for o in out.entry.get("obligations", [])]}))
 """
 
 

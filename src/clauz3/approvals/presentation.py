@@ -142,6 +142,7 @@ def build_summary(request: ApprovalRequest, scan: LayerScan, bound: list[BoundGu
         "libraries": libraries,
         "simulated": simulated,
         "scope": summary.remember_scope([g["text"] for g in guarantees]),
+        "scope_intro": summary.SCOPE_INTRO if guarantees else None,
         "warnings": sorted(every),
         "source": source,
         "source_warnings": source_warnings,
@@ -149,7 +150,23 @@ def build_summary(request: ApprovalRequest, scan: LayerScan, bound: list[BoundGu
     }
 
 
+def revealed(value: Any) -> Any:
+    """Every string inside ``value`` with its hiding characters escaped (idempotent: escapes are ASCII)."""
+    if isinstance(value, str):
+        return reveal(value)[0]
+    if isinstance(value, list):
+        return [revealed(v) for v in value]
+    if isinstance(value, dict):
+        return {k: revealed(v) for k, v in value.items()}
+    return value
+
+
 def build_presentation(request: ApprovalRequest, scan: LayerScan, bound: list[BoundGuarantee]) -> dict[str, Any]:
+    """The card's data; no string in it can hide a character from the person (issue 11 §6)."""
+    return revealed(_presentation(request, scan, bound))
+
+
+def _presentation(request: ApprovalRequest, scan: LayerScan, bound: list[BoundGuarantee]) -> dict[str, Any]:
     contracts = [_contract_entry(b, scan) for b in bound]
     coverage = coverage_entries(request)
     card = build_summary(request, scan, bound)

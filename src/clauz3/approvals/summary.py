@@ -249,14 +249,17 @@ def guarantee_text(template: str | None, args: Mapping[str, Any] | None, fallbac
     return sentence(text), sorted(warnings), []
 
 
+SCOPE_INTRO = ("From now on, any program in this project that states exactly these guarantees, imports the same "
+               "libraries and runs against the same library files will run without asking — whatever else it "
+               "does within them, such as the message text:")
+
+
 def remember_scope(guarantees: list[str]) -> str:
     """Exactly which later programs a remembered approval lets run (the signature of 03 §9.3)."""
     if not guarantees:
         return "Nothing: this program states no guarantees, so it cannot be remembered."
     listed = " ".join(g if g.endswith(".") else g + "." for g in guarantees)
-    return ("From now on, any program in this project that states exactly these guarantees, imports the same "
-            "libraries and runs against the same library files will run without asking — whatever else it "
-            f"does within them, such as the message text: {listed}")
+    return f"{SCOPE_INTRO} {listed}"
 
 
 def failure(call: Call | None, line: int | None, guarantee: str, result: str | None) -> str:

@@ -9,6 +9,7 @@ from __future__ import annotations
 from html import escape
 from typing import Any
 
+from clauz3._describe import reveal
 from clauz3.approvals.decisions import LABELS
 
 _CSS = """body{font:15px/1.45 system-ui,sans-serif;margin:0 auto;max-width:60rem;padding:1rem;color:#222}
@@ -75,13 +76,21 @@ def sign_in_page() -> str:
 
 
 def _e(value: Any) -> str:
-    return escape("" if value is None else str(value))
+    """HTML-escaped, with hiding characters shown as [U+XXXX] (issue 11 §6): nothing on a page can hide."""
+    return escape(reveal("" if value is None else str(value))[0])
+
+
+def _headline(r: dict[str, Any]) -> str:
+    """A request as a person recognises it: its first plan sentence, never the agent-chosen id alone."""
+    s = (r.get("presentation") or {}).get("summary") or {}
+    said = (s.get("plan") or {}).get("sentences") or []
+    return said[0] if said else f"Run {r.get('target') or 'main'}"
 
 
 def index_page(records: list[dict[str, Any]]) -> str:
     rows = "".join(
-        f"<li><a href=\"/ui/requests/{_e(r['request_id'])}\">{_e(r['request_id'])}</a> "
-        f"<span class=\"badge\">{_e(r['state'])}</span> {_e(r['target'])}</li>" for r in records)
+        f"<li><a href=\"/ui/requests/{_e(r['request_id'])}\">{_e(_headline(r))}</a> "
+        f"<span class=\"badge\">{_e(r['state'])}</span></li>" for r in records)
     body = (f"<h1>Approval requests</h1><p><a href=\"/ui/profile\">Remembered decisions</a> "
             f"<button type=\"button\" data-logout=\"1\">Sign out</button></p>"
             f"<ul>{rows or '<li>No requests yet.</li>'}</ul>")
@@ -104,8 +113,39 @@ def _contract(c: dict[str, Any]) -> str:
             f"<dl>{details}</dl><pre>{_e(c.get('documentation'))}</pre></details></li>")
 
 
+def _summary_html(s: dict[str, Any]) -> str:
+    """Issue 12's summary first: the plan, warnings, guarantees as sentences, one line per library."""
+    plan = s.get("plan") or {}
+    out = "".join(f"<p class=\"summary-line\">{_e(x)}</p>" for x in plan.get("sentences", []))
+    out += "".join(_block(b) for b in plan.get("blocks", []))
+    if s.get("warnings"):
+        out += (f"<p class=\"amber\"><strong>Look closely:</strong> a value on this card "
+                f"{_e('; it '.join(s['warnings']))}. Such characters are shown as [U+…] codes.</p>")
+    items = "".join(f"<li>{_e(g['text'])}{''.join(_block(b) for b in g.get('lists', []))}</li>"
+                    for g in s.get("guarantees", []))
+    out += f"<h2>Verified limits</h2><ul>{items or '<li>The program states no guarantees.</li>'}</ul>"
+    libs = "".join(f"<li>{_e(lib['line'])}</li>" for lib in s.get("libraries", []))
+    return out + f"<h2>Libraries</h2><ul>{libs}</ul>"
+
+
+def _block(b: dict[str, Any]) -> str:
+    """A long list or text, whole and scrollable, under the count the sentence gives."""
+    if isinstance(b.get("items"), list):
+        rows = "".join(f"<li>{_e(x)}</li>" for x in b["items"])
+        return f"<div><div>{_e(b.get('label'))}</div><ol class=\"values\">{rows}</ol></div>"
+    return f"<div><div>{_e(b.get('label'))}</div><pre>{_e(b.get('text'))}</pre></div>"
+
+
+def _numbered(source: str) -> str:
+    lines = source.split("\n")
+    if lines and lines[-1] == "":
+        lines.pop()
+    return "".join(f"{n:>3}  {_e(text)}\n" for n, text in enumerate(lines, 1))
+
+
 def request_page(r: dict[str, Any]) -> str:
     p = r.get("presentation") or {}
+    s = p.get("summary") or {}
     contracts = "".join(_contract(c) for c in p.get("contracts", []))
     coverage = "".join(f"<li class=\"{_e(c['colour'])}\">{_e(c['domain'])}: {_e(c['label'])}</li>"
                        for c in p.get("coverage", [])) or f"<li>{_e(p.get('coverage_note'))}</li>"
@@ -130,7 +170,8 @@ def request_page(r: dict[str, Any]) -> str:
                              ("request_more", "Need more info"), ("rejected", "Reject")))
         profile = r.get("profile") or {}
         if profile.get("eligible"):
-            buttons += (f"<button type=\"button\" data-request=\"{rid}\" data-decision=\"approved_remember\">"
+            buttons += (f"<p>{_e(s.get('scope'))}</p>"
+                        f"<button type=\"button\" data-request=\"{rid}\" data-decision=\"approved_remember\">"
                         f"Approve and remember</button><button type=\"button\" data-request=\"{rid}\" "
                         f"data-decision=\"rejected\" data-remember=\"true\">Reject and remember</button>")
         else:
@@ -142,12 +183,15 @@ def request_page(r: dict[str, Any]) -> str:
         label = LABELS.get(r.get("decision") or "", r["state"])
         actions = (f"<p>{_e(label)}</p><p>{_e(r.get('feedback'))}</p>"
                    + (f"<p>Receipt issued at {_e(r['decided_at'])}</p>" if r.get("receipt_issued") else ""))
-    body = (f"<p><a href=\"/ui\">All requests</a></p><div class=\"card\"><h1>{_e(r['target'])} "
-            f"<span class=\"badge\">{_e(r['state'])}</span></h1><p>Request {rid}</p><h2>Verified limits</h2>"
-            f"<ul>{contracts}</ul><ul>{coverage}</ul>{notices}<p>Time limit: {_e(ex.get('timeout_seconds'))} s. "
-            f"{sandbox}</p>{notes}<details><summary>Program source</summary><pre>{_e(r['program'])}</pre>"
-            f"</details><details><summary>Proof results</summary><ul>{proofs}</ul></details>{actions}</div>")
-    return _page(f"Request {r['request_id']}", body)
+    shown_id = _e(s.get("agent_request_id") or r["request_id"])
+    source = s.get("source") if isinstance(s.get("source"), str) else r["program"]
+    body = (f"<p><a href=\"/ui\">All requests</a></p><div class=\"card\"><h1>Run {_e(r['target'])} "
+            f"<span class=\"badge\">{_e(r['state'])}</span></h1>{_summary_html(s)}{notes}{actions}"
+            f"<details><summary>Details</summary><h2>Contracts</h2><ul>{contracts}</ul><ul>{coverage}</ul>"
+            f"{notices}<p>Time limit: {_e(ex.get('timeout_seconds'))} s. {sandbox}</p>"
+            f"<p>Request id (chosen by the agent): {shown_id}</p><h2>Program source</h2>"
+            f"<pre>{_numbered(source)}</pre><h2>Proof results</h2><ul>{proofs}</ul></details></div>")
+    return _page("Approval request", body)
 
 
 def profile_page(snapshot: dict[str, Any] | None) -> str:

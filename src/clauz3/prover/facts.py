@@ -9,6 +9,7 @@ executor cannot establish is reported as unknown, never guessed.
 
 from __future__ import annotations
 
+import ctypes
 import sys
 from typing import Any
 
@@ -29,6 +30,16 @@ class _Unknown(Exception):
     pass
 
 
+def _text(v: z3.SeqRef) -> str:
+    """A string literal's exact code points (``as_string`` escapes non-ASCII as ``\\u{…}``)."""
+    n = z3.Z3_get_string_length(v.ctx_ref(), v.as_ast())
+    if n > MAX_TEXT:
+        raise _Unknown
+    buf = (ctypes.c_uint * n)()
+    z3.Z3_get_string_contents(v.ctx_ref(), v.as_ast(), n, buf)
+    return "".join(chr(c) for c in buf)
+
+
 def _literal(value: Any) -> Any:
     """The Python value of a symbolic value that is one literal, else raise :class:`_Unknown`."""
     if isinstance(value, Tagged):
@@ -42,10 +53,7 @@ def _literal(value: Any) -> Any:
     if isinstance(value, z3.ExprRef):
         v = z3.simplify(value)
         if z3.is_string_value(v):
-            text = v.as_string()
-            if len(text) > MAX_TEXT:
-                raise _Unknown
-            return text
+            return _text(v)
         if z3.is_int_value(v):
             return v.as_long()
         if z3.is_true(v):

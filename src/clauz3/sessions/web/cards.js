@@ -1,9 +1,12 @@
 // Run cards (02 UI-17), approval cards (UI-18..20, 03 CARD-5) and Undo (UI-21, 05 FS-7).
 // An approval card joins a run ONLY by exact equality of request_id. Cards are long-lived DOM:
 // updates rewrite their info sections but keep open disclosures and the typed feedback.
+// Issue 12: one status (the head's pill), the summary first, everything technical under one
+// Details; a finished card is one line ("Approved by you · Sent 1 email …") that expands.
 
 import { api } from "./api.js";
-import { button, disclosure, el, formatTime, mockBadge, UNDECLARED_TEXT } from "./dom.js";
+import { blocks, details, guaranteeList, libraryLines, sentences, sourceRows, warningsNote } from "./cardview.js";
+import { button, disclosure, el, formatTime } from "./dom.js";
 import { modal } from "./dialogs.js";
 import { emit, FINAL, store } from "./state.js";
 
@@ -79,10 +82,6 @@ export function refreshAll() {
   for (const found of runs.values()) found.refreshButtons();
 }
 
-function section(title, ...children) {
-  return el("div", { class: "card-section" }, el("h4", { text: title }), ...children);
-}
-
 function line(label, value) {
   return el("div", { class: "kv" }, el("span", { class: "k", text: `${label}: ` }), el("span", { class: "v", text: value }));
 }
@@ -90,8 +89,33 @@ function line(label, value) {
 function truncatedBlock(label, text) {
   const shown = text.length > OUTPUT_LIMIT ? text.slice(0, OUTPUT_LIMIT) : text;
   const box = el("div", { class: "output" }, el("div", { class: "output-label", text: label }), el("pre", { text: shown }));
-  if (shown.length < text.length) box.append(el("div", { class: "muted", text: "Output truncated" }));
+  if (shown.length < text.length) box.append(el("div", { class: "muted", text: `Output truncated: ${(text.length - shown.length).toLocaleString()} more characters` }));
   return box;
+}
+
+// The phases in which the program itself ran, so an exit code or a sandbox means something.
+const RAN = new Set(["executing", "completed", "failed", "uncertain"]);
+
+function ruleSentence(r, s) {
+  const rule = r.rule || {};
+  if (r.decided_by === "profile") {
+    const limits = (s.guarantees || []).map((g) => g.text.replace(/\.$/, "")).join("; ");
+    return `${r.decision === "auto_rejected" ? "Rejected" : "Approved"} by your rule${limits ? `: ${limits}` : ""}.`;
+  }
+  if (r.decided_by === "policy") {
+    return `${r.decision === "auto_rejected" ? "Rejected" : "Approved"} by the policy rule ${rule.name || "?"}${rule.reason ? `: ${rule.reason}` : ""}.`;
+  }
+  return null;
+}
+
+function decisionShort(r) {
+  if (!r) return "";
+  if (r.decided_by === "profile") return r.decision === "auto_rejected" ? "Rejected by your rule" : "Approved by your rule";
+  if (r.decided_by === "policy") return r.decision === "auto_rejected" ? "Rejected by the policy" : "Approved by the policy";
+  if (r.decision) return `${DECISION_LABELS[r.decision] || r.decision} by you`;
+  if (r.state === "expired") return "Expired before a decision";
+  if (r.state === "cancelled") return "Cancelled before a decision";
+  return "";
 }
 
 class RunCard {
@@ -102,15 +126,21 @@ class RunCard {
     this.open = new Set();
     this.inflight = false;
     this.lastFetch = 0;
-    this.phase = null;
-    this.head = el("div", { class: "card-head" });
+    this.expanded = false;  // a finished card is one line until the person opens it
+    this.title = el("h3", { text: "Run program" });
+    this.pill = el("span", { class: "phase" });
+    this.oneLine = el("span", { class: "one-line" });
+    this.toggle = el("button", { type: "button", class: "small card-toggle", "aria-expanded": "false", hidden: true, text: "Show" });
+    this.toggle.addEventListener("click", () => { this.expanded = !this.expanded; this.drawCollapse(); });
+    this.undoBox = el("div", { class: "undo" });
+    this.head = el("div", { class: "card-head" }, this.title, this.pill, this.oneLine, this.undoBox, this.toggle);
+    this.lead = el("div", { class: "card-summary" });
     this.info = el("div", { class: "run-info" });
     this.output = el("div", { class: "run-output" });
-    this.diag = el("div");
     this.approvalBox = el("section", { class: "card approval", hidden: true, "data-request-id": requestId, "aria-label": "Approval request" });
-    this.undoBox = el("div", { class: "undo" });
-    this.node = el("section", { class: "card run", "data-request-id": requestId, "aria-label": "Run program" },
-      this.head, this.info, this.output, this.diag, this.approvalBox, this.undoBox);
+    this.detailsBox = el("div", { class: "card-details" });
+    this.body = el("div", { class: "card-body" }, this.lead, this.info, this.output, this.approvalBox, this.detailsBox);
+    this.node = el("section", { class: "card run", "data-request-id": requestId, "aria-label": "Run program" }, this.head, this.body);
     // Approval card parts that must survive refreshes.
     this.approvalInfo = el("div", { class: "approval-info" });
     this.feedback = el("textarea", { rows: "2", "aria-label": "Feedback for the agent (optional)", maxlength: "4000", placeholder: "Feedback for the agent (optional)" });
@@ -149,53 +179,116 @@ class RunCard {
     });
   }
 
+  phaseText() {
+    if (this.run) return PHASES[this.run.phase] || this.run.phase || "";
+    const state = this.record && this.record.state;
+    return state === "pending" ? PHASES.awaiting_approval : ({ approved: "Approved", denied: "Rejected", expired: "Expired", cancelled: "Cancelled" }[state] || "");
+  }
+
+  // The one status of the card (issue 12: shown once), in the head.
+  drawHead() {
+    const phase = this.run ? this.run.phase : (this.record && this.record.state === "pending" ? "awaiting_approval" : "");
+    this.pill.className = `phase phase-${phase}`;
+    this.pill.textContent = this.phaseText();
+    this.node.dataset.phase = phase || "";
+  }
+
   drawRun() {
     const r = this.run;
-    const phase = PHASES[r.phase] || r.phase || "";
-    this.node.dataset.phase = r.phase || "";
-    this.head.replaceChildren(el("h3", { text: "Run program" }), el("span", { class: `phase phase-${r.phase}`, text: phase }));
+    this.drawHead();
+    const s = r.summary && typeof r.summary === "object" ? r.summary : null;
+    const lead = [];
+    if (s) {
+      lead.push(...sentences(s.sentences, s.kind === "refusal" ? "summary-line refusal" : "summary-line outcome"));
+      if (s.kind === "refusal" && Array.isArray(s.excerpt) && s.excerpt.length) lead.push(sourceRows(s.excerpt));
+      lead.push(...blocks(s.blocks));
+      const note = warningsNote(s.warnings);
+      if (note) lead.push(note);
+      if (s.omitted) lead.push(el("div", { class: "muted", text: s.omitted }));
+    }
+    this.runLead = lead;
     const info = [];
-    if (r.exit_code !== null && r.exit_code !== undefined) info.push(line("Exit code", String(r.exit_code)));
-    if (r.reason) info.push(line("Reason", String(r.reason)));
-    if (r.message) info.push(el("div", { class: "run-message", text: String(r.message) }));
-    if (r.sandbox) info.push(line("Sandbox", String(r.sandbox)));
+    if (r.message && !s) info.push(el("div", { class: "run-message", text: String(r.message) }));
     // 03 SNAP-1: whether any effect ran, shown once the run stopped early (issue 13: Stop during execution).
     if (typeof r.executed_partially === "boolean" && ["cancelled", "failed", "uncertain"].includes(r.phase)) {
       info.push(line("Executed partially", r.executed_partially ? "yes — effects that already ran stay" : "no"));
     }
     this.info.replaceChildren(...info);
     this.drawOutput();
-    const o = r.obligation;
-    const rows = [];
-    if (o && typeof o === "object") {
-      if (o.line !== undefined && o.line !== null) rows.push(line("Line", String(o.line)));
-      if (o.call) rows.push(line("Expression", String(o.call)));
-      if (o.predicate) rows.push(line("Predicate", String(o.predicate)));
-      if (o.conclusion) rows.push(line("Conclusion", String(o.conclusion)));
-      if (o.result) rows.push(line("Result", String(o.result)));
-      if (o.description) rows.push(line("Obligation", String(o.description)));
-    }
-    rows.push(line("Exit code", r.exit_code === null || r.exit_code === undefined ? "none" : String(r.exit_code)));
-    rows.push(line("Request", this.id));
-    this.diag.replaceChildren(disclosure("Run diagnostics", this.open, "diag", ...rows));
+    this.drawLead();
+    this.drawDetails();
     this.drawUndo();
+    this.drawCollapse();
+  }
+
+  // What the card leads with: the run's own sentences once it has them, else the plan.
+  drawLead() {
+    const nodes = [];
+    if (this.runLead && this.runLead.length) nodes.push(...this.runLead);
+    this.lead.replaceChildren(...nodes);
+  }
+
+  drawDetails() {
+    const r = this.run;
+    const rows = [];
+    if (this.record) rows.push(...details(this.record, this.record.presentation || {}, r, this.open));
+    if (r) {
+      if (r.reason) rows.push(line("Reason", String(r.reason)));
+      if (r.message && r.summary) rows.push(el("div", { class: "run-message", text: String(r.message) }));
+      const o = r.obligation;
+      if (o && typeof o === "object") {
+        if (o.line !== undefined && o.line !== null) rows.push(line("Obligation line", String(o.line)));
+        if (o.call) rows.push(line("Expression", String(o.call)));
+        if (o.predicate) rows.push(line("Predicate", String(o.predicate)));
+        if (o.conclusion) rows.push(line("Conclusion", String(o.conclusion)));
+        if (o.result) rows.push(line("Result", String(o.result)));
+        if (o.description) rows.push(line("Obligation", String(o.description)));
+      }
+      if (RAN.has(r.phase)) {
+        if (r.exit_code !== null && r.exit_code !== undefined) rows.push(line("Exit code", String(r.exit_code)));
+        if (r.sandbox) rows.push(line("Sandbox", String(r.sandbox)));
+      }
+      if (!this.record) rows.push(line("Request id (chosen by the agent)", this.id));
+    }
+    this.detailsBox.replaceChildren(rows.length ? disclosure("Details", this.open, "details", ...rows) : "");
+  }
+
+  drawCollapse() {
+    const final = Boolean(this.run && FINAL.has(this.run.phase)) || Boolean(!this.run && this.record && this.record.state !== "pending");
+    const collapsed = final && !this.expanded;
+    this.node.classList.toggle("collapsed", collapsed);
+    this.body.hidden = collapsed;
+    this.toggle.hidden = !final;
+    this.toggle.textContent = collapsed ? "Show" : "Hide";
+    this.toggle.setAttribute("aria-expanded", String(!collapsed));
+    this.toggle.setAttribute("aria-label", collapsed ? "Show this run" : "Hide this run");
+    let text = "";
+    if (final) {
+      const s = this.run && this.run.summary;
+      const said = s && Array.isArray(s.sentences) && s.sentences.length ? s.sentences[0] : (this.run && this.run.message) || "";
+      text = [decisionShort(this.record), said].filter(Boolean).join(" · ");
+    }
+    // Collapsed: the one line says it all; open: the title, and the sentences below say it once.
+    this.oneLine.textContent = collapsed ? text : "";
+    this.oneLine.hidden = !collapsed || !text;
+    this.title.hidden = collapsed && Boolean(text);
   }
 
   drawOutput() {
     const out = outputs.get(this.id) || this.run || {};
-    const blocks = [];
+    const blocksOut = [];
     for (const stream of ["stdout", "stderr"]) {
-      if (typeof out[stream] === "string" && out[stream]) blocks.push(truncatedBlock(stream === "stdout" ? "Output" : "Errors", out[stream]));
+      if (typeof out[stream] === "string" && out[stream]) blocksOut.push(truncatedBlock(stream === "stdout" ? "Output" : "Errors", out[stream]));
     }
-    this.output.replaceChildren(...blocks);
+    this.output.replaceChildren(...blocksOut);
   }
 
   drawUndo() {
     const r = this.run;
     const undo = r && r.undo;
     const nodes = [];
-    if (undo && undo.undone) nodes.push(el("div", { class: "muted", text: "File changes undone." }));
-    else if (undo && undo.available && FINAL.has(r.phase)) nodes.push(button("Undo file changes", () => this.undo()));
+    if (undo && undo.undone) nodes.push(el("span", { class: "muted", text: "File changes undone." }));
+    else if (undo && undo.available && FINAL.has(r.phase)) nodes.push(button("Undo file changes", () => this.undo(), { class: "small" }));
     if (this.undoResult) nodes.push(this.undoResult);
     this.undoBox.replaceChildren(...nodes);
   }
@@ -236,98 +329,42 @@ class RunCard {
   setApproval(record) {
     this.record = record;
     this.approvalBox.hidden = false;
-    if (!this.run) {
-      this.head.replaceChildren(el("h3", { text: "Run program" }), el("span", { class: "phase", text: PHASES.awaiting_approval }));
-    }
+    this.drawHead();
     this.drawApproval();
   }
 
   drawApproval() {
     const r = this.record;
     const p = r.presentation || {};
+    const s = p.summary || {};
     const nodes = [];
-    const target = r.target || (p.execution && p.execution.target) || "main";
-    nodes.push(el("div", { class: "card-head" }, el("h3", { text: `Approve running ${target}?` }),
-      el("span", { class: `badge state-${r.state}`, text: r.state })));
-    nodes.push(line("Request", r.request_id));
-    // Action review: the run's phase and failure reason.
-    const review = [];
-    if (this.run) review.push(line("Phase", PHASES[this.run.phase] || this.run.phase));
-    if (this.run && this.run.reason) review.push(line("Reason", String(this.run.reason)));
-    if (review.length) nodes.push(section("Action review", ...review));
-    if (p.mock_notice) nodes.push(el("div", { class: "notice mock-notice", text: p.mock_notice }));
+    const plan = s.plan || {};
+    const finished = Boolean(this.run && this.run.summary && this.run.summary.kind === "outcome");
+    // Summary first: what the proof says the program will do (once the run has said what it did,
+    // that leads the card and the plan stays here, quieter).
+    nodes.push(el("div", { class: finished ? "card-plan done" : "card-plan" }, ...sentences(plan.sentences), ...blocks(plan.blocks)));
+    const note = warningsNote(s.warnings);
+    if (note) nodes.push(note);
+    nodes.push(el("h4", { text: "Verified limits" }), guaranteeList(s));
+    nodes.push(el("h4", { text: "Libraries" }), libraryLines(s));
     if (p.undeclared_notice) nodes.push(el("div", { class: "notice undeclared", text: p.undeclared_notice }));
-    nodes.push(this.limits(p));
-    nodes.push(this.coverage(p));
-    nodes.push(this.execution(p));
     const notes = this.automaticNotes(r);
-    if (notes.length) nodes.push(section("Automatic decisions", ...notes));
+    if (notes.length) nodes.push(el("div", { class: "auto-notes" }, ...notes));
     if (r.state === "pending" && r.expires_at) {
       this.expiry = el("div", { class: "expiry" });
       nodes.push(this.expiry);
       tickExpiry(this);
     } else this.expiry = null;
-    nodes.push(disclosure("Program source", this.open, "program",
-      p.program ? el("div", { class: "muted", text: `${p.program.source_name || ""} · ${p.program.lines ?? "?"} lines · SHA-256 ${p.program.sha256 || ""}` }) : null,
-      el("pre", { class: "program", text: typeof r.program === "string" ? r.program : "" })));
-    const proofs = Array.isArray(p.proofs) ? p.proofs : Array.isArray(r.proofs) ? r.proofs : [];
-    nodes.push(disclosure("Proof results", this.open, "proofs",
-      proofs.length ? el("ul", {}, ...proofs.map((x) => el("li", { text: `${x.name}: ${x.conclusion}${x.description && x.description !== x.name ? ` — ${x.description}` : ""}` })))
-        : el("div", { class: "muted", text: "No proof results recorded." })));
     this.approvalInfo.replaceChildren(...nodes);
+    this.drawHead();
     this.drawDecided();
+    this.drawDetails();
+    this.drawCollapse();
     this.refreshButtons();
-  }
-
-  limits(p) {
-    const items = (p.contracts || []).map((c, i) => {
-      const lib = c.library || null;
-      const title = el("div", { class: "lib-title" }, el("span", { text: lib ? lib.title || lib.domain : "Unknown library" }));
-      const badge = lib ? mockBadge(lib.mock) : null;
-      if (badge) title.append(" ", badge);
-      const item = el("div", { class: "limit" }, title);
-      if (lib && lib.mock === "unmarked") item.append(el("div", { class: "muted", text: UNDECLARED_TEXT }));
-      item.append(el("code", { class: "call", text: c.call || c.expression || "" }));
-      if (c.description) item.append(el("div", { class: "description", text: c.description }));
-      const id = c.identity;
-      item.append(el("div", { class: "muted", text: id && id.symbol ? `Resolved contract: ${id.symbol}` : "Resolved identity not recorded." }));
-      const source = [];
-      if (id) {
-        source.push(line("Origin", id.origin || "authored in this project"));
-        source.push(line("Revision", id.revision || "none"));
-        source.push(line("Source file", `${id.source_file || "?"}${id.source_line ? `:${id.source_line}` : ""}`));
-        source.push(line("Source SHA-256", id.source_sha256 || "?"));
-        source.push(line("Layer SHA-256", id.layer_sha256 || "?"));
-      }
-      source.push(line("Contract source", c.expression || ""));
-      source.push(c.documentation ? el("pre", { class: "doc", text: c.documentation }) : el("div", { class: "muted", text: "No documentation." }));
-      item.append(disclosure("Source and documentation", this.open, `src-${i}`, ...source));
-      return item;
-    });
-    if (!items.length) items.push(el("div", { class: "muted", text: "No guarantees stated." }));
-    return section("Verified limits", ...items);
-  }
-
-  coverage(p) {
-    const list = Array.isArray(p.coverage) ? p.coverage : [];
-    if (!list.length) return section("Coverage", el("div", { class: "muted", text: p.coverage_note || "No domain policies applied." }));
-    return section("Coverage", ...list.map((c) => el("div", { class: `coverage coverage-${c.colour || "neutral"}`, text: c.label || c.status })));
-  }
-
-  execution(p) {
-    const e = p.execution || {};
-    const rows = [line("Target", e.target || this.record.target || "main")];
-    if (e.timeout_seconds) rows.push(line("Time limit", `${e.timeout_seconds} s`));
-    rows.push(el("div", { class: e.sandbox === "unavailable" ? "warn" : "", text: `Sandbox: ${e.sandbox || "unknown"}` }));
-    if (e.sandbox_detail) rows.push(el("div", { class: "muted", text: e.sandbox_detail }));
-    if ((e.extra_read || []).length) rows.push(line("Extra read paths", e.extra_read.join(", ")));
-    if ((e.extra_write || []).length) rows.push(line("Extra write paths", e.extra_write.join(", ")));
-    return section("Execution limits", ...rows);
   }
 
   automaticNotes(r) {
     const notes = [];
-    if (r.rule && r.rule.name) notes.push(el("div", { text: `Matched rule: ${r.rule.name}${r.rule.reason ? ` — ${r.rule.reason}` : ""}` }));
     const auto = r.automatic || {};
     if (auto.suppressed) notes.push(el("div", { text: "A remembered or policy approval matched, but automatic approvals are paused in this conversation." }));
     for (const u of auto.undecidable || []) notes.push(el("div", { text: `Rule ${u.rule || "?"} could not be decided${u.reason ? `: ${u.reason}` : ""}.` }));
@@ -337,10 +374,13 @@ class RunCard {
 
   drawDecided() {
     const r = this.record;
+    const s = (r.presentation || {}).summary || {};
     const nodes = [];
     if (r.decision) {
+      this.status.textContent = "";  // the decision below says it; "Decision saved." would repeat it
       nodes.push(el("div", { class: "decision", text: `Decision: ${DECISION_LABELS[r.decision] || r.decision}` }));
-      if (r.decided_by && r.decided_by !== "human") nodes.push(el("div", { class: "muted", text: `Decided by ${r.decided_by === "policy" ? "the policy" : "a remembered rule"}` }));
+      const rule = ruleSentence(r, s);
+      if (rule) nodes.push(el("div", { class: "rule-sentence", text: rule }));
       if (r.feedback) nodes.push(el("div", { text: `Feedback: ${r.feedback}` }));
       if (r.receipt_issued && r.decided_at) nodes.push(el("div", { class: "muted", text: `Receipt issued ${formatTime(r.decided_at)}` }));
     } else if (r.state === "cancelled" || r.state === "expired") {
@@ -373,8 +413,28 @@ class RunCard {
     if (pending && runEnded) this.status.textContent = "This action is no longer running.";
   }
 
+  // Remember states its scope and asks (issue 12): the rule's reach, in the card's own sentences.
+  async confirmRemember(body) {
+    const s = ((this.record && this.record.presentation) || {}).summary || {};
+    const approve = body.decision === "approved_remember";
+    const scope = s.scope || "Future programs with exactly these guarantees will be decided without asking.";
+    const flip = (t) => (approve ? t : t.replace("will run without asking", "will be rejected without asking"));
+    const limits = (s.guarantees || []).map((g) => el("li", { text: g.text }));
+    const said = s.scope_intro && limits.length
+      ? el("div", { class: "remember-scope" }, el("p", { text: flip(s.scope_intro) }), el("ul", {}, ...limits))
+      : el("p", { class: "remember-scope", text: flip(scope) });
+    const choice = await modal({
+      title: approve ? "Approve and remember?" : "Reject and remember?",
+      body: [said,
+        el("p", { class: "muted", text: "You can disable the rule later in Approvals." })],
+      actions: [{ id: "yes", label: approve ? "Approve and remember" : "Reject and remember", primary: approve, danger: !approve }],
+    });
+    return choice === "yes";
+  }
+
   async decide(body) {
     if (this.inflight) return;
+    if ((body.decision === "approved_remember" || body.remember) && !(await this.confirmRemember(body))) return;
     this.inflight = true;
     this.status.textContent = "Saving decision…";
     this.refreshButtons();
