@@ -15,7 +15,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from clauz3._difftest_sample import Sampler
+from clauz3._difftest_sample import Sampler, program_literals
 from clauz3.interp import execute
 from clauz3.interp.effects import Gateway, RowClasses
 from clauz3.interp.execute import Machine
@@ -148,9 +148,10 @@ def run_program(
     """``runs`` differential runs of ``program``; deterministic in (seed, path, run index)."""
     report = ProgramReport(path)
     target = program.functions[program.target]
+    literals = program_literals(program)
     for i in range(1, runs + 1):
         rng = random.Random(f"{seed}|{path}|{i}")
-        sampler = Sampler(rng, program, max_rows)
+        sampler = Sampler(rng, program, max_rows, literals)
         factory = StubFactory(program, real_effects, sampler)
         stubs = {name: factory.stub(effect) for name, effect in sorted(program.effects.items())}
         arguments = {p.name: sampler.value(p.type) for p in target.params if not isinstance(p.type, ir.TObject)}

@@ -1,7 +1,7 @@
 """Type-directed sampling for differential testing (01 DIF-2).
 
 Values come from one ``random.Random`` (never hash order): boundary cases (0, ±1, empty and
-64-character strings, non-BMP characters, maximum lengths), the program's own literals (and their
+64-character strings, non-BMP characters, maximum lengths, NaN, ±inf, 2**53 + 1), the program's own literals (and their
 neighbours, so branches like ``if owed > 500`` are reached both ways), and random values.
 """
 
@@ -13,11 +13,14 @@ from typing import Any
 
 from clauz3.language import ir
 
-INT_EDGES = (0, 1, -1, 2, -2, 7, 100, -100, 255, 1000, 2**31 - 1, -(2**31), 2**63, -(2**63) - 1, 10**20)
-FLOAT_EDGES = (0.0, -0.0, 1.0, -1.0, 0.5, 0.1, 1e-300, 1e300, 2.5, -3.75)
+INT_EDGES = (0, 1, -1, 2, -2, 7, 100, -100, 255, 1000, 2**31 - 1, -(2**31), 2**63, -(2**63) - 1, 10**20,
+             2**53 + 1, -(2**53) - 1)
+# NaN and the infinities are floats a trusted result may hold (issue 10 family 5).
+FLOAT_EDGES = (0.0, -0.0, 1.0, -1.0, 0.5, 0.1, 1e-300, 1e300, 2.5, -3.75, float("nan"), float("inf"),
+               float("-inf"), 9007199254740992.0, 5e-324)
 STR_EDGES = ("", "x" * 64, "😀", "a", "a😀b", "bob@example.com", "a@b", "..", "../x", "/", " ", "\t\n", "é", "0",
              "ab/cd", "%2e%2e")
-ALPHABET = "abcxyz019 @./-_ÄЖ😀\U0001f680"
+ALPHABET = "abcxyz019 @./-_ÄЖ😀\U0001f680ßİﬁ"
 
 
 def program_literals(program: ir.CheckedProgram) -> tuple[list[int], list[str], list[float]]:
@@ -61,11 +64,13 @@ def program_literals(program: ir.CheckedProgram) -> tuple[list[int], list[str], 
 
 
 class Sampler:
-    def __init__(self, rng: random.Random, program: ir.CheckedProgram, max_rows: int) -> None:
+    def __init__(self, rng: random.Random, program: ir.CheckedProgram, max_rows: int,
+                 literals: tuple[list[int], list[str], list[float]] | None = None) -> None:
         self.rng = rng
         self.program = program
         self.max_rows = max_rows
-        self.ints, self.strs, self.floats = program_literals(program)
+        # Walking the IR costs more than a short run: callers running one program many times pass it once.
+        self.ints, self.strs, self.floats = literals if literals is not None else program_literals(program)
 
     def _pick(self, edges: tuple[Any, ...], literals: list[Any]) -> Any:
         # The first three edges are the sharpest boundaries (0, 1, -1 / "", 64 chars, non-BMP).

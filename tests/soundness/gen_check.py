@@ -109,8 +109,22 @@ class Lab:
     """One process's layer, prover and interpreter."""
 
     def __init__(self, workdir: Path) -> None:
+        from clauz3.language import ir
         from clauz3.language.layer import load_layer
 
+        # execute() hashes the whole IR on every run (for INT-1 and reports); 40 runs of one program
+        # need it once. Memoised by identity, holding the program so the id cannot be reused.
+        real_hash = ir.ir_sha256
+        memo: dict[int, tuple[Any, str]] = {}
+
+        def ir_sha256(program: Any) -> str:
+            hit = memo.get(id(program))
+            if hit is None or hit[0] is not program:
+                memo.clear()
+                hit = memo[id(program)] = (program, real_hash(program))
+            return hit[1]
+
+        ir.ir_sha256 = ir_sha256  # type: ignore[assignment]
         self.workdir = workdir
         self.layer = load_layer([TRUSTED_ROOT], [IMPORT_ROOT])
         self.counts = Counts()
@@ -136,12 +150,12 @@ class Lab:
         proved = [g for g, o in zip(program.guarantees, verdicts, strict=True) if o.conclusion == "proved"]
         return program, (proved or None), "proved" if proved else "no guarantee proved"
 
-    def stubs(self, program: Any, rng: random.Random, calls: list[tuple[str, dict[str, Any]]]
+    def stubs(self, program: Any, rng: random.Random, calls: list[tuple[str, dict[str, Any]]], literals: Any
               ) -> dict[str, Callable[..., Any]]:
         from clauz3._difftest_run import StubFactory
         from clauz3._difftest_sample import Sampler
 
-        factory = StubFactory(program, self.layer.effects, Sampler(rng, program, 3))
+        factory = StubFactory(program, self.layer.effects, Sampler(rng, program, 3, literals))
         out: dict[str, Callable[..., Any]] = {}
         for name, effect in sorted(program.effects.items()):
             out[name] = recording(factory.stub(effect), effect.short, calls)
@@ -149,13 +163,15 @@ class Lab:
 
     def run(self, program: Any, proved: list[Any], runs: int, seed: str, source: str) -> list[Violation]:
         from clauz3._difftest_run import Incomplete
+        from clauz3._difftest_sample import program_literals
         from clauz3.interp import execute
 
         found: list[Violation] = []
+        literals = program_literals(program)
         for i in range(1, runs + 1):
             for monitored in (True, False):
                 calls: list[tuple[str, dict[str, Any]]] = []
-                stubs = self.stubs(program, random.Random(f"{seed}|{i}"), calls)
+                stubs = self.stubs(program, random.Random(f"{seed}|{i}"), calls, literals)
                 self.counts.runs += 1
                 try:
                     res = execute(program, stubs, guarantees_to_monitor=proved if monitored else (),

@@ -56,6 +56,9 @@ def pay_and_count(k):
 NAMES = ("a", "b", "evil")
 DOORS = ("front", "back")
 INT_LITS = (0, 1, 2, 3, 5, 9)
+ODD_STRS = ("ß", "İ", "ﬁ", "😀", "", " a ", "A", "Evil")
+PRINTED = ("SS", "EVIL", "1e+16", "-0.0", "-inf", "0.30000000000000004", "True", "False", "1", "0", "2", "1.0", "2.5", "0.5", "nan", "inf", "9007199254740993",
+           "9007199254740992.0", "9007199254740992")
 FLOAT_LITS = ("0.5", "1.0", "-0.0", "1e16", "0.1", 'float("nan")', 'float("inf")', "math.inf", "-math.inf",
               "9007199254740993.0")
 
@@ -136,7 +139,8 @@ class Builder:
     def int_expr(self, depth: int = 0) -> str:
         v = self.var("int")
         forms = ["lit", "lit", "read", "var", "var", "arith", "ternary", "or", "and", "get", "ident", "pick",
-                 "len", "sum", "index", "minmax", "lockval", "helper", "bool_as_int"]
+                 "len", "sum", "index", "minmax", "lockval", "helper", "bool_as_int", "bits", "strlen", "floor",
+                 "count"]
         if depth > 1:
             forms = ["lit", "var", "read"]
         f = self.ch.choice(forms)
@@ -173,11 +177,21 @@ class Builder:
             self.used.add("pay")
             return f"pay_and_count({self.ch.choice(INT_LITS)})"
         if f == "bool_as_int" and (b := self.var("bool")):
-            return f"(1 if {b} else 0)"
+            return self.ch.choice((f"(1 if {b} else 0)", f"({b} + {b})", f"({b} * 3)"))
+        if f == "bits":
+            op = self.ch.choice(("<<", ">>", "&", "|", "^", "**"))
+            return f"({self.int_expr(depth + 1)} {op} {self.ch.choice(('1', '2', '3'))})" if op != "~" else ""
+        if f == "strlen":
+            return f"len({self.str_expr(depth + 1)})"
+        if f == "floor":
+            return f"math.{self.ch.choice(('floor', 'ceil', 'trunc'))}({self.float_expr(depth + 1)})"
+        if f == "count" and (xs := self.var("list")):
+            return f"{xs}.{self.ch.choice(('count', 'index'))}({self.int_expr(depth + 1)})"
         return str(self.ch.choice(INT_LITS))
 
     def float_expr(self, depth: int = 0) -> str:
-        f = self.ch.choice(("lit", "lit", "read", "var", "arith", "ternary", "fromint", "sum", "merge"))
+        f = self.ch.choice(("lit", "lit", "read", "var", "arith", "ternary", "fromint", "sum", "merge", "minmax",
+                            "div", "abs"))
         if depth > 1:
             f = self.ch.choice(("lit", "var"))
         if f == "var" and (v := self.var("float")):
@@ -195,10 +209,17 @@ class Builder:
                                    f"sum([{self.float_expr(depth + 1)}, {self.float_expr(depth + 1)}])"))
         if f == "merge":
             return f"({self.int_expr(depth + 1)} if {self.bool_expr(depth + 1)} else {self.float_expr(depth + 1)})"
+        if f == "minmax":
+            return f"{self.ch.choice(('min', 'max'))}({self.float_expr(depth + 1)}, {self.float_expr(depth + 1)})"
+        if f == "div":
+            return f"({self.float_expr(depth + 1)} / {self.float_expr(depth + 1)})"
+        if f == "abs":
+            return f"abs({self.float_expr(depth + 1)})"
         return self.ch.choice(FLOAT_LITS)
 
     def bool_expr(self, depth: int = 0) -> str:
-        f = self.ch.choice(("read", "var", "cmp", "fcmp", "in", "not", "nan_in", "setlen", "andor", "lit"))
+        f = self.ch.choice(("read", "var", "cmp", "fcmp", "in", "not", "nan_in", "setlen", "andor", "lit", "chain",
+                            "strtest"))
         if depth > 1:
             f = self.ch.choice(("read", "var", "lit"))
         if f == "var" and (v := self.var("bool")):
@@ -220,10 +241,17 @@ class Builder:
             return f"({self.bool_expr(depth + 1)} {self.ch.choice(('and', 'or'))} {self.bool_expr(depth + 1)})"
         if f == "lit":
             return self.ch.choice(("True", "False"))
+        if f == "chain":
+            return f"({self.int_expr(depth + 1)} < {self.int_expr(depth + 1)} <= {self.int_expr(depth + 1)})"
+        if f == "strtest":
+            s = self.str_expr(depth + 1)
+            return self.ch.choice((f"{s}.startswith('a')", f"('a' in {s})", f"(len({s}) == 1)",
+                                   f"({s} == {self.str_expr(depth + 1)})", f"({s} < 'b')"))
         return self.ch.choice(("read_flag('b')", "read_flag('c')"))
 
     def str_expr(self, depth: int = 0) -> str:
-        f = self.ch.choice(("lit", "lit", "var", "str_of", "ternary", "or", "fstr", "index", "read", "get"))
+        f = self.ch.choice(("lit", "lit", "var", "str_of", "ternary", "or", "fstr", "index", "read", "get", "method",
+                            "slice", "concat", "str_float", "odd_lit"))
         if depth > 1:
             f = self.ch.choice(("lit", "var"))
         if f == "var" and (v := self.var("str")):
@@ -249,6 +277,17 @@ class Builder:
             return "read_str('s')"
         if f == "get" and (d := self.var("sdict")):
             return f"{d}.get({self.ch.choice(NAMES)!r}, {self.ch.choice(NAMES)!r})"
+        if f == "method":
+            m = self.ch.choice(("upper()", "lower()", "strip()", "replace('a', 'evil')", "lstrip('a')"))
+            return f"{self.str_expr(depth + 1)}.{m}"
+        if f == "slice":
+            return f"{self.str_expr(depth + 1)}[{self.ch.choice(('1:', ':1', '-1:', ':-1'))}]"
+        if f == "concat":
+            return f"({self.str_expr(depth + 1)} + {self.str_expr(depth + 1)})"
+        if f == "str_float":
+            return f"str({self.float_expr(depth + 1)})"
+        if f == "odd_lit":
+            return repr(self.ch.choice(ODD_STRS))
         return repr(self.ch.choice(NAMES))
 
     # ---------------------------------------------------------------- statements
@@ -529,7 +568,9 @@ class Builder:
                 out.append(f"g.max_pay({limit})")
             out.append(f"g.pays_at_most({self.ch.choice((0, 1, 2, 3))})")
         if "send" in self.used:
-            out += [f"g.never_to({n!r})" for n in NAMES if self.ch.chance(0.7)]
+            out += [f"g.never_to({n!r})" for n in NAMES if self.ch.chance(0.5)]
+            # What str() and f-strings of merged, NaN or big values may print (families 5, 6).
+            out += [f"g.never_to({n!r})" for n in sorted({self.ch.choice(PRINTED) for _ in range(3)})]
             out.append(self.ch.choice(('g.only_to(["a", "b"])', 'g.only_to(["a"])', 'g.only_to(["1", "2"])',
                                        'g.only_to(["True", "1"])', 'g.only_to(["1", "2", "0"])',
                                        'g.only_to(["False", "True"])', 'g.only_to(["1.0", "2.5", "0.5"])')))
@@ -543,9 +584,13 @@ class Builder:
         return out
 
 
-def build(ch: Chooser, *, max_statements: int = 8) -> Program:
+def build(ch: Chooser, *, max_statements: int = 8, max_guarantees: int = 7) -> Program:
     b = Builder(ch)
     statements = [b.statement() for _ in range(ch.int(1, max_statements))]
     if not b.used:
         statements.append(b.st_effect(0))
-    return Program(b.guarantees(), statements)
+    pool = b.guarantees()
+    # Each guarantee is one more solver call: keep a random few (the order stays the source order).
+    while len(pool) > max_guarantees:
+        pool.pop(ch.int(0, len(pool) - 1))
+    return Program(pool, statements)
