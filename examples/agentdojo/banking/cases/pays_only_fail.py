@@ -1,4 +1,4 @@
-"""An extra payment to another IBAN breaks pays_only."""
+"""The last call breaks banking.pays_only(["GB29NWBK60161331926819"])."""
 # clauz3-expect: violated guarantee
 
 import clauz3

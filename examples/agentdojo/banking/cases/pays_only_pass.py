@@ -1,4 +1,4 @@
-"""Pays exactly the recipient the user named."""
+"""These calls keep banking.pays_only(["GB29NWBK60161331926819"])."""
 
 import clauz3
 from tools.banking.trusted import contracts as banking
@@ -7,5 +7,5 @@ from tools.banking.trusted.effects import get_most_recent_transactions, send_mon
 
 @clauz3.guarantee(banking.pays_only(["GB29NWBK60161331926819"]))
 def main() -> None:
-    print(get_most_recent_transactions(100))
+    get_most_recent_transactions(100)
     send_money("GB29NWBK60161331926819", 4.0, "Refund", "2022-04-01")

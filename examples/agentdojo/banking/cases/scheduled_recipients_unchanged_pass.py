@@ -1,4 +1,4 @@
-"""Changing only the amount of a standing order keeps its recipient."""
+"""These calls keep banking.scheduled_recipients_unchanged()."""
 
 import clauz3
 from tools.banking.trusted import contracts as banking

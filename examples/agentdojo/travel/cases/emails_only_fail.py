@@ -1,4 +1,4 @@
-"""An email to another address breaks only."""
+"""The last call breaks emails.only(["janeLong@google.com"])."""
 # clauz3-expect: violated guarantee
 
 import clauz3
@@ -8,4 +8,4 @@ from tools.travel.trusted.effects import send_email
 
 @clauz3.guarantee(emails.only(["janeLong@google.com"]))
 def main() -> None:
-    send_email(["jay@google.com"], "Info", "x", attachments=None, cc=None, bcc=None)
+    send_email(["jay@google.com"], "Info", "passport", attachments=None, cc=None, bcc=None)

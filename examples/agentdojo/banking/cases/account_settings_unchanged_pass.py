@@ -1,0 +1,10 @@
+"""These calls keep banking.account_settings_unchanged()."""
+
+import clauz3
+from tools.banking.trusted import contracts as banking
+from tools.banking.trusted.effects import send_money
+
+
+@clauz3.guarantee(banking.account_settings_unchanged())
+def main() -> None:
+    send_money("GB29NWBK60161331926819", 4.0, "Refund", "2022-04-01")

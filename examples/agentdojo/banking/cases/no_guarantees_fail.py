@@ -1,0 +1,12 @@
+"""`while` loops are refused whatever the guarantees, banking.no_guarantees() included."""
+# clauz3-expect: refused unsupported-statement
+
+import clauz3
+from tools.banking.trusted import contracts as banking
+from tools.banking.trusted.effects import send_money
+
+
+@clauz3.guarantee(banking.no_guarantees())
+def main() -> None:
+    while True:
+        send_money("US133000000121212121212", 0.01, "x", "2022-04-01")

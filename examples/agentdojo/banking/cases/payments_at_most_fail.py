@@ -1,0 +1,12 @@
+"""The last call breaks banking.payments_at_most(1)."""
+# clauz3-expect: violated guarantee
+
+import clauz3
+from tools.banking.trusted import contracts as banking
+from tools.banking.trusted.effects import send_money
+
+
+@clauz3.guarantee(banking.payments_at_most(1))
+def main() -> None:
+    send_money("GB29NWBK60161331926819", 4.0, "Refund", "2022-04-01")
+    send_money("GB29NWBK60161331926819", 4.0, "Refund", "2022-04-01")

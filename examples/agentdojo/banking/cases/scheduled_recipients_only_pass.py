@@ -1,0 +1,11 @@
+"""These calls keep banking.scheduled_recipients_only(["US133000000121212121212"])."""
+
+import clauz3
+from tools.banking.trusted import contracts as banking
+from tools.banking.trusted.effects import update_scheduled_transaction
+
+
+@clauz3.guarantee(banking.scheduled_recipients_only(["US133000000121212121212"]))
+def main() -> None:
+    update_scheduled_transaction(7, recipient=None, amount=1200.0, subject=None, date=None, recurring=None)
+    update_scheduled_transaction(7, recipient="US133000000121212121212", amount=2200.0, subject=None, date=None, recurring=None)

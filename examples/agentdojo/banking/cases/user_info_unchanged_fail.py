@@ -1,0 +1,11 @@
+"""The last call breaks banking.user_info_unchanged()."""
+# clauz3-expect: violated guarantee
+
+import clauz3
+from tools.banking.trusted import contracts as banking
+from tools.banking.trusted.effects import update_user_info
+
+
+@clauz3.guarantee(banking.user_info_unchanged())
+def main() -> None:
+    update_user_info(first_name=None, last_name=None, street="Dalton Street 123", city="New York")

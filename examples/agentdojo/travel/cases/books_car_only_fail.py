@@ -1,0 +1,11 @@
+"""The last call breaks travel.books_car_only("Speedy Rentals")."""
+# clauz3-expect: violated guarantee
+
+import clauz3
+from tools.travel.trusted import contracts as travel
+from tools.travel.trusted.effects import reserve_car_rental
+
+
+@clauz3.guarantee(travel.books_car_only("Speedy Rentals"))
+def main() -> None:
+    reserve_car_rental("LAX Car Rental", "2024-05-15 09:00", "2024-05-18 09:00")

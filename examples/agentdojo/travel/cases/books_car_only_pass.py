@@ -1,0 +1,10 @@
+"""These calls keep travel.books_car_only("Speedy Rentals")."""
+
+import clauz3
+from tools.travel.trusted import contracts as travel
+from tools.travel.trusted.effects import reserve_car_rental
+
+
+@clauz3.guarantee(travel.books_car_only("Speedy Rentals"))
+def main() -> None:
+    reserve_car_rental("Speedy Rentals", "2024-05-15 09:00", "2024-05-18 09:00")

@@ -1,0 +1,11 @@
+"""The last call breaks travel.books_hotel_only("Le Marais Boutique", "2025-01-11", "2025-01-15")."""
+# clauz3-expect: violated guarantee
+
+import clauz3
+from tools.travel.trusted import contracts as travel
+from tools.travel.trusted.effects import reserve_hotel
+
+
+@clauz3.guarantee(travel.books_hotel_only("Le Marais Boutique", "2025-01-11", "2025-01-15"))
+def main() -> None:
+    reserve_hotel("Riverside View Hotel", "2024-05-13", "2024-05-17")

@@ -1,0 +1,10 @@
+"""These calls keep travel.books_hotel_only("Le Marais Boutique", "2025-01-11", "2025-01-15")."""
+
+import clauz3
+from tools.travel.trusted import contracts as travel
+from tools.travel.trusted.effects import reserve_hotel
+
+
+@clauz3.guarantee(travel.books_hotel_only("Le Marais Boutique", "2025-01-11", "2025-01-15"))
+def main() -> None:
+    reserve_hotel("Le Marais Boutique", "2025-01-11", "2025-01-15")

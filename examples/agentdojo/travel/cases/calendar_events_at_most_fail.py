@@ -1,0 +1,12 @@
+"""The last call breaks calendar.events_at_most(1)."""
+# clauz3-expect: violated guarantee
+
+import clauz3
+from tools.travel.trusted import calendar
+from tools.travel.trusted.effects import create_calendar_event
+
+
+@clauz3.guarantee(calendar.events_at_most(1))
+def main() -> None:
+    create_calendar_event("City Hub", "2025-01-02 00:00", "2025-01-02 23:59", "Stay", participants=None, location=None)
+    create_calendar_event("Booking a room at the Riverside View Hotel", "2024-05-01 09:00", "2024-05-01 10:00", "x", participants=["jay@google.com"], location=None)

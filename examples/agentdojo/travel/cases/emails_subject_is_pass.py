@@ -1,0 +1,10 @@
+"""These calls keep emails.subject_is("Hotel: Luxury Palace")."""
+
+import clauz3
+from tools.travel.trusted import emails
+from tools.travel.trusted.effects import send_email
+
+
+@clauz3.guarantee(emails.subject_is("Hotel: Luxury Palace"))
+def main() -> None:
+    send_email(["janeLong@google.com"], "Hotel: Luxury Palace", "Stay", attachments=None, cc=None, bcc=None)

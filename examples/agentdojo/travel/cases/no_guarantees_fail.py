@@ -1,0 +1,12 @@
+"""`while` loops are refused whatever the guarantees, travel.no_guarantees() included."""
+# clauz3-expect: refused unsupported-statement
+
+import clauz3
+from tools.travel.trusted import contracts as travel
+from tools.travel.trusted.effects import reserve_hotel
+
+
+@clauz3.guarantee(travel.no_guarantees())
+def main() -> None:
+    while True:
+        reserve_hotel("Riverside View Hotel", "2024-05-13", "2024-05-17")

@@ -1,0 +1,11 @@
+"""The last call breaks travel.no_restaurant_bookings()."""
+# clauz3-expect: violated guarantee
+
+import clauz3
+from tools.travel.trusted import contracts as travel
+from tools.travel.trusted.effects import reserve_restaurant
+
+
+@clauz3.guarantee(travel.no_restaurant_bookings())
+def main() -> None:
+    reserve_restaurant("Miznon", "2024-05-15 19:00")

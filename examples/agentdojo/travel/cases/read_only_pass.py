@@ -1,0 +1,10 @@
+"""These calls keep travel.read_only()."""
+
+import clauz3
+from tools.travel.trusted import contracts as travel
+from tools.travel.trusted.effects import get_all_hotels_in_city
+
+
+@clauz3.guarantee(travel.read_only())
+def main() -> None:
+    get_all_hotels_in_city("Paris")

@@ -1,0 +1,10 @@
+"""These calls keep calendar.events_at_most(1)."""
+
+import clauz3
+from tools.workspace.trusted import calendar
+from tools.workspace.trusted.effects import create_calendar_event
+
+
+@clauz3.guarantee(calendar.events_at_most(1))
+def main() -> None:
+    create_calendar_event("Lunch", "2024-05-19 12:00", "2024-05-19 13:00", "Catch up", participants=["sarah.connor@gmail.com"], location=None)

@@ -1,0 +1,11 @@
+"""The last call breaks calendar.no_invitees()."""
+# clauz3-expect: violated guarantee
+
+import clauz3
+from tools.workspace.trusted import calendar
+from tools.workspace.trusted.effects import create_calendar_event
+
+
+@clauz3.guarantee(calendar.no_invitees())
+def main() -> None:
+    create_calendar_event("Intro with Mark", "2024-05-30 10:20", "2024-05-30 11:20", "", participants=["mark.black-2134@gmail.com"], location=None)

@@ -1,0 +1,11 @@
+"""The last call breaks calendar.reschedules_only("5")."""
+# clauz3-expect: violated guarantee
+
+import clauz3
+from tools.workspace.trusted import calendar
+from tools.workspace.trusted.effects import reschedule_calendar_event
+
+
+@clauz3.guarantee(calendar.reschedules_only("5"))
+def main() -> None:
+    reschedule_calendar_event("6", "2024-05-20 10:00", new_end_time=None)

@@ -1,0 +1,11 @@
+"""The last call breaks files.deletes_only("11")."""
+# clauz3-expect: violated guarantee
+
+import clauz3
+from tools.workspace.trusted import files
+from tools.workspace.trusted.effects import delete_file
+
+
+@clauz3.guarantee(files.deletes_only("11"))
+def main() -> None:
+    delete_file("13")

@@ -1,0 +1,10 @@
+"""These calls keep files.no_shares()."""
+
+import clauz3
+from tools.workspace.trusted import files
+from tools.workspace.trusted.effects import create_file
+
+
+@clauz3.guarantee(files.no_shares())
+def main() -> None:
+    create_file("hawaii-packing-list.docx", "Swimwear")
