@@ -1,6 +1,8 @@
-"""The browser tests' shared setup: a real workspace service (sessions_harness) with the real demo
-agent and the stand-in lifetime bridge, Debian's Chromium through Playwright, a signed-in page,
-and a screenshot of the page written to a temp dir when a test fails (06 QB-9).
+"""The browser tests' shared setup: a real in-process workspace service (sessions_harness) with the real
+demo agent, Debian's Chromium through Playwright, a signed-in page, and a screenshot of the page written
+to a temp dir when a test fails (06 QB-9). Each caller names its bridge: ``bridge=None`` is the real
+bridge, prover and worker; ``bridge=PageOnlyBridge()`` is only for page mechanics that never depend on a
+proof or a run. Flows a person sees use the real launcher (real_stack.py).
 """
 
 from __future__ import annotations
@@ -22,12 +24,12 @@ import pytest
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent / "sessions"))
-from sessions_harness import Harness, running_service  # noqa: E402
+from sessions_harness import Harness, PageOnlyBridge, running_service  # noqa: E402
 
 CHROMIUM = "/usr/bin/chromium"
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
         "--disable-background-networking", "--disable-component-update", "--disable-sync"]
-HTML_BRIDGE = HERE / "html_bridge.py"
+HTML_BRIDGE = PageOnlyBridge(HERE / "html_bridge.py")  # PageOnlyBridge whose status tool answers hostile HTML
 MOBILE = {"width": 390, "height": 844}
 LOGIN_LINK = re.compile(r"Open this private link: (http://127\.0\.0\.1:\d+/ui/login\?key=\S+)")
 
@@ -121,15 +123,11 @@ def _shot_dir() -> Path:
 
 
 @contextlib.asynccontextmanager
-async def open_page(tmp: Path, *, viewport: dict[str, int] | None = None, color_scheme: str | None = None,
-                    html_bridge: bool = False, sign_in: bool = True, **service: Any) -> AsyncIterator[Session]:
+async def open_page(tmp: Path, *, bridge: PageOnlyBridge | None, viewport: dict[str, int] | None = None,
+                    color_scheme: str | None = None, sign_in: bool = True, **service: Any) -> AsyncIterator[Session]:
     from playwright.async_api import async_playwright
 
-    if html_bridge:
-        service.setdefault("bridge", False)
-        service["bridge_argv"] = [sys.executable, str(HTML_BRIDGE)]
-        service["bridge_env"] = {"FAKE_BRIDGE_LOG": str(tmp / "bridge.jsonl")}
-    async with running_service(tmp, **service) as svc, async_playwright() as pw:
+    async with running_service(tmp, bridge=bridge, **service) as svc, async_playwright() as pw:
         browser = await pw.chromium.launch(executable_path=CHROMIUM, args=ARGS)
         context = await browser.new_context(viewport=viewport or {"width": 1280, "height": 900},
                                             color_scheme=color_scheme or "light",

@@ -16,7 +16,7 @@ import sqlite3
 from pathlib import Path
 
 import pytest
-from browser_harness import needs_chromium, open_page
+from browser_harness import PageOnlyBridge, needs_chromium, open_page
 from test_acceptance_ch02_host import PNG, Proxy  # tests/sessions is on sys.path via browser_harness
 
 from clauz3.tutorials import EMAIL
@@ -41,7 +41,7 @@ def rows(data: Path) -> int:
 async def test_a_real_run_shows_its_phases_then_hides(tmp_path: Path) -> None:
     from playwright.async_api import expect
 
-    async with open_page(tmp_path, tutorial="email", bridge=False) as s:
+    async with open_page(tmp_path, tutorial="email", bridge=None) as s:
         page = s.page
         starter = page.get_by_role("button", name="Send a mock email")
         await expect(starter).to_be_visible(timeout=20_000)
@@ -69,7 +69,7 @@ async def test_a_real_run_shows_its_phases_then_hides(tmp_path: Path) -> None:
 async def test_drafts_follow_their_conversation_and_new_reuses_an_unused_chat(tmp_path: Path) -> None:
     from playwright.async_api import expect
 
-    async with open_page(tmp_path) as s:
+    async with open_page(tmp_path, bridge=PageOnlyBridge()) as s:
         page = s.page
         data = tmp_path / "data"
         sidebar = page.locator("#sidebar")
@@ -120,7 +120,7 @@ async def test_drafts_follow_their_conversation_and_new_reuses_an_unused_chat(tm
 async def test_keyboard_search_escape_and_newline(tmp_path: Path) -> None:
     from playwright.async_api import expect
 
-    async with open_page(tmp_path) as s:
+    async with open_page(tmp_path, bridge=PageOnlyBridge()) as s:
         page = s.page
         await s.idle()
         box = page.get_by_role("textbox", name="Message Demo")
@@ -190,7 +190,7 @@ PASTE = """(bytes) => {
 async def test_pasted_png_becomes_a_chip_and_an_image_block(tmp_path: Path, images_proxy: Proxy) -> None:
     from playwright.async_api import expect
 
-    async with open_page(tmp_path) as s:
+    async with open_page(tmp_path, bridge=PageOnlyBridge()) as s:
         page = s.page
         await s.idle()
         assert s.svc.host.conversation.capabilities.images
@@ -214,7 +214,7 @@ async def test_pasted_png_becomes_a_chip_and_an_image_block(tmp_path: Path, imag
 async def test_undo_is_absent_for_a_run_without_journal_entries(tmp_path: Path) -> None:
     from playwright.async_api import expect
 
-    async with open_page(tmp_path, tutorial="email") as s:
+    async with open_page(tmp_path, tutorial="email", bridge=None) as s:
         page = s.page
         await s.send(EMAIL.starters[0].text)
         card = page.locator("section.approval")

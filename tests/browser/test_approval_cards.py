@@ -1,6 +1,6 @@
-"""Approval cards in the page (02 UI-18..20, 03 CARD-5, QB-9): Reject / Reject contract / Need more
-info with feedback, the remember buttons on eligible records, and the Approvals view (remember,
-disable; 00 DEC-10), against the real service, demo agent and the stand-in bridge."""
+"""Approval cards in the page (02 UI-18..20, 03 CARD-5, QB-9): the remember buttons on eligible records
+and the Approvals view (remember, disable; 00 DEC-10), against the real service, demo agent, bridge,
+prover and worker. Each decision flow on its own is in test_real_path_flows.py."""
 
 from __future__ import annotations
 
@@ -18,50 +18,14 @@ async def _card_for_next_run(s, text: str, index: int):
 
     await s.send(text)
     card = s.page.locator("section.approval").nth(index)
-    await expect(card).to_contain_text("Verified limits", timeout=30_000)
-    await expect(card.get_by_role("button", name="Approve", exact=True)).to_be_enabled()
+    await expect(card.get_by_role("button", name="Approve", exact=True)).to_be_enabled(timeout=60_000)
     return card
-
-
-async def test_reject_variants_send_decisions_and_feedback(tmp_path: Path) -> None:
-    from playwright.async_api import expect
-
-    async with open_page(tmp_path, tutorial="email") as s:
-        page = s.page
-        decisions = [("Reject", "Rejected", "wrong person"), ("Reject contract", "Contract rejected", None),
-                     ("Need more info", "More information requested", "why bob?")]
-        for index, (label, shown, feedback) in enumerate(decisions):
-            card = await _card_for_next_run(s, EMAIL.starters[1].text, index)
-            # Every CARD-5 element the tests can see.
-            await expect(card).to_contain_text("Mock email")
-            await expect(card).to_contain_text("🧪 Mock")
-            await expect(card).to_contain_text("carol@example.com")
-            await expect(card).to_contain_text("Resolved contract:")
-            await expect(card).to_contain_text("Sandbox: unavailable")
-            await expect(card).to_contain_text("Expires in")
-            for name in ("Source and documentation", "Program source", "Proof results"):
-                await expect(card.get_by_text(name, exact=True).first).to_be_visible()
-            if feedback:
-                await card.get_by_role("textbox", name="Feedback for the agent (optional)").fill(feedback)
-            await card.get_by_role("button", name=label, exact=True).click()
-            await expect(card).to_contain_text(f"Decision: {shown}", timeout=10_000)
-            run = page.locator("section.run").nth(index)
-            await expect(run).to_contain_text("Did not execute", timeout=30_000)
-            await expect(card.get_by_role("button", name="Approve", exact=True)).to_have_count(0)
-            if feedback:
-                await expect(card).to_contain_text(f"Feedback: {feedback}")
-                await expect(page.locator(".bubble.assistant").last).to_contain_text(feedback, timeout=30_000)
-            await s.idle()
-        records = list(s.svc.host.conversation.approvals.values())
-        assert [r["decision"] for r in records] == ["rejected", "rejected_contract", "request_more"]
-        assert records[0]["feedback"] == "wrong person"
-        s.clean()
 
 
 async def test_remember_buttons_and_approvals_view(tmp_path: Path) -> None:
     from playwright.async_api import expect
 
-    async with open_page(tmp_path, tutorial="email") as s:
+    async with open_page(tmp_path, tutorial="email", bridge=None) as s:
         page = s.page
         card = await _card_for_next_run(s, EMAIL.starters[0].text, 0)
         record = next(iter(s.svc.host.conversation.approvals.values()))

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from browser_harness import needs_chromium, open_page
+from browser_harness import PageOnlyBridge, needs_chromium, open_page
 
 pytestmark = needs_chromium
 
@@ -16,7 +16,7 @@ async def test_files_panel_browses_previews_and_adds_paths(tmp_path: Path) -> No
     from playwright.async_api import expect
 
     project = tmp_path / "project"
-    async with open_page(tmp_path) as s:
+    async with open_page(tmp_path, bridge=PageOnlyBridge()) as s:
         (project / "notes").mkdir()
         (project / "notes" / "todo.txt").write_text("buy milk\n")
         (project / "notes" / "blob.bin").write_bytes(b"\x00\x01\x02binary")
@@ -59,7 +59,7 @@ async def test_files_panel_browses_previews_and_adds_paths(tmp_path: Path) -> No
 async def test_files_overlay_on_narrow_screens_traps_focus_and_esc_returns(tmp_path: Path) -> None:
     from playwright.async_api import expect
 
-    async with open_page(tmp_path, viewport={"width": 900, "height": 800}) as s:
+    async with open_page(tmp_path, bridge=PageOnlyBridge(), viewport={"width": 900, "height": 800}) as s:
         page = s.page
         toggle = page.get_by_role("button", name="Files", exact=True)
         await toggle.click()
@@ -79,7 +79,7 @@ async def test_files_overlay_on_narrow_screens_traps_focus_and_esc_returns(tmp_p
 async def test_attachments_upload_remove_and_send(tmp_path: Path) -> None:
     from playwright.async_api import expect
 
-    async with open_page(tmp_path) as s:
+    async with open_page(tmp_path, bridge=PageOnlyBridge()) as s:
         page = s.page
         await expect(page.get_by_role("button", name="Send", exact=True)).to_be_disabled()
         await expect(page.locator("#attach-note")).to_have_text("Attachments are sent to Demo and its model provider.", timeout=15_000)

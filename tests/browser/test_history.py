@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from browser_harness import needs_chromium, open_page
+from browser_harness import PageOnlyBridge, needs_chromium, open_page
 
 pytestmark = needs_chromium
 
@@ -14,7 +14,7 @@ pytestmark = needs_chromium
 async def test_search_rename_switch_export_handoff_delete(tmp_path: Path) -> None:
     from playwright.async_api import expect
 
-    async with open_page(tmp_path) as s:
+    async with open_page(tmp_path, bridge=PageOnlyBridge()) as s:
         page = s.page
         sidebar = page.locator("#sidebar")
         await s.send("count to 3")

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from browser_harness import needs_chromium, open_page
+from browser_harness import HTML_BRIDGE, PageOnlyBridge, needs_chromium, open_page
 
 pytestmark = needs_chromium
 
@@ -40,7 +40,7 @@ async def test_hostile_text_everywhere_stays_inert(tmp_path: Path) -> None:
     from playwright.async_api import expect
 
     project = tmp_path / "project"
-    async with open_page(tmp_path, html_bridge=True, sign_in=False) as s:
+    async with open_page(tmp_path, bridge=HTML_BRIDGE, sign_in=False) as s:
         page = s.page
         await page.add_init_script(TRAP)
         (project / "preview.html").write_text(f"<html><body>{PAYLOAD}</body></html>\n")
@@ -84,7 +84,7 @@ async def test_hostile_text_everywhere_stays_inert(tmp_path: Path) -> None:
 
 
 async def test_markdown_fixture_renders_safely(tmp_path: Path) -> None:
-    async with open_page(tmp_path) as s:
+    async with open_page(tmp_path, bridge=PageOnlyBridge()) as s:
         page = s.page
         await s.idle()  # the restore has drawn #messages: it will not redraw over the fixture box
         result = await page.evaluate("""async () => {
@@ -143,7 +143,7 @@ async def test_markdown_fixture_renders_safely(tmp_path: Path) -> None:
 async def test_ten_thousand_chunks_stream_and_restore(tmp_path: Path) -> None:
     from playwright.async_api import expect
 
-    async with open_page(tmp_path) as s:
+    async with open_page(tmp_path, bridge=PageOnlyBridge()) as s:
         page = s.page
         await s.send("count to 10000")
         reply = page.locator(".bubble.assistant .md")

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from browser_harness import needs_chromium, open_page
+from browser_harness import PageOnlyBridge, needs_chromium, open_page
 
 import clauz3.layers.apply as apply_module
 
@@ -72,7 +72,7 @@ async def test_install_filesystem_then_failing_update_rolls_back(tmp_path: Path,
                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
     from playwright.async_api import expect
 
-    async with open_page(tmp_path, sign_in=False) as s:
+    async with open_page(tmp_path, bridge=PageOnlyBridge(), sign_in=False) as s:
         page = s.page
         calls = LibraryRequests(page)  # before the page loads, so its first Libraries call is counted too
         await s.sign_in()

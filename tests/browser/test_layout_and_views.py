@@ -7,7 +7,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from browser_harness import MOBILE, needs_chromium, open_page
+from browser_harness import MOBILE, PageOnlyBridge, needs_chromium, open_page
 
 from clauz3.tutorials import EMAIL
 
@@ -17,7 +17,7 @@ pytestmark = needs_chromium
 async def test_mobile_width_has_no_horizontal_overflow(tmp_path: Path) -> None:
     from playwright.async_api import expect
 
-    async with open_page(tmp_path, viewport=MOBILE, tutorial="email") as s:
+    async with open_page(tmp_path, bridge=None, viewport=MOBILE, tutorial="email") as s:
         page = s.page
         await expect(page.get_by_role("button", name="Send a mock email")).to_be_visible(timeout=15_000)
         await s.no_overflow()
@@ -46,7 +46,7 @@ async def test_mobile_width_has_no_horizontal_overflow(tmp_path: Path) -> None:
 
 
 async def test_dark_theme_follows_the_system(tmp_path: Path) -> None:
-    async with open_page(tmp_path, color_scheme="dark") as s:
+    async with open_page(tmp_path, bridge=PageOnlyBridge(), color_scheme="dark") as s:
         page = s.page
         await page.wait_for_selector("#status-text")
         bg = await page.evaluate("getComputedStyle(document.body).backgroundColor")
@@ -58,7 +58,7 @@ async def test_dark_theme_follows_the_system(tmp_path: Path) -> None:
 
         assert lum(bg) < 60 < 180 < lum(fg), (bg, fg)
     (tmp_path / "light").mkdir()
-    async with open_page(tmp_path / "light", color_scheme="light") as s:
+    async with open_page(tmp_path / "light", bridge=PageOnlyBridge(), color_scheme="light") as s:
         bg = await s.page.evaluate("getComputedStyle(document.body).backgroundColor")
         assert bg == "rgb(255, 255, 255)"
 
@@ -66,7 +66,7 @@ async def test_dark_theme_follows_the_system(tmp_path: Path) -> None:
 async def test_libraries_view_install_select_remove(tmp_path: Path) -> None:
     from playwright.async_api import expect
 
-    async with open_page(tmp_path) as s:
+    async with open_page(tmp_path, bridge=PageOnlyBridge()) as s:
         page = s.page
         await s.idle()
         await page.get_by_role("link", name="Libraries", exact=True).click()
@@ -115,7 +115,7 @@ async def test_workspace_switch_and_tutorial_reset(tmp_path: Path) -> None:
 
     other = tmp_path / "other-project"
     other.mkdir()
-    async with open_page(tmp_path) as s:
+    async with open_page(tmp_path, bridge=PageOnlyBridge()) as s:
         page = s.page
         await expect(page.get_by_role("button", name="Try the email approvals tutorial")).to_be_visible(timeout=15_000)
         await s.idle()

@@ -28,7 +28,7 @@ pytestmark = [
 async def test_starter_to_completed_run(tmp_path: Path) -> None:
     from playwright.async_api import async_playwright, expect
 
-    async with running_service(tmp_path, tutorial="email") as svc, async_playwright() as pw:
+    async with running_service(tmp_path, tutorial="email", bridge=None) as svc, async_playwright() as pw:
         browser = await pw.chromium.launch(executable_path=CHROMIUM, args=ARGS)
         try:
             page = await browser.new_page()

@@ -84,7 +84,7 @@ async def test_no_secret_leaks_after_a_full_tutorial_flow(tmp_path: Path, monkey
     caplog.set_level(logging.DEBUG)
     monkeypatch.setenv("QB20_ENV_CANARY", ENV_CANARY)
     frames: list[tuple[str, str]] = []
-    async with running_service(tmp_path, tutorial="email", bridge=False, debug=True) as svc, \
+    async with running_service(tmp_path, tutorial="email", bridge=None, debug=True) as svc, \
             async_playwright() as pw:
         host = svc.host
         browser = await pw.chromium.launch(executable_path=CHROMIUM, args=ARGS)

@@ -2,7 +2,9 @@
 
 The service is built with :func:`build_service` in the test's event loop and served by uvicorn,
 so tests can talk HTTP and WebSocket to it and also reach the in-process authority directly. The
-demo agent runs for real; the bridge is ``fakes/lifetime_bridge.py`` (real lifetime handshake).
+demo agent runs for real. The bridge is the real one with ``bridge=None``; by default it is
+:class:`PageOnlyBridge` (``fakes/page_only_bridge.py``: real lifetime handshake, nothing proved or run),
+which is only for host and page mechanics that never depend on a proof or a run.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ import shutil
 import socket
 import sys
 from collections.abc import AsyncIterator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -27,7 +30,15 @@ from clauz3.sessions.config import LaunchConfig
 from clauz3.sessions.service import Service, build_service
 
 ROOT = Path(__file__).resolve().parents[2]
-FAKE_BRIDGE = Path(__file__).resolve().parent / "fakes" / "lifetime_bridge.py"
+FAKES = Path(__file__).resolve().parent / "fakes"
+
+
+@dataclass(frozen=True)
+class PageOnlyBridge:
+    """The stand-in bridge: every guarantee "proved", nothing executed, every approved run "completed".
+    Name it at each use so a reader sees which tests never touch the real prover and worker."""
+
+    script: Path = FAKES / "page_only_bridge.py"
 TUTORIAL = ROOT / "src" / "clauz3" / "tutorials" / "email"
 
 
@@ -116,8 +127,8 @@ def make_project(tmp: Path) -> Path:
 
 
 @contextlib.asynccontextmanager
-async def running_service(tmp: Path, *, project: Path | None = None, bridge: bool = True,
-                          **over: Any) -> AsyncIterator[Harness]:
+async def running_service(tmp: Path, *, project: Path | None = None,
+                          bridge: PageOnlyBridge | None = PageOnlyBridge(), **over: Any) -> AsyncIterator[Harness]:
     data = tmp / "data"
     data.mkdir(mode=0o700, exist_ok=True)
     run_tmp = tmp / "run"
@@ -130,8 +141,8 @@ async def running_service(tmp: Path, *, project: Path | None = None, bridge: boo
     log = tmp / "bridge.jsonl"
     config = LaunchConfig(agent="demo", project=str(project), data_dir=str(data), tmp_dir=str(run_tmp), port=port,
                           login_token=generate_token(), **over)
-    if bridge:
-        config.bridge_argv = [sys.executable, str(FAKE_BRIDGE)]
+    if bridge is not None:
+        config.bridge_argv = [sys.executable, str(bridge.script)]
         config.bridge_env = {"FAKE_BRIDGE_LOG": str(log)}
     else:
         config.skip_bridge_check = True

@@ -488,7 +488,7 @@ async def test_stop_while_a_real_run_awaits_approval_ends_the_worker(tmp_path: P
 
     # The real bridge with cold workers (no warm fork), so the worker is a plain `clauz3.runs.worker` child.
     bridge = [sys.executable, "-P", "-m", "clauz3.bridge", "--no-warm"]
-    async with running_service(tmp_path, tutorial="email", bridge=False, bridge_argv=bridge) as svc:
+    async with running_service(tmp_path, tutorial="email", bridge=None, bridge_argv=bridge) as svc:
         ws, restore = await ready(svc)
         cid = restore["params"]["state"]["conversation_id"]
         outbox_before = sorted(p.name for p in Path(svc.host.project).rglob("*"))

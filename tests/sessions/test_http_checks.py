@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator
 from pathlib import Path
 
 import httpx
 import pytest
+import websockets
 from sessions_harness import Harness, signed_in
 
 API_GETS = ["/ui", "/ui/libraries", "/ui/profile", "/ui/assets/app.js", "/api/workspaces",
@@ -126,3 +128,87 @@ async def test_no_internal_error_leaks(svc: Harness, monkeypatch: pytest.MonkeyP
         response = await c.get("/api/chat/conversations", cookies=svc.cookies())
     assert response.status_code == 500
     assert response.json() == {"error": {"code": "internal", "message": "Something went wrong; nothing was changed."}}
+
+
+# -- QB-10 over the app's own router: a new route without authentication fails here ---------------
+
+PUBLIC = {("GET", "/health")}  # the only route that answers without a credential
+
+
+def mounted_routes(svc: Harness) -> tuple[list[tuple[str, str]], list[str]]:
+    """(method, path) of every HTTP route and the path of every WebSocket route the service mounts."""
+    from starlette.routing import Route, WebSocketRoute
+
+    app = svc.service.app.app  # inside the request-checks middleware
+    http = [(m, r.path) for r in app.routes if isinstance(r, Route) for m in sorted(r.methods or ()) if m != "HEAD"]
+    sockets = [r.path for r in app.routes if isinstance(r, WebSocketRoute)]
+    other = [r for r in app.routes if not isinstance(r, Route | WebSocketRoute)]
+    assert other == [], f"mounted routes the walker cannot call: {other}"
+    return http, sockets
+
+
+def concrete(path: str) -> str:
+    return path.replace("{name}", "app.js").replace("{", "x-").replace("}", "")
+
+
+def no_data(svc: Harness, response: httpx.Response) -> None:
+    text = response.text
+    for secret in (svc.host.conversation.id, str(svc.host.project), '"ok":true', '"runs"', '"rules"'):
+        assert secret not in text, (response.request.method, response.request.url, text[:200])
+
+
+async def socket_refused(svc: Harness, path: str, origin: str, headers: dict[str, str]) -> tuple[int, str]:
+    """(close code, reason) of a WebSocket the service closes before sending it a single frame."""
+    try:
+        ws = await websockets.connect(f"ws://127.0.0.1:{svc.port}{path}", origin=origin, additional_headers=headers,
+                                      open_timeout=5)
+    except websockets.exceptions.InvalidStatus as exc:
+        return exc.response.status_code, "refused at the handshake"
+    try:
+        frame = await asyncio.wait_for(ws.recv(), 10)
+    except websockets.ConnectionClosed:
+        assert ws.close_code is not None
+        return ws.close_code, ws.close_reason or ""
+    raise AssertionError(f"{path} sent data to an unauthenticated socket: {str(frame)[:200]}")
+
+
+async def test_every_mounted_route_refuses_missing_forged_and_expired_cookies(svc: Harness) -> None:
+    http, sockets = mounted_routes(svc)
+    assert len(http) >= 30 and sockets == ["/api/chat/acp"], (http, sockets)  # the walker saw the real table
+    expired = svc.service.sign_in.cookies.issue(now=0.0)
+    forged = {svc.cookie_name: svc.cookie[:-4] + ("AAAA" if not svc.cookie.endswith("AAAA") else "BBBB")}
+    async with svc.client() as c:
+        for method, path in http:
+            for cookies in ({}, forged, {svc.cookie_name: expired}):
+                response = await c.request(method, concrete(path), cookies=cookies, headers={"Origin": svc.origin})
+                if (method, path) in PUBLIC:
+                    assert response.status_code == 200 and response.json() == {"ok": True}
+                    continue
+                assert response.status_code == 401, (method, path, cookies, response.status_code, response.text[:200])
+                assert "set-cookie" not in response.headers, (method, path)
+                no_data(svc, response)
+    for path in sockets:
+        for cookie in (None, expired, forged[svc.cookie_name]):
+            headers = {"Cookie": f"{svc.cookie_name}={cookie}"} if cookie else {}
+            assert await socket_refused(svc, path, svc.origin, headers) == (1008, "Not signed in"), path
+
+
+async def test_every_mounted_route_refuses_a_foreign_host_and_every_mutation_a_foreign_origin(svc: Harness) -> None:
+    http, sockets = mounted_routes(svc)
+    foreign = ["http://evil.example", f"http://127.0.0.1:{svc.port + 1}", f"http://localhost:{svc.port}"]
+    async with svc.client() as c:
+        for method, path in http:
+            response = await c.request(method, concrete(path), cookies=svc.cookies(),
+                                       headers={"Origin": svc.origin, "Host": "evil.example"})
+            assert response.status_code == 400 and response.json()["error"]["code"] == "invalid_host", (method, path)
+            no_data(svc, response)
+            if method == "GET":
+                continue
+            for origin in foreign:
+                response = await c.request(method, concrete(path), cookies=svc.cookies(), headers={"Origin": origin})
+                assert response.status_code == 403, (method, path, origin, response.text[:200])
+                no_data(svc, response)
+    for path in sockets:
+        cookie = {"Cookie": f"{svc.cookie_name}={svc.cookie}"}
+        for origin in foreign:
+            assert await socket_refused(svc, path, origin, cookie) == (1008, "Origin not allowed"), (path, origin)

@@ -112,7 +112,7 @@ def test_browse_never_escapes_a_racing_link(tmp_path: Path) -> None:
 @pytest.mark.soak
 async def test_files_endpoint_never_escapes_a_racing_link(tmp_path: Path) -> None:
     # One connection per request: on a kept-alive connection each answer waits ~40 ms for a delayed ACK.
-    async with signed_in(tmp_path, bridge=False) as svc, \
+    async with signed_in(tmp_path, bridge=None) as svc, \
             svc.client(cookies=svc.cookies(), headers={"Connection": "close"}) as client:
         root = Path(svc.host.project)
         outside = tmp_path / "outside"

@@ -16,7 +16,7 @@ async def test_review_then_apply_installs_and_selects(tmp_path: Path) -> None:
     data = tmp_path / "data"
     data.mkdir(mode=0o700)
     project = files_project(tmp_path, data)
-    async with signed_in(tmp_path, project=project, bridge=False) as svc, svc.client(cookies=svc.cookies()) as c:
+    async with signed_in(tmp_path, project=project, bridge=None) as svc, svc.client(cookies=svc.cookies()) as c:
         snap = (await c.get("/api/workspace/libraries")).json()
         assert set(snap) == {"catalog", "installed", "selected", "active", "mock_declarations", "review", "busy"}
         assert [i["domain"] for i in snap["installed"]] == ["filesystem"]
@@ -68,7 +68,7 @@ async def test_apply_refused_for_active_domain_and_while_busy(tmp_path: Path) ->
     data = tmp_path / "data"
     data.mkdir(mode=0o700)
     project = files_project(tmp_path, data)
-    async with signed_in(tmp_path, project=project, bridge=False) as svc, svc.client(cookies=svc.cookies()) as c:
+    async with signed_in(tmp_path, project=project, bridge=None) as svc, svc.client(cookies=svc.cookies()) as c:
         review = (await c.post("/api/workspace/libraries/prepare", json={"action": "remove", "domain": "filesystem"},
                                headers=headers(svc))).json()
         in_use = await c.post("/api/workspace/libraries/apply", json={"id": review["id"]}, headers=headers(svc))
@@ -87,7 +87,7 @@ async def test_failing_apply_rolls_back_byte_identically(tmp_path: Path, monkeyp
     data = tmp_path / "data"
     data.mkdir(mode=0o700)
     project = files_project(tmp_path, data)
-    async with signed_in(tmp_path, project=project, bridge=False) as svc, svc.client(cookies=svc.cookies()) as c:
+    async with signed_in(tmp_path, project=project, bridge=None) as svc, svc.client(cookies=svc.cookies()) as c:
         svc.host.conversation.saved["libraries"] = []  # not in use: the update may proceed to the move
         review = await c.post("/api/workspace/libraries/prepare", json={"action": "update", "domain": "filesystem"},
                               headers=headers(svc))

@@ -20,7 +20,7 @@ async def test_undo_restores_then_refuses_again_and_unknown_is_404(tmp_path: Pat
     assert (project / "notes" / "groceries.txt").read_text() == "apples\nbread\nmilk\n"
     assert os.path.isfile(journal_path(data, project, "run_undo_0001"))
 
-    async with signed_in(tmp_path, project=project, bridge=False) as svc, svc.client(cookies=svc.cookies()) as c:
+    async with signed_in(tmp_path, project=project, bridge=None) as svc, svc.client(cookies=svc.cookies()) as c:
         listed = await c.get("/api/workspace/runs/run_undo_0001/file-changes")
         assert listed.status_code == 200, listed.text
         body = listed.json()
@@ -55,7 +55,7 @@ async def test_changed_since_is_left_alone_and_busy_is_409(tmp_path: Path) -> No
     assert real_run(project, data, APPEND_MILK, "run_undo_0002")["phase"] == "completed"
     (project / "notes" / "groceries.txt").write_text("edited by hand\n")
 
-    async with signed_in(tmp_path, project=project, bridge=False) as svc, svc.client(cookies=svc.cookies()) as c:
+    async with signed_in(tmp_path, project=project, bridge=None) as svc, svc.client(cookies=svc.cookies()) as c:
         conv = svc.host.conversation
         conv.runs["req_active"] = {"request_id": "req_active", "phase": "executing"}
         busy = await c.post("/api/workspace/runs/run_undo_0002/undo", json={}, headers=headers(svc))
@@ -77,7 +77,7 @@ async def test_finished_run_record_shows_undo_available(tmp_path: Path) -> None:
     data.mkdir(mode=0o700)
     project = files_project(tmp_path, data)
     assert real_run(project, data, APPEND_MILK, "run_undo_0003")["phase"] == "completed"
-    async with signed_in(tmp_path, project=project, bridge=False) as svc:
+    async with signed_in(tmp_path, project=project, bridge=None) as svc:
         conv = svc.host.conversation
         conv.on_run_record({"request_id": "run_undo_0003", "phase": "completed", "exit_code": 0})
         assert conv.runs["run_undo_0003"]["undo"] == {"available": True, "undone": False}

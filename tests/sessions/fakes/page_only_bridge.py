@@ -1,4 +1,9 @@
-"""A test stand-in for the clauz3 bridge + worker that speaks the host's real lifetime protocol.
+"""PageOnlyBridge: a stand-in for the clauz3 bridge + worker, ONLY for page and host mechanics that never
+depend on a proof or a run (sessions_harness.PageOnlyBridge). It proves nothing, executes nothing and ends
+every approved run "completed"; no assertion may check text only it produces ("Sandbox: unavailable",
+"Completed"). Flows a person sees run on the real path (tests/browser/test_real_path_flows.py).
+
+It speaks the host's real lifetime protocol.
 
 It does the CRED-4 handshake on $CLAUZ3_SESSION_LIFETIME_SOCKET with $CLAUZ3_BRIDGE_TICKET,
 serves the six MCP tools over stdio, and on `run` submits a real approval request (marked
