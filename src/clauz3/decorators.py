@@ -206,6 +206,20 @@ def check_mirror(pred: Callable[..., Any], target: Callable[..., Any], spelling:
     return False
 
 
+def check_named_subset(pred: Callable[..., Any], target: Callable[..., Any], spelling: str) -> None:
+    """EVT-2 (00 DEC-14): ``performs`` names, by name, the effect parameters its events use."""
+    qualname = getattr(target, "__qualname__", "?")
+    if has_variadic(pred):
+        raise TypeError(f"@{spelling} lambda on {qualname} must not take *args/**kwargs")
+    want = {p[0] for p in params_of(target)}
+    # A default on a lambda parameter is never used (events take the call's bound arguments), so
+    # the fully mirrored form written before EVT-2 allowed subsets stays valid.
+    for name, _, _, _ in params_of(pred):
+        if name not in want:
+            raise TypeError(f"@{spelling} lambda on {qualname} names `{name}`, which is not a parameter of "
+                            f"{qualname} (its parameters: {', '.join(sorted(want)) or 'none'})")
+
+
 # --------------------------------------------------------------------------- public decorators
 
 
@@ -283,7 +297,10 @@ def attach_lambda(spelling: str, attr: str, pred: Any) -> Callable[[F], F]:
         meta = _adopt(fn, spelling)
         if getattr(meta, attr) is not None:
             raise TypeError(f"@{spelling} applied twice to {meta.qualname} (at most one)")
-        check_mirror(pred, meta.original, spelling, allow_result=False)
+        if spelling == "performs":
+            check_named_subset(pred, meta.original, spelling)
+        else:
+            check_mirror(pred, meta.original, spelling, allow_result=False)
         setattr(meta, attr, pred)
         meta.decorators.insert(0, spelling)
         return meta.wrapper  # type: ignore[return-value]

@@ -244,3 +244,99 @@ def test_run_refuses_a_target_with_parameters_lacking_defaults(tmp_path: Path) -
         assert "target-parameters" in proc.stderr and "`user`" in proc.stderr, proc.stderr
         assert "Traceback" not in proc.stderr
         assert svc.requests == []
+
+
+NOTE_EVENTS = '''"""Note events."""
+
+from clauz3.events import Event
+
+
+class Wrote(Event):
+    """A note was written."""
+
+    path: str
+'''
+
+NOTE_EFFECTS = '''"""A note effect whose performs lambda names only the parameter its event needs (EVT-2)."""
+
+from tools.notes.trusted.events import Wrote
+
+import clauz3
+from clauz3.events import performs
+
+
+@clauz3.trusted
+@clauz3.mock
+@performs(lambda path: [Wrote(path)])
+def write_note(path: str, text: str, urgent: bool = False) -> None:
+    """Write text to the note at path (simulated: nothing is written)."""
+    return None
+'''
+
+NOTE_CONTRACTS = '''"""Contracts over notes."""
+
+from tools.notes.trusted.events import Wrote
+
+from clauz3.spec import ContractSpec, contract
+
+
+@contract(description="notes are written only to {paths}")
+def only_notes(paths: list[str]) -> ContractSpec:
+    return Wrote.all(lambda e: e.path in paths)
+'''
+
+NOTE_PROGRAM = '''import clauz3
+from tools.notes.trusted import contracts as notes
+from tools.notes.trusted.effects import write_note
+
+
+@clauz3.guarantee(notes.only_notes(["a.txt"]))
+def main() -> None:
+    write_note("a.txt", "hello")
+    write_note("{target}", "again", True)
+'''
+
+
+def _notes_layer(root: Path, effects: str) -> Path:
+    trusted = root / "tools" / "notes" / "trusted"
+    trusted.mkdir(parents=True)
+    (trusted / "events.py").write_text(NOTE_EVENTS)
+    (trusted / "effects.py").write_text(effects)
+    (trusted / "contracts.py").write_text(NOTE_CONTRACTS)
+    return trusted
+
+
+def test_performs_lambda_may_name_a_subset_of_the_effect_parameters(env: dict[str, str], tmp_path: Path) -> None:
+    """EVT-2 (00 DEC-14): the lambda need not mirror every parameter; the events still carry the named ones."""
+    _notes_layer(tmp_path, NOTE_EFFECTS)
+    good, bad = tmp_path / "good.py", tmp_path / "bad.py"
+    good.write_text(NOTE_PROGRAM.replace("{target}", "a.txt"))
+    bad.write_text(NOTE_PROGRAM.replace("{target}", "b.txt"))
+    proc = subprocess.run([sys.executable, "-m", "clauz3", "prove", "--json", "--no-cache", str(good), str(bad),
+                           "--trusted-root", "tools/notes/trusted"], capture_output=True, text=True, env=env,
+                          cwd=tmp_path, timeout=300)
+    assert proc.stderr == "", proc.stderr
+    entries = {Path(e["path"]).stem: e for e in json.loads(proc.stdout)["entries"]}
+    assert entries["good"]["status"] == "proved"
+    assert [o["conclusion"] for o in entries["bad"]["obligations"]] == ["violated"]
+    lint = subprocess.run([sys.executable, "-m", "clauz3", "lint", "tools"], capture_output=True, text=True, env=env,
+                          cwd=tmp_path, timeout=300)
+    assert "C3L010" not in lint.stdout + lint.stderr, lint.stdout
+    diff = subprocess.run([sys.executable, "-m", "clauz3.difftest", "--json", "--runs", "2", "--trusted-root",
+                           "tools/notes/trusted", "--import-root", str(tmp_path), "--", str(good)],
+                          capture_output=True, text=True, env=env, cwd=tmp_path, timeout=300)
+    report = json.loads(diff.stdout)
+    assert report["findings"] == [] and report["summary"]["programs"] == 1, report
+
+
+def test_performs_lambda_naming_a_parameter_the_effect_lacks_is_a_layer_error(env: dict[str, str],
+                                                                              tmp_path: Path) -> None:
+    _notes_layer(tmp_path, NOTE_EFFECTS.replace("lambda path: [Wrote(path)]", "lambda file: [Wrote(file)]"))
+    prog = tmp_path / "good.py"
+    prog.write_text(NOTE_PROGRAM.replace("{target}", "a.txt"))
+    proc = subprocess.run([sys.executable, "-m", "clauz3", "prove", "--no-cache", str(prog),
+                           "--trusted-root", "tools/notes/trusted"], capture_output=True, text=True, env=env,
+                          cwd=tmp_path, timeout=300)
+    assert proc.returncode == 2
+    assert "`file`" in proc.stderr and "write_note" in proc.stderr, proc.stderr
+    assert "Traceback" not in proc.stderr

@@ -216,7 +216,8 @@ def compile_performs(ctx: Any, meta: Any, params: tuple[ir.Param, ...], original
                         file=code.co_filename)
         return ()
     items = node.body.elts if isinstance(node.body, (ast.List, ast.Tuple)) else [node.body]
-    names = {p.name for p in params}
+    # EVT-2: event arguments are the lambda's parameters, each a parameter of the effect by name.
+    names = {p.name for p in params} & set(_lambda_params(node))
     out = []
     for item in items:
         if not isinstance(item, ast.Call) or item.keywords or not isinstance(item.func, (ast.Name, ast.Attribute)):

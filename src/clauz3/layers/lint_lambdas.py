@@ -43,6 +43,17 @@ def mirror_problem(kind: str, lam: ast.Lambda, fn_params: list[Param]) -> str | 
     return f"lambda parameters ({_render(got)}) must be `result` or the function's ({_render(want)}) plus `result`"
 
 
+def subset_problem(lam: ast.Lambda, fn_params: list[Param]) -> str | None:
+    """EVT-2: a ``performs`` lambda names a subset of the effect's parameters, by name."""
+    names = {p.name for p in fn_params if p.kind not in ("var_positional", "var_keyword")}
+    for p in params_of(lam, ""):
+        if p.kind in ("var_positional", "var_keyword"):
+            return "the lambda must not take *args/**kwargs"
+        if p.name not in names:
+            return f"lambda parameter `{p.name}` is not a parameter of the effect"
+    return None
+
+
 def _dunder(name: str) -> bool:
     return name.startswith("__") and name.endswith("__")
 

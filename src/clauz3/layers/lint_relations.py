@@ -7,7 +7,13 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from clauz3.layers._astutil import call_keyword, is_literal, module_level_statements
-from clauz3.layers.lint_lambdas import RELATION_METHODS, field_reads, mirror_problem, predicate_subset_problem
+from clauz3.layers.lint_lambdas import (
+    RELATION_METHODS,
+    field_reads,
+    mirror_problem,
+    predicate_subset_problem,
+    subset_problem,
+)
 from clauz3.layers.scan import Effect, ModuleScan
 
 Report = Callable[[ModuleScan, ast.AST, str, str], None]
@@ -182,7 +188,8 @@ def check_effect_lambdas(index: LayerIndex, report: Report) -> None:
                     report(m, dec.node, "C3L010", f"{what} takes exactly one inline lambda")
                     continue
                 lam = call.args[0]
-                problem = mirror_problem("performs", lam, eff.params)
+                problem = subset_problem(lam, eff.params) if dec.role == "performs" else \
+                    mirror_problem("performs", lam, eff.params)
                 if problem:
                     report(m, lam, "C3L010", f"{what}: {problem}")
                     continue
