@@ -69,6 +69,30 @@ def make_request(project: Path, *, request_id: str = "req_00000001", program: st
     return body
 
 
+def proved_request(project: Path, *, request_id: str = "req_00000001", program: str = PROGRAM) -> dict[str, Any]:
+    """:func:`make_request` with the real prover's guarantees, coverage and proofs, as a worker builds it:
+    an authority that proves the program itself (issue 11 §5) refuses the placeholder claims."""
+    import json
+    import os
+    import subprocess
+    import sys
+
+    path = project.parent / "proved_request.py"
+    path.write_text(program)
+    trusted, imports = roots(project)
+    out = subprocess.run([sys.executable, "-m", "clauz3", "prove", "--json", "--trusted-root", trusted[0],
+                          "--import-root", imports[0], str(path)], cwd=project, capture_output=True, text=True,
+                         timeout=120, env={k: v for k, v in os.environ.items() if k != "CLAUZ3_PROOF_CACHE"})
+    obligations = json.loads(out.stdout)["entries"][0]["obligations"]
+    coverage = json.loads(out.stdout)["entries"][0]["coverage"]
+    keys = ("domain", "status", "missing_required", "missing_recommended")
+    return make_request(project, request_id=request_id, program=program,
+                        guarantees=[o["expression"] for o in obligations if o["kind"] == "guarantee"],
+                        coverage=[{k: c[k] for k in keys} for c in coverage],
+                        proofs=[{"name": "main", "conclusion": o["conclusion"], "description": o["description"]}
+                                for o in obligations])
+
+
 class Harness:
     """An authority plus its HTTP component behind a TestClient on 127.0.0.1:8765."""
 

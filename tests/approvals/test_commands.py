@@ -15,7 +15,7 @@ from clauz3.approvals.keys import SigningKey, write_keypair
 from clauz3.approvals.mock import MockApprovalService
 from clauz3.approvals.receipts import verify_receipt
 
-from .conftest import make_request, roots
+from .conftest import make_request, proved_request, roots
 
 
 def _env(data: Path, **extra: str) -> dict[str, str]:
@@ -101,19 +101,19 @@ def test_approval_service_serves_and_stops_cleanly(tmp_path: Path, project: Path
         assert client.get("/health").json() == {"ok": True}
         token = banner["CLAUZ3_APPROVAL_TOKEN"]
         sub = {"Authorization": f"Bearer {token}"}
-        created = client.post("/api/requests", json=make_request(project), headers=sub)
-        assert created.status_code == 201
+        created = client.post("/api/requests", json=proved_request(project), headers=sub)
+        assert created.status_code == 201, created.text
         decided = client.post("/api/requests/req_00000001/decision", json={"decision": "approved_once"},
                               headers={"Authorization": f"Bearer {approver}"})
         assert decided.status_code == 200
         mine = client.get("/api/requests/req_00000001?wait=1", headers=sub).json()
-        body = make_request(project)
+        body = proved_request(project)
         from clauz3.approvals.keys import VerifyKey
 
         verify_receipt(mine["receipt"], VerifyKey.from_text(banner["CLAUZ3_APPROVAL_VERIFY_KEY"]),
                        request_id="req_00000001", program=body["program"], guarantees=body["guarantees"],
                        coverage=body["coverage"], target="main", project=str(project))
-        client.post("/api/requests", json=make_request(project, request_id="req_00000002"), headers=sub)
+        client.post("/api/requests", json=proved_request(project, request_id="req_00000002"), headers=sub)
         proc.send_signal(signal.SIGTERM)
         assert proc.wait(timeout=15) == 0
         stderr = proc.stderr.read() if proc.stderr else ""

@@ -154,3 +154,110 @@ def test_the_child_ignores_verdict_switches_in_the_environment(project: Path, mo
     monkeypatch.setenv("PYTHONPATH", ":/nonexistent")
     ten = HEADER.format(doc="") + "def main() -> None:\n" + sends(10)
     assert entails(query(project, ten)) is False
+
+
+# ------------------------------------------------------------------ end to end: MCP run + operator policy
+
+MCP_TOKEN = "entailment-e2e-submission-token-0123456789"
+MCP_APPROVER = "entailment-e2e-approver-token-0123456789ab"
+POLICY = {"version": 1, "imports": IMPORTS, "rules": [
+    {"name": "small", "decision": "auto_approved", "reason": "few mails", "when_proven": list(AT_MOST_3)}]}
+
+
+class _Served:
+    """What the bridge's credentials need from a service: a real ``clauz3 approval-service --policy``."""
+
+    def __init__(self, project: Path, data: Path) -> None:
+        import json
+        import os
+        import subprocess
+        import sys
+
+        policy = project.parent / "policy.json"
+        policy.write_text(json.dumps(POLICY))
+        env = {k: v for k, v in os.environ.items() if not k.startswith("CLAUZ3_")}
+        env.update(CLAUZ3_HOME=str(data), CLAUZ3_APPROVAL_TOKEN=MCP_TOKEN, CLAUZ3_APPROVAL_DECISION_TOKEN=MCP_APPROVER)
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "clauz3", "approval-service", "--port", "0", "--project", str(project),
+             "--trusted-root", str(project / "tools" / "email" / "trusted"), "--import-root",
+             str(project / ".clauz3"), "--import-root", str(project), "--policy", str(policy)],
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+        assert self.proc.stdout is not None
+        banner: dict[str, str] = {}
+        while "CLAUZ3_APPROVAL_VERIFY_KEY" not in banner:
+            line = self.proc.stdout.readline()
+            assert line, self.proc.stderr.read() if self.proc.stderr else ""
+            if "=" in line and line.startswith("CLAUZ3_"):
+                key, value = line.strip().split("=", 1)
+                banner[key] = value
+        from clauz3.approvals.keys import VerifyKey
+
+        self.url = banner["CLAUZ3_APPROVAL_SERVICE"]
+        self.token = MCP_TOKEN
+        self.verify_key = VerifyKey.from_text(banner["CLAUZ3_APPROVAL_VERIFY_KEY"])
+
+    def records(self) -> list[dict[str, object]]:
+        import httpx
+
+        got = httpx.get(self.url + "/api/requests", headers={"Authorization": f"Bearer {MCP_APPROVER}"},
+                        trust_env=False, timeout=30)
+        body = got.json()
+        return list(body["requests"] if isinstance(body, dict) else body)
+
+    def decide(self, rid: str, decision: str) -> None:
+        import httpx
+
+        got = httpx.post(f"{self.url}/api/requests/{rid}/decision", json={"decision": decision},
+                         headers={"Authorization": f"Bearer {MCP_APPROVER}"}, trust_env=False, timeout=30)
+        assert got.status_code == 200, got.text
+
+    def close(self) -> None:
+        self.proc.terminate()
+        self.proc.wait(timeout=30)
+
+
+async def test_mcp_run_of_ten_emails_under_an_at_most_3_policy_gets_a_card(tmp_path: Path,
+                                                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 11's worst case: a restricted agent's MCP ``run`` of ten emails was approved automatically."""
+    import os
+
+    from bridge.conftest import bridge_session, credentials, text_of
+    from bridge.fakehost import FakeHost
+
+    proj = Path(os.path.realpath(tmp_path)) / "proj"
+    shutil.copytree(REPO / "examples" / "email" / "tools" / "email", proj / "tools" / "email",
+                    ignore=shutil.ignore_patterns("__pycache__"))
+    (proj / ".clauz3").mkdir()
+    data = tmp_path / "data"
+    data.mkdir(mode=0o700)
+    monkeypatch.setenv("CLAUZ3_HOME", str(data))
+    # The issue's program: its own (true) bound of 20, written with the library bound under the name the
+    # old child used, right below a string whose form feeds moved the old child's rule into that string.
+    ten = (HEADER.format(doc="") + f"from tools.email.trusted import contracts as {OLD_ALIAS}\n\n"
+           + 'NOTE = """' + "\x0c" * 6 + "\n" + "text\n" * 8 + '"""\n\n\n'
+           + f"@clauz3.guarantee({OLD_ALIAS}.at_most(count=20))\ndef main() -> None:\n" + sends(10))
+    one = HEADER.format(doc="") + "@clauz3.guarantee(emails.at_most(1))\ndef main() -> None:\n" + sends(1)
+    served = _Served(proj, data)
+    try:
+        with FakeHost(credentials(served, tmp_path)) as host:
+            async with bridge_session(proj, host) as session:
+                small = await session.call_tool("run", {"source": one, "request_id": "req_policy_one1"})
+                assert small.structured_content["phase"] == "completed", text_of(small)
+                auto = {str(r["request_id"]): r for r in served.records()}["req_policy_one1"]
+                assert auto["decision"] == "auto_approved"  # the rule is live and does fire when it holds
+
+                pending = asyncio.ensure_future(session.call_tool("run", {"source": ten,
+                                                                          "request_id": "req_policy_ten1"}))
+                card: dict[str, object] | None = None
+                for _ in range(600):
+                    card = {str(r["request_id"]): r for r in served.records()}.get("req_policy_ten1")
+                    if card is not None or pending.done():
+                        break
+                    await asyncio.sleep(0.1)
+                assert card is not None, text_of(pending.result()) if pending.done() else "no request reached the service"
+                assert card["state"] == "pending" and card["decision"] is None, card
+                served.decide("req_policy_ten1", "rejected")
+                result = await asyncio.wait_for(pending, 60)
+                assert result.structured_content["phase"] != "completed", text_of(result)
+    finally:
+        served.close()

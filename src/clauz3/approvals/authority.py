@@ -59,6 +59,7 @@ from clauz3.approvals.requests import (
 )
 from clauz3.approvals.signature import REMEMBERED_REASON, compute_signature
 from clauz3.approvals.tokens import generate_token, secrets_equal
+from clauz3.approvals.verdicts import DEFAULT_VERIFY_TIMEOUT, Verifier, show_proof, verify_request
 
 MAX_RECORDS = 2000
 MAX_PENDING_PER_TOKEN = 16
@@ -108,6 +109,9 @@ class AuthorityConfig:
     profiles: bool = False
     submitter_grace_seconds: float = 15.0
     workspace_generation: str | None = None
+    # Issue 11 §5: the authority's own proof of each submitted program (None: cards say "claimed").
+    verify: Verifier | None = None
+    verify_timeout: float = DEFAULT_VERIFY_TIMEOUT
 
 
 @dataclass
@@ -157,6 +161,12 @@ class ApprovalAuthority:
         layer = AuthorisedLayer.resolve(self.project, trusted_roots, import_roots)
         self._conversations[key] = Conversation(key, conversation_id, token, layer,
                                                 old.paused if old is not None else False)
+        warm = getattr(self.config.verify, "warm", None)
+        if callable(warm):  # start the layer's prover child now, so the first card is not a cold start
+            try:
+                warm(layer.trusted_roots, layer.import_roots, layer.project)
+            except OSError as exc:
+                print(f"warning: cannot start the authority's prover: {exc}", file=sys.stderr)
         return token
 
     def end_conversation(self, conversation_id: str | None, reason: str = "bridge_gone") -> None:
@@ -210,6 +220,9 @@ class ApprovalAuthority:
 
     async def close(self) -> None:
         self.begin_stop()
+        closer = getattr(self.config.verify, "close", None)
+        if callable(closer):
+            await asyncio.to_thread(closer)
         if self.profiles is not None:
             self.profiles.close()
             self.profiles = None
@@ -322,7 +335,11 @@ class ApprovalAuthority:
         done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         self._inflight[request.request_id] = done
         try:
+            proof = await verify_request(self.config.verify, request, trusted_roots=conv.layer.trusted_roots,
+                                         import_roots=conv.layer.import_roots, project=conv.layer.project,
+                                         timeout=self.config.verify_timeout)
             record = self._new_record(request, conv)
+            show_proof(record.presentation, proof)
             await self._automatic(record, conv)
             if self._stopping:
                 raise ApprovalError("service_stopping", "the approval service is stopping")

@@ -85,6 +85,7 @@ def run(args: argparse.Namespace) -> int:
     from clauz3.approvals.secretfiles import InsecureFileError
     from clauz3.approvals.service import NotLoopback, bind_loopback, discover_default_layer, serve, url_host
     from clauz3.prover.entailment import entails
+    from clauz3.prover.verify import ProofVerifier
 
     port = int(_number(args.port, "--port", 0, 65535))
     wait = _number(args.approval_wait, "--approval-wait", 10, 86400)
@@ -127,7 +128,7 @@ def run(args: argparse.Namespace) -> int:
         raise CommandError(f"cannot listen on {args.host}:{port}: {exc.strerror or exc}") from exc
     authority = ApprovalAuthority(AuthorityConfig(
         data_dir=data, project=str(project), signing_key=key, approval_wait_seconds=wait, policy=policy,
-        policy_timeout=policy_timeout, profiles=args.profiles, entails=entails))
+        policy_timeout=policy_timeout, profiles=args.profiles, entails=entails, verify=ProofVerifier()))
     authority.register_conversation(None, trusted, imports, token=submission)
     http = ApprovalHTTP(authority, cookies, approver_token=approver, port=sock.getsockname()[1])
     base = f"http://{url_host(sock)}"
@@ -143,6 +144,7 @@ def run(args: argparse.Namespace) -> int:
         from clauz3.approvals.anchor import remove_anchor
 
         remove_anchor(data, project)
+        authority.config.verify.close()  # its prover children also exit when this process does
     return 0
 
 

@@ -85,6 +85,7 @@ def authority_config(config: LaunchConfig, project: str | None = None) -> Author
     """03 CLI-9: the launch's approval flags; ``--policy`` applies only in the launch project (WSP-8)."""
     from clauz3.approvals.policies import PolicyError, load_policy
     from clauz3.prover.entailment import entails  # stdlib only; the proof runs in a child process
+    from clauz3.prover.verify import ProofVerifier  # likewise: the authority's own proof, in a child
 
     policy = None
     if config.policy and (project is None or project == config.project) and config.tutorial is None:
@@ -98,7 +99,8 @@ def authority_config(config: LaunchConfig, project: str | None = None) -> Author
     if config.approval_wait is not None:
         extra["approval_wait_seconds"] = float(config.approval_wait)
     return AuthorityConfig(data_dir=Path(config.data_dir), project=project or config.project, profiles=True,
-                           policy=policy, require_sandbox=config.require_sandbox, entails=entails, **extra)
+                           policy=policy, require_sandbox=config.require_sandbox, entails=entails,
+                           verify=ProofVerifier(), **extra)
 
 
 async def build_service(config: LaunchConfig, tmp_dir: Path) -> Service:

@@ -1,0 +1,259 @@
+"""The authority's own proof of a submitted program (issue 11 §5): a submitter's claim is never a verdict.
+
+The authority never imports trusted code (LIFE-5), so :class:`ProofVerifier` keeps one warm child
+per authorised layer (``python -I -B -m clauz3.prover.verify``, allow-listed environment, cwd the
+project) that has imported the prover and loaded the layer. Each query sends the in-memory source;
+the child proves exactly those bytes against the layer it loaded, after checking by content that the
+library files still hash to what it loaded (else it exits and a fresh child proves).
+
+Verdicts are cached by content (:func:`clauz3.prover.cache.cache_key`) in a cache whose MAC secret
+exists only in the authority's memory and its children's (sent over the child's stdin): a same-user
+process can read the worker's cache key file, but cannot produce an entry this cache accepts. A
+re-submitted identical program (a retry, a remembered approval, the same starter twice) skips the
+solver; the answer says so (``cached``).
+
+Answers are plain JSON documents: ``{"entry": {...}}`` with the proof's status, obligations,
+coverage, guarantees, layer fingerprint and engine, or ``{"error": ...}`` (never a verdict).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import secrets
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Mapping
+from dataclasses import asdict, is_dataclass
+from pathlib import Path
+from typing import IO, Any
+
+from clauz3.prover.entailment import child_env
+
+LABEL = "submitted_program.py"  # the path diagnostics name; never read (the source comes over the pipe)
+READY_TIMEOUT = 60.0
+_Key = tuple[tuple[str, ...], tuple[str, ...], str]
+
+
+class _Child:
+    """One warm prover child for one layer; requests are serialised by the owner's lock."""
+
+    def __init__(self, key: _Key, secret: bytes, cache_root: str) -> None:
+        trusted, imports, project = key
+        cwd = project if os.path.isdir(project) else None
+        self.proc = subprocess.Popen(
+            [sys.executable, "-I", "-B", "-m", "clauz3.prover.verify"], stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=child_env(), cwd=cwd, start_new_session=True)
+        self.lock = threading.Lock()
+        self.ready = False
+        hello = {"secret": secret.hex(), "cache_root": cache_root, "trusted_roots": list(trusted),
+                 "import_roots": list(imports), "project": project}
+        self._send(hello)
+
+    def _send(self, doc: Mapping[str, Any]) -> None:
+        stdin: IO[bytes] | None = self.proc.stdin
+        assert stdin is not None
+        stdin.write(json.dumps(doc).encode() + b"\n")
+        stdin.flush()
+
+    def _read(self, timeout: float) -> dict[str, Any] | None:
+        """One answer line within ``timeout`` seconds, else None (the caller kills the child)."""
+        out: IO[bytes] | None = self.proc.stdout
+        assert out is not None
+        box: list[bytes] = []
+        reader = threading.Thread(target=lambda: box.append(out.readline()), daemon=True)
+        reader.start()
+        reader.join(max(0.0, timeout))
+        if not box or not box[0]:
+            return None
+        try:
+            doc = json.loads(box[0])
+        except ValueError:
+            return None
+        return doc if isinstance(doc, dict) else None
+
+    def ask(self, doc: Mapping[str, Any], timeout: float) -> dict[str, Any] | None:
+        deadline = time.monotonic() + timeout
+        if not self.ready:
+            hello = self._read(min(READY_TIMEOUT, timeout))
+            if not hello or hello.get("ready") is not True:
+                return hello if hello and "error" in hello else None
+            self.ready = True
+        self._send(doc)
+        return self._read(deadline - time.monotonic())
+
+    def alive(self) -> bool:
+        return self.proc.poll() is None
+
+    def kill(self) -> None:
+        if self.proc.poll() is None:
+            try:
+                os.killpg(self.proc.pid, 9)
+            except (ProcessLookupError, PermissionError):
+                self.proc.kill()
+        self.proc.wait()
+        for stream in (self.proc.stdin, self.proc.stdout):
+            if stream is not None:
+                try:
+                    stream.close()
+                except OSError:
+                    pass
+
+
+class ProofVerifier:
+    """``verifier(query) -> answer``: thread-safe; one warm child per (trusted roots, import roots, project)."""
+
+    def __init__(self) -> None:
+        from clauz3.storage.paths import cache_dir
+
+        self._secret = secrets.token_bytes(32)  # in memory only: see the module docstring
+        self._cache_root = str(cache_dir() / "authority-proofs")
+        self._children: dict[_Key, _Child] = {}
+        self._lock = threading.Lock()
+        self.proofs = 0  # answers that ran the solver (not a cache hit): observable in tests and benches
+
+    @staticmethod
+    def _key(trusted_roots: Any, import_roots: Any, project: Any) -> _Key:
+        return tuple(str(p) for p in trusted_roots), tuple(str(p) for p in import_roots), str(project)
+
+    def _child(self, key: _Key) -> _Child:
+        with self._lock:
+            child = self._children.get(key)
+            if child is None or not child.alive():
+                if child is not None:
+                    child.kill()
+                child = _Child(key, self._secret, self._cache_root)
+                self._children[key] = child
+            return child
+
+    def warm(self, trusted_roots: Any, import_roots: Any, project: Any) -> None:
+        """Start the layer's child now (it loads in the background), so the first card is not a cold start."""
+        self._child(self._key(trusted_roots, import_roots, project))
+
+    def __call__(self, query: Any) -> dict[str, Any]:
+        doc = asdict(query) if is_dataclass(query) else dict(query)
+        key = self._key(doc.get("trusted_roots") or (), doc.get("import_roots") or (), doc.get("project") or "")
+        timeout = float(doc.get("timeout_seconds") or 60.0)
+        deadline = time.monotonic() + timeout
+        ask = {"program": doc.get("program"), "target": doc.get("target") or "main",
+               "timeout_seconds": timeout}
+        for _attempt in range(2):  # a child that found its layer changed exits; a fresh one proves
+            child = self._child(key)
+            with child.lock:
+                answer = child.ask(ask, deadline - time.monotonic())
+                if answer is None or answer.get("restart"):
+                    child.kill()
+            if answer is None:
+                return {"error": "the authority's proof did not finish in time"}
+            if not answer.get("restart"):
+                entry = answer.get("entry")
+                if isinstance(entry, dict) and entry.get("cached") is False:
+                    self.proofs += 1
+                return answer
+        return {"error": "the trusted libraries kept changing while they were proved"}
+
+    def close(self) -> None:
+        with self._lock:
+            children, self._children = list(self._children.values()), {}
+        for child in children:
+            child.kill()
+
+
+# ------------------------------------------------------------------------------------ the child
+
+
+def _summary(entry: Mapping[str, Any]) -> dict[str, Any]:
+    """What the authority compares and shows; guarantees in the order of the program's decorators."""
+    obligations = [o for o in entry.get("obligations") or [] if isinstance(o, dict)]
+    keep = ("kind", "description", "conclusion", "reason", "expression", "line", "column")
+    return {
+        "status": entry.get("status"), "target_missing": bool(entry.get("target_missing")),
+        "program_sha256": entry.get("program_sha256"), "layer_sha256": entry.get("layer_sha256"),
+        "engine": entry.get("engine"), "cached": bool(entry.get("cached")),
+        "obligations": [{k: o.get(k) for k in keep} for o in obligations],
+        "guarantees": [o.get("expression") for o in obligations if o.get("kind") == "guarantee"],
+        "coverage": entry.get("coverage") or [],
+        "diagnostics": [d if isinstance(d, str) else d.get("message") for d in entry.get("diagnostics") or []][:20],
+    }
+
+
+class _Served:
+    def __init__(self, hello: Mapping[str, Any]) -> None:
+        from clauz3.prover.cache import ProofCache
+        from clauz3.prover.pipeline import fingerprint, layer_for
+
+        self.trusted = [Path(p) for p in hello["trusted_roots"]]
+        self.imports = [Path(p) for p in hello["import_roots"]]
+        self.project = Path(hello["project"])
+        self.cache = ProofCache(Path(hello["cache_root"]), None, bytes.fromhex(hello["secret"]))
+        before = fingerprint(self.trusted, self.project)
+        import clauz3.prover.api  # noqa: F401 - warm: the first proof pays no import
+
+        layer_for(self.trusted, self.imports)
+        self.layer_sha = fingerprint(self.trusted, self.project)
+        if before != self.layer_sha:
+            raise RuntimeError("the trusted libraries changed while they were loaded")
+
+    def prove(self, doc: Mapping[str, Any]) -> dict[str, Any]:
+        import hashlib
+
+        from clauz3.prover.cache import cache_key
+        from clauz3.prover.pipeline import ProofRequest, engine, fingerprint, prove_file
+
+        program = doc.get("program")
+        target = doc.get("target") or "main"
+        if not isinstance(program, str) or not isinstance(target, str):
+            return {"error": "bad query"}
+        source = program.encode("utf-8")
+        # By content: the layer this process loaded must still be what the files hold now.
+        if fingerprint(self.trusted, self.project) != self.layer_sha:
+            return {"restart": True}
+        key = cache_key(engine=engine(), program_sha256=hashlib.sha256(source).hexdigest(), target=target,
+                        layer_sha256=self.layer_sha, import_roots=[str(p) for p in self.imports], allow_imports=[])
+        hit = self.cache.get(key)
+        if hit is not None:
+            return {"entry": _summary(hit)}
+        timeout = max(0.5, float(doc.get("timeout_seconds") or 60.0) - 0.2)
+        req = ProofRequest(path=self.project / LABEL, trusted_roots=self.trusted, import_roots=self.imports,
+                           target=target, proof_timeout=timeout, obligation_timeout=min(10.0, timeout),
+                           use_cache=False, source=source)
+        outcome = prove_file(req, project_root=self.project)
+        entry = outcome.entry
+        if entry.get("layer_sha256") != self.layer_sha:
+            return {"restart": True}
+        if not outcome.deadline_expired:
+            self.cache.put(key, entry)
+        return {"entry": _summary(entry)}
+
+
+def _child() -> int:
+    out = sys.stdout
+    sys.stdout = sys.stderr  # nothing a trusted library prints can corrupt the answer stream
+    line = sys.stdin.readline()
+    try:
+        served = _Served(json.loads(line))
+        answer: dict[str, Any] = {"ready": True}
+    except Exception as exc:  # reported to the authority, which refuses the request
+        served = None
+        answer = {"error": f"the layer does not load: {type(exc).__name__}: {str(exc)[:300]}"}
+    out.write(json.dumps(answer) + "\n")
+    out.flush()
+    if served is None:
+        return 1
+    for line in sys.stdin:
+        try:
+            doc = json.loads(line)
+            answer = served.prove(doc if isinstance(doc, dict) else {})
+        except Exception as exc:  # an unforeseen failure is an error, never a verdict
+            answer = {"error": f"the authority's proof failed: {type(exc).__name__}: {str(exc)[:300]}"}
+        out.write(json.dumps(answer) + "\n")
+        out.flush()
+        if answer.get("restart"):
+            return 0
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(_child())
