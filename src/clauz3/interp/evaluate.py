@@ -33,7 +33,7 @@ BINOPS: dict[str, Callable[[Any, Any], Any]] = {
     "/": operator.truediv,
     "//": operator.floordiv,
     "%": operator.mod,
-    "**": operator.pow,
+    "**": lambda a, b: sem.power(a, b),  # no complex results (semantics.power)
     "&": operator.and_,
     "|": operator.or_,
     "^": operator.xor,

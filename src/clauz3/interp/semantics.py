@@ -15,6 +15,7 @@ docs/semantics.md has the table. In short:
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable, Iterator
 from typing import Any
 
@@ -249,3 +250,16 @@ def from_plain(value: Any) -> Any:
     if isinstance(value, dict):
         return build_dict((from_plain(k), from_plain(v)) for k, v in value.items())
     return value
+
+
+def power(a: Any, b: Any) -> Any:
+    """``a ** b``. With a float operand CPython returns a complex number for a negative finite base
+    and a finite fractional exponent; the checked subset has no complex numbers, so that is a
+    ``ValueError`` here (as ``math.pow`` says), which the prover makes an obligation."""
+    a, b = untag(a), untag(b)
+    if not (isinstance(a, float) or isinstance(b, float)):
+        return a ** b
+    x, y = float(a), float(b)  # OverflowError for an int too large, as CPython's own conversion
+    if math.isfinite(x) and x < 0 and math.isfinite(y) and y != math.floor(y):
+        raise ValueError("negative number cannot be raised to a fractional power")
+    return x ** y  # ZeroDivisionError for 0.0 ** negative, OverflowError when the result overflows

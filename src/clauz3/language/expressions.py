@@ -201,6 +201,11 @@ class ExprCompiler:
         if op == "%" and left.type == ir.STR:
             return self.err(node, "unsupported-expression", "`%`-formatting", "use an f-string")
         t = self.binop_type(op, left, right)
+        if t is None and op == "**" and T.is_intlike(left.type) and T.is_intlike(right.type):
+            # int ** int is an int for an exponent >= 0 and a float below: one static type needs a
+            # constant exponent (or a float operand).
+            return self.err(node, "type-error", "`**` of ints needs a constant exponent >= 0",
+                            "write float(x) ** n for a float result")
         if t is None:
             return self.err(node, "type-error",
                             f"unsupported operand types for `{op}`: {T.show(left.type)} and {T.show(right.type)}")
@@ -245,9 +250,7 @@ class ExprCompiler:
                 return ir.FLOAT
             if isinstance(right, ir.Const) and isinstance(right.value, int) and right.value >= 0:
                 return ir.INT
-            if isinstance(right, ir.UnaryOp) and right.op == "-":
-                return ir.FLOAT
-            return None
+            return None  # `x ** -n` is a float for n > 0 but an int for n <= 0: no one static type
         if op in ("&", "|", "^"):
             if lt == ir.BOOL and rt == ir.BOOL:
                 return ir.BOOL

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
@@ -29,6 +30,7 @@ from clauz3.prover.values import (
     dict_lookup,
     dict_visible,
     eq,
+    float_lit,
     int_to_float,
     is_bool,
     is_float,
@@ -203,8 +205,42 @@ def _float_op(ex: Executor, node: Any, op: str, a: Any, b: Any) -> Any:
             return z3.fpDiv(RNE, fa, fb)
         return ex.ctx.fresh(F64, "fdivmod", abstract=True)
     if op == "**":
-        return ex.ctx.fresh(F64, "fpow", abstract=True)
+        return _float_pow(ex, node, fa, fb)
     raise Unsupported(f"operator {op} on floats")
+
+
+def _float_pow(ex: Executor, node: Any, fa: Any, fb: Any) -> Any:
+    """``**`` with a float operand, as the interpreter runs it (semantics.power): exact on constants;
+    otherwise an abstract float, with the three exceptions as obligations (conservative conditions)."""
+    from clauz3.prover.strfold import known_float
+
+    src = _src(node) or "… ** …"
+    ca, cb = known_float(fa), known_float(fb)
+    if ca is not None and cb is not None:
+        try:
+            if math.isfinite(ca) and ca < 0 and math.isfinite(cb) and cb != math.floor(cb):
+                raise ValueError("negative number cannot be raised to a fractional power")
+            return float_lit(ca ** cb)
+        except (ZeroDivisionError, OverflowError, ValueError) as exc:
+            ex.exception(type(exc).__name__, node, z3.BoolVal(False), src)
+            return ex.ctx.fresh(F64, "fpow", abstract=True)
+
+    def finite(v: Any) -> Any:
+        return z3.Not(z3.Or(z3.fpIsNaN(v), z3.fpIsInf(v)))
+
+    zero = float_lit(0.0)
+    one = float_lit(1.0)
+    ex.exception("ZeroDivisionError", node, z3.Not(z3.And(z3.fpIsZero(fa), z3.fpLT(fb, zero))), src)
+    integral = z3.fpEQ(z3.fpRoundToIntegral(RNE, fb), fb)
+    ex.exception("ValueError", node, z3.Not(z3.And(finite(fa), z3.fpLT(fa, zero), finite(fb), z3.Not(integral))),
+                 src)
+    size = z3.fpAbs(fa)
+    # Sufficient for a result of magnitude <= 1 or a special value: CPython raises OverflowError only
+    # when finite operands give a result too large for binary64.
+    bounded = z3.Or(z3.fpIsZero(fb), z3.fpEQ(fa, one), z3.Not(finite(fa)), z3.Not(finite(fb)),
+                    z3.And(z3.fpLEQ(size, one), z3.fpGEQ(fb, zero)), z3.And(z3.fpGEQ(size, one), z3.fpLEQ(fb, zero)))
+    ex.exception("OverflowError", node, bounded, src)
+    return ex.ctx.fresh(F64, "fpow", abstract=True)
 
 
 def unary(ex: Executor, node: ir.UnaryOp, v: Any) -> Any:
