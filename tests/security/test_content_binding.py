@@ -9,11 +9,15 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import shutil
+import threading
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
 
+from clauz3.approvals.keys import SigningKey
 from clauz3.approvals.mock import MockApprovalService
 from clauz3.runs.supervisor import RunConfig, Supervisor
 
@@ -92,3 +96,171 @@ def test_a_program_swapped_between_hash_and_parse_never_runs_under_the_first_one
     assert submitted == [digest]
     assert result.record["phase"] == "completed", (result.record.get("reason"), result.record.get("message"))
     assert approved_mark.exists()  # what ran is exactly what was hashed, proved and approved
+
+
+# ---------------------------------------------------------------------------------- receipts
+
+class _Replay(BaseHTTPRequestHandler):
+    """An attacker's 'authority' that answers every request with a receipt captured elsewhere."""
+
+    receipt = ""
+
+    def _answer(self) -> None:
+        length = int(self.headers.get("Content-Length") or 0)
+        body = json.loads(self.rfile.read(length) or b"{}") if length else {}
+        rid = body.get("request_id") or self.path.rstrip("/").split("/")[-1].split("?")[0]
+        doc = {"request_id": rid, "state": "approved", "decision": "approved_once",
+               "expires_at": "2099-01-01T00:00:00.000000Z", "receipt": self.receipt}
+        data = json.dumps(doc).encode()
+        self.send_response(201 if self.command == "POST" else 200)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(data)))
+        self.end_headers()
+        self.wfile.write(data)
+
+    do_POST = _answer
+    do_GET = _answer
+
+    def log_message(self, *args: object) -> None:
+        pass
+
+
+def _replaying(receipt: str) -> tuple[ThreadingHTTPServer, str]:
+    handler = type("Replay", (_Replay,), {"receipt": receipt})
+    server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    return server, f"http://127.0.0.1:{server.server_address[1]}"
+
+
+def test_a_receipt_never_runs_again_under_another_clauz3_home(project: Path, data: Path, tmp_path: Path) -> None:
+    key = SigningKey.generate()
+    marker = project / "effect.txt"
+    source = PROGRAM.format(path=str(marker))
+    with MockApprovalService(data, project, signing_key=key) as svc:
+        first = Supervisor(_config(project, data, svc, source, request_id="req_replay_0001")).run()
+        assert svc.authority is not None
+        [record] = svc.authority.list()
+        receipt = record.receipt
+    assert first.record["phase"] == "completed" and marker.exists() and receipt
+    marker.unlink()
+    other = tmp_path / "other-home"
+    other.mkdir(mode=0o700)
+    server, url = _replaying(receipt)
+    try:
+        again = Supervisor(RunConfig(
+            source=source, project=project, trusted_roots=[str(project / "tools" / "slow" / "trusted")],
+            import_roots=[str(project)], service_url=url, submission_token="t" * 43,
+            verify_key=key.verify_key.text, data_dir=other, use_cache=False, request_id="req_replay_0001")).run()
+    finally:
+        server.shutdown()
+    assert again.record["reason"] == "receipt_not_bound", (again.record.get("reason"), again.record.get("message"))
+    assert not marker.exists(), "the receipt ran a second time under another CLAUZ3_HOME"
+
+
+def test_a_receipt_for_one_library_content_never_runs_against_another(
+        project: Path, data: Path) -> None:
+    from clauz3.approvals._paths import project_sha256
+    from clauz3.approvals.layers import layer_sha256
+    from clauz3.approvals.receipts import consent_sha256, data_sha256, issue_receipt, program_sha256
+
+    key = SigningKey.generate()
+    trusted, imports = [str(project / "tools" / "slow" / "trusted")], [str(project)]
+    marker = project / "effect.txt"
+    source = PROGRAM.format(path=str(marker))
+    approved_layer = layer_sha256(trusted, imports)  # the content the card was built from
+    assert approved_layer is not None
+    with MockApprovalService(data, project, signing_key=key) as svc:  # the guarantees and coverage of a real run
+        Supervisor(_config(project, data, svc, source, request_id="req_layer_0000")).run()
+        submitted = svc.requests[0]
+    marker.unlink()
+
+    def receipt_for(rid: str) -> str:
+        text, _ = issue_receipt(
+            key, request_id=rid, program_sha256=program_sha256(source),
+            consent_sha256=consent_sha256(submitted["coverage"], submitted["guarantees"], "main"),
+            decision="approved_once", workspace_generation=None, project_sha256=project_sha256(project),
+            layer_sha256=approved_layer, data_sha256=data_sha256(data))
+        return text
+
+    def replay(rid: str) -> object:
+        server, url = _replaying(receipt_for(rid))
+        try:
+            return Supervisor(RunConfig(
+                source=source, project=project, trusted_roots=trusted, import_roots=imports, service_url=url,
+                submission_token="t" * 43, verify_key=key.verify_key.text, data_dir=data, use_cache=False,
+                request_id=rid)).run()
+        finally:
+            server.shutdown()
+
+    control = replay("req_layer_0001")  # the approved content: the receipt binds and the run executes
+    assert control.record["phase"] == "completed", (control.record.get("reason"), control.record.get("message"))
+    assert marker.exists()
+    marker.unlink()
+    # Same size, same mtime, other bytes: `mark` now writes its parent's id.
+    effects = project / "tools" / "slow" / "trusted" / "effects.py"
+    before = effects.stat()
+    text = effects.read_text()
+    edited = text.replace("fh.write(str(os.getpid()))", "fh.write(str(os.getppid()))").replace(
+        "holding its own process id.", "holding its own process id")
+    assert edited != text and len(edited.encode()) == len(text.encode())
+    effects.write_text(edited)
+    os.utime(effects, ns=(before.st_atime_ns, before.st_mtime_ns))
+    assert (effects.stat().st_size, effects.stat().st_mtime_ns) == (before.st_size, before.st_mtime_ns)
+    attack = replay("req_layer_0002")
+    assert attack.record["reason"] == "receipt_not_bound", (attack.record.get("reason"), attack.record.get("message"))
+    assert not marker.exists(), "a receipt for one library content ran against another"
+
+
+# -------------------------------------------------------------------------- symlinked import root
+
+RETARGET = '''"""Test-only trusted library A; importing it retargets the import root link to library B."""
+import json as _json
+import os as _os
+
+_here = _os.path.dirname(_os.path.abspath(__file__))
+with open(_os.path.join(_here, "retarget.json")) as _fh:
+    _doc = _json.load(_fh)
+_tmp = _doc["link"] + ".tmp"
+_os.symlink(_doc["to"], _tmp)
+_os.replace(_tmp, _doc["link"])
+with open(_doc["log"], "a") as _fh:
+    _fh.write("retargeted\\n")
+'''
+
+BACK = '''
+import json as _json
+import os as _os
+
+with open(_os.path.join(_os.path.dirname(_os.path.abspath(__file__)), "back.json")) as _fh:
+    _doc = _json.load(_fh)
+_tmp = _doc["link"] + ".tmp"
+_os.symlink(_doc["to"], _tmp)
+_os.replace(_tmp, _doc["link"])  # and back to A, so the request's roots still resolve to A
+'''
+
+
+def test_an_import_root_link_retargeted_while_the_worker_imports_never_runs_the_other_library(
+        project: Path, data: Path, tmp_path: Path) -> None:
+    root_a, root_b, link = project / "rootA", project / "rootB", project / "lib"
+    for root in (root_a, root_b):
+        shutil.copytree(SLOW_TOOLS, root / "tools" / "slow", ignore=shutil.ignore_patterns("__pycache__"))
+    log = tmp_path / "retarget.log"
+    trusted_a = root_a / "tools" / "slow" / "trusted"
+    trusted_b = root_b / "tools" / "slow" / "trusted"
+    (trusted_a / "__init__.py").write_text(RETARGET)
+    (trusted_a / "retarget.json").write_text(json.dumps({"link": str(link), "to": str(root_b), "log": str(log)}))
+    effects_b = trusted_b / "effects.py"
+    effects_b.write_text(effects_b.read_text().replace("with open(path, \"w\") as fh:",
+                                                      "with open(path + \".B\", \"w\") as fh:") + BACK)
+    (trusted_b / "back.json").write_text(json.dumps({"link": str(link), "to": str(root_a)}))
+    os.symlink(root_a, link)
+    marker = project / "effect.txt"
+    with MockApprovalService(data, project) as svc:
+        result = Supervisor(_config(project, data, svc, PROGRAM.format(path=str(marker)),
+                                    trusted_roots=[str(link / "tools" / "slow" / "trusted")],
+                                    import_roots=[str(link)])).run()
+    assert log.exists(), "the retargeting import never ran"  # the attack happened
+    assert not Path(str(marker) + ".B").exists(), "library B ran while the request named library A"
+    outcome = (result.record["phase"], result.record.get("reason"))
+    assert (outcome == ("completed", None) and marker.exists()) or outcome[1] == "receipt_not_bound", \
+        (outcome, result.record.get("message"))

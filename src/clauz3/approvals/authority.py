@@ -32,7 +32,7 @@ from clauz3.approvals.decisions import (
 )
 from clauz3.approvals.errors import ApprovalError
 from clauz3.approvals.keys import SigningKey
-from clauz3.approvals.layers import AuthorisedLayer
+from clauz3.approvals.layers import AuthorisedLayer, layer_sha256
 from clauz3.approvals.layerscan import bind_guarantee, program_imports, scan_layer
 from clauz3.approvals.policies import (
     DEFAULT_POLICY_TIMEOUT,
@@ -44,7 +44,7 @@ from clauz3.approvals.policies import (
 )
 from clauz3.approvals.presentation import build_presentation
 from clauz3.approvals.profiles import ProfileStore, ProfilesUnavailable, RuleMatch
-from clauz3.approvals.receipts import LIFETIME_SECONDS, issue_receipt
+from clauz3.approvals.receipts import LIFETIME_SECONDS, data_sha256, issue_receipt
 from clauz3.approvals.requests import (
     APPROVED,
     CANCELLED,
@@ -358,7 +358,12 @@ class ApprovalAuthority:
                         workspace_generation=self.generation, project=conv.layer.project, created_at=now,
                         expires_at=now + wait, payload_sha256=request.payload_sha256(),
                         submitter_token_id=conv.key, approvals_paused=conv.paused)
+        before = layer_sha256(conv.layer.trusted_roots, conv.layer.import_roots)
         scan = scan_layer(conv.layer.trusted_roots, conv.layer.import_roots)
+        # Issue 11 §2: receipts bind the content the card was built from; a layer that changed while the
+        # card was built binds nothing (a worker refuses a receipt without its layer's hash).
+        after = layer_sha256(conv.layer.trusted_roots, conv.layer.import_roots)
+        record.layer_sha256 = before if before == after else None
         imports, names = program_imports(request.program)
         bound = [bind_guarantee(g, names, scan) for g in request.guarantees]
         record.presentation = build_presentation(request, scan, bound)
@@ -539,7 +544,8 @@ class ApprovalAuthority:
             self._key, request_id=record.request.request_id, program_sha256=record.request.program_sha256,
             consent_sha256=record.request.consent_sha256(), decision=record.decision,
             workspace_generation=record.workspace_generation, project_sha256=project_sha256(record.project),
-            lifetime=LIFETIME_SECONDS)
+            lifetime=LIFETIME_SECONDS, layer_sha256=record.layer_sha256,
+            data_sha256=data_sha256(self.config.data_dir))
         record.receipt, record.receipt_nonce, record.receipt_expires_at = receipt, claims.nonce, claims.expires_at
 
     def _refresh_receipt(self, record: Record) -> None:

@@ -3,7 +3,7 @@
 The authority never imports trusted or agent code (03 LIFE-5), so everything the card and the
 profile signature need — contract symbols, parameters, description templates, docstrings, file
 hashes, mock declarations (05 MOCK-2), library titles — is read from source text here. File
-reads are cached by ``(path, size, mtime_ns)`` (PRO-5, CARD-1).
+parses are cached by ``(path, sha256 of the bytes read now)`` (PRO-5, CARD-1; issue 11 §2).
 """
 
 from __future__ import annotations
@@ -12,6 +12,7 @@ import ast
 import hashlib
 import json
 import os
+import stat
 import string
 import threading
 from dataclasses import dataclass, field
@@ -86,27 +87,33 @@ class LayerScan:
 # ------------------------------------------------------------------------------------ file cache
 
 _cache_lock = threading.Lock()
-_file_cache: dict[str, tuple[tuple[int, int], str, ast.Module | None]] = {}
+# Keyed by (path, sha256 of the bytes just read): every scan reads and hashes every file (issue 11 §2:
+# a same-size edit with its mtime restored must change the digest); only the parse is reused.
+_file_cache: dict[str, tuple[str, ast.Module | None]] = {}
 
 
 def _read(path: str) -> tuple[str, ast.Module | None] | None:
-    """(sha256, parsed tree or None) for a regular non-symlink file, cached by size and mtime."""
+    """(sha256, parsed tree or None) for a regular non-symlink file, read now; parses cached by content."""
     try:
-        st = os.lstat(path)
+        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC)
     except OSError:
         return None
-    if not os.path.isfile(path) or os.path.islink(path) or st.st_size > MAX_FILE_BYTES:
-        return None
-    key = (st.st_size, st.st_mtime_ns)
-    with _cache_lock:
-        hit = _file_cache.get(path)
-        if hit is not None and hit[0] == key:
-            return hit[1], hit[2]
     try:
-        data = Path(path).read_bytes()
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode) or st.st_size > MAX_FILE_BYTES:
+            return None
+        data = b"".join(iter(lambda: os.read(fd, 1 << 16), b""))
     except OSError:
+        return None
+    finally:
+        os.close(fd)
+    if len(data) > MAX_FILE_BYTES:
         return None
     digest = hashlib.sha256(data).hexdigest()
+    with _cache_lock:
+        hit = _file_cache.get(path)
+        if hit is not None and hit[0] == digest:
+            return hit
     tree: ast.Module | None = None
     if path.endswith(".py"):
         try:
@@ -114,7 +121,7 @@ def _read(path: str) -> tuple[str, ast.Module | None] | None:
         except (SyntaxError, ValueError):
             tree = None
     with _cache_lock:
-        _file_cache[path] = (key, digest, tree)
+        _file_cache[path] = (digest, tree)
     return digest, tree
 
 

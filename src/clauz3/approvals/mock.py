@@ -24,7 +24,7 @@ from clauz3.approvals.decisions import (
     check_decision,
 )
 from clauz3.approvals.keys import SigningKey, VerifyKey
-from clauz3.approvals.layers import AuthorisedLayer
+from clauz3.approvals.layers import AuthorisedLayer, layer_sha256
 from clauz3.approvals.requests import PENDING, Record
 from clauz3.approvals.tokens import generate_token
 
@@ -93,6 +93,8 @@ class MockAuthority(ApprovalAuthority):
         return chosen
 
     async def _automatic(self, record: Record, conv: Conversation) -> None:
+        # It authorises any roots, so its receipts bind the content of the roots each request names.
+        record.layer_sha256 = layer_sha256(record.request.trusted_roots, record.request.import_roots)
         self.received.append(record.request.to_json())
         if self.mock.delay_seconds == 0:
             self._mock_decide(record, notify=False)

@@ -1,13 +1,16 @@
 """Receipts (03 §11): ``c3r1.<payload>.<signature>``, Ed25519 over ``c3r1.<payload>``.
 
 The authority signs one when a request is approved; the worker verifies it before executing the
-exact program that was proved, bound to its request, consent, generation and project.
+exact program that was proved, bound to its request, consent, generation and project, to the content
+of the layer the card described (``layer_sha256``) and to the data dir whose ledger consumes it
+(``data_sha256``), so another ``CLAUZ3_HOME`` or an edited library never accepts it (issue 11 §2).
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
+import os
 import re
 import secrets
 import time
@@ -62,6 +65,11 @@ def program_sha256(program: str) -> str:
     return sha256_text(program)
 
 
+def data_sha256(data_dir: str | os.PathLike[str]) -> str:
+    """The issuing data dir (its run ledgers consume the receipt), by its resolved path."""
+    return sha256_text(os.path.realpath(os.fspath(data_dir)))
+
+
 def consent_sha256(coverage: Sequence[Any], guarantees: Sequence[str], target: str) -> str:
     """sha256 of canonical ``{"coverage", "guarantees", "target"}`` exactly as submitted."""
     doc = {"coverage": list(coverage), "guarantees": list(guarantees), "target": target}
@@ -80,6 +88,8 @@ class ReceiptClaims:
     expires_at: int
     workspace_generation: str | None
     project_sha256: str
+    layer_sha256: str | None = None
+    data_sha256: str | None = None
 
     def payload(self) -> dict[str, Any]:
         return {
@@ -87,6 +97,7 @@ class ReceiptClaims:
             "consent_sha256": self.consent_sha256, "decision": self.decision, "nonce": self.nonce,
             "issued_at": self.issued_at, "expires_at": self.expires_at,
             "workspace_generation": self.workspace_generation, "project_sha256": self.project_sha256,
+            "layer_sha256": self.layer_sha256, "data_sha256": self.data_sha256,
         }
 
 
@@ -105,6 +116,8 @@ def issue_receipt(
     project_sha256: str,
     now: float | None = None,
     lifetime: int = LIFETIME_SECONDS,
+    layer_sha256: str | None = None,
+    data_sha256: str | None = None,
 ) -> tuple[str, ReceiptClaims]:
     """Sign a fresh receipt (new nonce) for an approving decision."""
     if not is_approving(decision):
@@ -114,6 +127,7 @@ def issue_receipt(
         kid=key.verify_key.kid, request_id=request_id, program_sha256=program_sha256,
         consent_sha256=consent_sha256, decision=decision, nonce=new_nonce(), issued_at=issued,
         expires_at=issued + lifetime, workspace_generation=workspace_generation, project_sha256=project_sha256,
+        layer_sha256=layer_sha256, data_sha256=data_sha256,
     )
     signed = f"{PREFIX}.{b64u_encode(canonical_json(claims.payload()))}"
     signature = b64u_encode(key.sign(signed.encode("ascii")))
@@ -149,7 +163,7 @@ def parse_receipt(receipt: str) -> tuple[ReceiptClaims, bytes, bytes]:
 
 
 _FIELDS = {"v", "kid", "request_id", "program_sha256", "consent_sha256", "decision", "nonce",
-           "issued_at", "expires_at", "workspace_generation", "project_sha256"}
+           "issued_at", "expires_at", "workspace_generation", "project_sha256", "layer_sha256", "data_sha256"}
 
 
 def _claims_from(p: dict[str, Any]) -> ReceiptClaims:
@@ -171,6 +185,9 @@ def _claims_from(p: dict[str, Any]) -> ReceiptClaims:
     generation = p["workspace_generation"]
     if generation is not None and type(generation) is not str:
         raise _malformed("field workspace_generation is invalid")
+    for name in ("layer_sha256", "data_sha256"):
+        if p[name] is not None and (type(p[name]) is not str or not _HEX64.match(p[name])):
+            raise _malformed(f"field {name} is invalid")
     decision = text("decision")
     if decision not in ALL_DECISIONS:
         raise _malformed("field decision is not a known decision")
@@ -178,7 +195,7 @@ def _claims_from(p: dict[str, Any]) -> ReceiptClaims:
         kid=text("kid", _HEX16), request_id=text("request_id"), program_sha256=text("program_sha256", _HEX64),
         consent_sha256=text("consent_sha256", _HEX64), decision=decision, nonce=text("nonce", _HEX32),
         issued_at=integer("issued_at"), expires_at=integer("expires_at"), workspace_generation=generation,
-        project_sha256=text("project_sha256", _HEX64),
+        project_sha256=text("project_sha256", _HEX64), layer_sha256=p["layer_sha256"], data_sha256=p["data_sha256"],
     )
 
 
@@ -194,11 +211,15 @@ def verify_receipt(
     project: str,
     workspace_generation: str | None = None,
     now: float | None = None,
+    layer_sha256: str | None = None,
+    data_dir: str | None = None,
 ) -> ReceiptClaims:
     """RCP-1 checks in order, except replay (that is :func:`clauz3.approvals.nonces.consume`).
 
     ``program`` is the exact source about to execute; ``guarantees``/``coverage``/``target`` are the
-    worker's own; ``project`` the worker's workspace root; ``workspace_generation`` the one it sent.
+    worker's own; ``project`` the worker's workspace root; ``workspace_generation`` the one it sent;
+    ``layer_sha256`` the hash of the layer copy it loaded and ``data_dir`` the one whose ledger will
+    consume the receipt (a worker passes both; a receipt without them then never binds).
     """
     if receipt is None or receipt == "":
         raise ReceiptError("receipt_missing", "no receipt was issued for this approval")
@@ -213,9 +234,12 @@ def verify_receipt(
         and claims.consent_sha256 == consent_sha256(coverage, guarantees, target)
         and (workspace_generation is None or claims.workspace_generation == workspace_generation)
         and claims.project_sha256 == _project_sha256(project)
+        and (layer_sha256 is None or claims.layer_sha256 == layer_sha256)
+        and (data_dir is None or claims.data_sha256 == data_sha256(data_dir))
     )
     if not bound:
-        raise ReceiptError("receipt_not_bound", "receipt does not belong to this request, program or project")
+        raise ReceiptError("receipt_not_bound", "receipt does not belong to this request, program, project, "
+                                                "library content or data directory")
     if not is_approving(claims.decision):
         raise ReceiptError("receipt_not_approving", f"receipt decision {claims.decision} does not approve")
     current = time.time() if now is None else now

@@ -287,6 +287,7 @@ class Record:
     receipt_expires_at: int | None = None
     basis: dict[str, Any] | None = None
     submitter_token_id: str | None = None
+    layer_sha256: str | None = None  # content of the layer the card describes (issue 11 §2)
 
     @property
     def final(self) -> bool:

@@ -295,7 +295,7 @@ def _warm_main(sock_fd: int) -> int:
         setup = json.loads(sock.recv(MAX_MESSAGE).decode("utf-8"))
         project = Path(setup["project"])
         trusted = [Path(p) for p in setup["trusted_roots"]]
-        imports = [Path(p) for p in setup["import_roots"]]
+        roots = ([str(p) for p in setup["trusted_roots"]], [str(p) for p in setup["import_roots"]])
     except (OSError, ValueError, KeyError, TypeError):
         return 2
     try:
@@ -304,12 +304,25 @@ def _warm_main(sock_fd: int) -> int:
         import clauz3.prover.api
         import clauz3.runs.worker  # noqa: F401
         from clauz3.prover.pipeline import fingerprint, layer_for
+        from clauz3.runs import pinning
 
-        layer_for(trusted, imports)  # loads and validates the layer (TL-6: one per process)
+        # Issue 11 §2: load a private copy of the layer's bytes; forked workers run exactly that copy.
+        pinned = pinning.pin_layer(*roots)
+        layer_for([Path(p) for p in pinned.trusted_roots], [Path(p) for p in pinned.import_roots])
+        pinning.PRELOADED = pinned
         print_fp = fingerprint(trusted, project)
     except Exception as exc:  # a broken layer: no warm process; cold workers report the error properly
         _send(sock, {"ready": False, "error": f"{type(exc).__name__}: {exc}"[:500]})
         return 1
+    try:
+        return _serve_forks(sock, print_fp)
+    finally:
+        import shutil
+
+        shutil.rmtree(pinned.directory, ignore_errors=True)
+
+
+def _serve_forks(sock: socket.socket, print_fp: str) -> int:
     _send(sock, {"ready": True, "fingerprint": print_fp})
     sock.settimeout(IDLE_SECONDS)
     while True:

@@ -101,6 +101,7 @@ class Worker:
         self.sandbox_mode = "unavailable"
         self.sandbox_abi: int | None = None
         self.sandbox_detail = ""
+        self.pinned: Any = None  # the private copy of the layer that is proved and run (issue 11 §2)
 
     # ---------------------------------------------------------------------------- phases
 
@@ -136,8 +137,18 @@ class Worker:
         if self.c.get("require_sandbox") and probe.mode != "landlock":
             raise Stop("sandbox_unavailable", f"a sandbox is required but unavailable: {probe.detail}")
         path = self._program_path()
+        self.pinned = self._pin()
         self.progress.emit({"phase": "proving", "obligation": None})
         return self._prove(path)
+
+    def _pin(self) -> Any:
+        """Copy the layer's bytes into the scratch dir once; everything after loads only the copy."""
+        from clauz3.runs.pinning import PinError, pinned_for
+
+        try:
+            return pinned_for(list(self.c["trusted_roots"]), list(self.c["import_roots"]), self.scratch)
+        except PinError as exc:
+            raise Stop("structural", str(exc)[:1000]) from None
 
     def _program_path(self) -> Path:
         """The caller's own file when it holds exactly this source (diagnostics name it), else a scratch copy."""
@@ -165,8 +176,8 @@ class Worker:
         if remaining <= 0:
             raise Stop("proof_deadline", "proof deadline passed before proving started")
         req = ProofRequest(
-            path=path, trusted_roots=[Path(p) for p in self.c["trusted_roots"]],
-            import_roots=[Path(p) for p in self.c["import_roots"]], target=self.target,
+            path=path, trusted_roots=[Path(p) for p in self.pinned.trusted_roots],
+            import_roots=[Path(p) for p in self.pinned.import_roots], target=self.target,
             allow_imports=list(self.c.get("allow_imports") or ()),
             obligation_timeout=min(float(self.c.get("obligation_timeout_seconds") or 10.0), remaining),
             proof_timeout=remaining, use_cache=bool(self.c.get("use_cache", True)),
@@ -317,6 +328,7 @@ class Worker:
                 record.get("receipt"), key, request_id=self.request_id, program=self.source,
                 guarantees=request["guarantees"], coverage=request["coverage"], target=self.target,
                 project=str(self.project), workspace_generation=request.get("workspace_generation"),
+                layer_sha256=self.pinned.sha256, data_dir=str(self.data_dir),
             )
             ledger = Ledger.for_project(self.data_dir, self.project)
             try:
@@ -364,7 +376,8 @@ class Worker:
             fd = open_journal(journal_path(self.data_dir, self.project, self.request_id))
         except (OSError, ValueError) as exc:
             raise Stop("runtime_error", f"the file-change journal could not be opened: {exc}") from None
-        set_run_context(self.project, journal=fd, protected_roots=list(self.c["trusted_roots"]))
+        set_run_context(self.project, journal=fd,
+                        protected_roots=[*self.c["trusted_roots"], *self.pinned.trusted_roots])
 
     def _apply_sandbox(self) -> None:
         from clauz3.runs import sandbox
@@ -373,7 +386,8 @@ class Worker:
             rules = sandbox.build_rules(
                 abi=int(self.sandbox_abi or 1), workspace=self.project, scratch=self.scratch,
                 trusted_roots=self.c["trusted_roots"], import_roots=self.c["import_roots"],
-                extra_read=self.c.get("extra_read") or (), extra_write=self.c.get("extra_write") or (),
+                extra_read=[*(self.c.get("extra_read") or ()), self.pinned.directory],
+                extra_write=self.c.get("extra_write") or (),
             )
             sandbox.apply(rules, int(self.sandbox_abi or 1))
         except (sandbox.SandboxError, OSError) as exc:
