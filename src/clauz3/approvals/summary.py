@@ -22,7 +22,7 @@ _IRREGULAR = {
     "set": ("set", "set"), "run": ("ran", "run"), "grep": ("searched", "searched"),
     "chmod": ("changed the permissions of", "changed the permissions of"), "fetch": ("fetched", "fetched"),
 }
-_VERB_TEXT = {"grep": "search", "chmod": "change the permissions of", "list": "list"}
+_VERB_TEXT = {"grep": "search", "chmod": "change the permissions of", "list": "list", "append": "append to"}
 _TO_VERBS = frozenset({"send", "email", "post", "notify", "message", "forward", "reply", "mail", "text"})
 _NOUNS = {"dir": "folder", "env": "environment variable", "msg": "message", "db": "database"}
 LONG_TEXT = 160  # longer texts are quoted in full in a scrollable block below the sentence
@@ -98,6 +98,7 @@ def _target_param(calls: Sequence[Call]) -> str | None:
 def _quote(text: str, label: str, out: Text) -> str:
     shown = prose_value(text, out.warnings)
     if len(text) <= LONG_TEXT:
+        shown = shown.replace("\n", "↵")  # a line break inside a sentence stays visible
         return shown if shown.startswith("“") else f"“{shown}”"
     out.blocks.append({"label": f"{label} ({len(text):,} characters)", "text": shown.strip("“”")})
     return f"a {len(text):,}-character {label} (shown in full below)"
