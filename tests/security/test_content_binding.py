@@ -264,3 +264,82 @@ def test_an_import_root_link_retargeted_while_the_worker_imports_never_runs_the_
     outcome = (result.record["phase"], result.record.get("reason"))
     assert (outcome == ("completed", None) and marker.exists()) or outcome[1] == "receipt_not_bound", \
         (outcome, result.record.get("message"))
+
+
+# ------------------------------------------------------------------- remembered approvals
+
+def test_a_same_size_edit_with_its_mtime_restored_ends_a_remembered_approval(
+        project: Path, data: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import subprocess
+    import sys
+    import time
+
+    import httpx
+
+    env = {k: v for k, v in os.environ.items() if not k.startswith("CLAUZ3_")}
+    env.update(CLAUZ3_HOME=str(data), CLAUZ3_PROOF_CACHE="0")
+    trusted = project / "tools" / "slow" / "trusted"
+    service = subprocess.Popen(
+        [sys.executable, "-m", "clauz3", "approval-service", "--port", "0", "--profiles", "--project", str(project),
+         "--trusted-root", str(trusted), "--import-root", str(project)],
+        cwd=project, env=env, text=True, stdout=subprocess.PIPE, stderr=subprocess.PIPE, stdin=subprocess.DEVNULL)
+    try:
+        assert service.stdout is not None
+        banner: dict[str, str] = {}
+        approver = ""
+        while not approver:
+            line = service.stdout.readline()
+            assert line, service.stderr.read() if service.stderr else ""
+            if line.startswith("Approver UI (keep private): "):
+                approver = line.strip().split("key=", 1)[1]
+            elif "=" in line:
+                name, value = line.strip().split("=", 1)
+                banner[name] = value
+        client = httpx.Client(base_url=banner["CLAUZ3_APPROVAL_SERVICE"], trust_env=False, timeout=30)
+        approve = {"Authorization": f"Bearer {approver}"}
+
+        def run(rid: str, body: str, decide: bool) -> object:
+            config = RunConfig(
+                source=PROGRAM.replace("    mark({path!r})\n", body), project=project,
+                trusted_roots=[str(trusted)], import_roots=[str(project)],
+                service_url=banner["CLAUZ3_APPROVAL_SERVICE"], submission_token=banner["CLAUZ3_APPROVAL_TOKEN"],
+                verify_key=banner["CLAUZ3_APPROVAL_VERIFY_KEY"], data_dir=data, use_cache=False, request_id=rid,
+                approval_timeout_seconds=3)
+            out: list[object] = []
+            thread = threading.Thread(target=lambda: out.append(Supervisor(config).run()))
+            thread.start()
+            if decide:  # the person approves and remembers, once the card is pending
+                for _ in range(600):
+                    got = client.get(f"/api/requests/{rid}", headers=approve)
+                    if got.status_code == 200 and got.json().get("state") == "pending":
+                        break
+                    time.sleep(0.05)
+                answer = client.post(f"/api/requests/{rid}/decision", headers=approve,
+                                     json={"decision": "approved_once", "remember": True})
+                assert answer.json().get("decision") == "approved_remember", answer.text
+            thread.join(120)
+            return out[0]
+
+        first = run("req_remember_01", "    mark('one.txt')\n", decide=True)
+        assert first.record["phase"] == "completed", (first.record.get("reason"), first.record.get("message"))
+        again = run("req_remember_02", "    mark('two.txt')\n", decide=False)
+        assert again.record["approval"]["decided_by"] == "profile"  # the remembered approval really matches
+        # The library's guarantee becomes vacuous in the same number of bytes, mtime restored.
+        contracts = trusted / "contracts.py"
+        before = contracts.stat()
+        text = contracts.read_text()
+        edited = text.replace("return effect(mark).count() <= count", "return effect(mark).count() >= -count") \
+            .replace("slow library's effects.", "slow library's effects")
+        assert edited != text and len(edited.encode()) == len(text.encode())
+        contracts.write_text(edited)
+        os.utime(contracts, ns=(before.st_atime_ns, before.st_mtime_ns))
+        three = run("req_remember_03", "    mark('a.txt')\n    mark('b.txt')\n    mark('c.txt')\n", decide=False)
+        assert not (project / "a.txt").exists(), "a remembered approval ran a program its library no longer limits"
+        assert three.record["phase"] != "completed", three.record
+        assert (three.record.get("approval") or {}).get("decided_by") != "profile"
+    finally:
+        service.terminate()
+        service.wait(timeout=15)
+        for stream in (service.stdout, service.stderr):
+            if stream is not None:
+                stream.close()
