@@ -6,8 +6,11 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 from sessions_harness import recv, recv_until, running_service, signed_in, state_is
 from test_approval_flow import run_phase, start_email_run
+
+from clauz3.sessions.store import LIMIT_BYTES
 
 
 async def test_limit_mid_run(tmp_path: Path) -> None:
@@ -46,3 +49,44 @@ async def test_limit_mid_run(tmp_path: Path) -> None:
         assert restore["params"]["state"]["conversation_id"] == cid
         assert restore["params"]["state"]["history_limited"] is True
         await ws.close()
+
+
+@pytest.mark.soak
+async def test_limit_at_its_real_size(tmp_path: Path) -> None:
+    """QB-18 at the real 8,000,000 bytes (no lowered limit): the real demo agent counts to 10,000 turn after
+    turn until the store stops keeping frames; then one notice, prompts refused, Stop still works, and the
+    stored transcript stays within the limit."""
+    async with signed_in(tmp_path) as svc:
+        store = svc.host.store
+        assert store.limit_bytes == LIMIT_BYTES == 8_000_000  # the product's limit, untouched
+        ws = await svc.ws()
+        restore = await recv(ws)
+        cid = restore["params"]["state"]["conversation_id"]
+        await recv_until(ws, state_is(agent_status="ready"), timeout=60)
+        notices: list[str] = []
+        sizes: list[int] = []
+        for _turn in range(1, 401):  # bounded so the test ends by itself
+            await ws.send(json.dumps({"method": "session/prompt",
+                                      "params": {"conversation_id": cid, "prompt": "count to 10000"}}))
+            final, seen = await recv_until(ws, lambda f: f["method"] == "clauz3/turn_end"
+                                           or (f["method"] == "clauz3/notice"
+                                               and f["params"].get("code") == "storage_full"), timeout=120)
+            notices += [f["params"].get("code") for f in seen if f["method"] == "clauz3/notice"]
+            if final["method"] == "clauz3/notice":
+                break
+            saved = store.get(cid)
+            assert saved is not None
+            sizes.append(saved.bytes)
+        else:
+            raise AssertionError(f"400 turns never filled the transcript: {sizes[-3:]}")
+        assert notices.count("storage_limit_reached") == 1 and notices[-1] == "storage_full", notices
+        per_turn = sizes[1] - sizes[0]
+        assert per_turn > 10_000 and sizes[-1] >= LIMIT_BYTES - 2 * per_turn, (per_turn, sizes[-3:])
+        saved = store.get(cid)
+        assert saved is not None and saved.history_limited and saved.bytes <= LIMIT_BYTES
+        await ws.send(json.dumps({"method": "session/cancel", "params": {}}))  # Stop stays available
+        await ws.send(json.dumps({"method": "session/prompt", "params": {"conversation_id": cid, "prompt": "x"}}))
+        again, _ = await recv_until(ws, lambda f: f["method"] == "clauz3/notice")
+        assert again["params"]["code"] == "storage_full"
+        await ws.close()
+    print(f"turns {len(sizes) + 1}, bytes per turn {per_turn}, stored {sizes[-1]}")
