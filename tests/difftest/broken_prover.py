@@ -1,7 +1,7 @@
 """A deliberately broken prover, for tests only (01 DIF-4, 00 DEC-13).
 
-``python tests/difftest/broken_prover.py DROP MODULE [ARG…]`` runs ``python -m MODULE ARG…`` in this
-process with ``clauz3.prover.api.prove`` wrapped: every guarantee (or required contract) whose
+``python tests/difftest/broken_prover.py DROP MODULE [ARG…]`` runs ``python -m MODULE ARG…`` (or the
+script MODULE, when it ends in ``.py``) in this process with ``clauz3.prover.api.prove`` wrapped: every guarantee (or required contract) whose
 helper or bound call contains DROP is reported ``proved`` whatever the solver said. Run workers that
 a supervisor in this process starts go through this wrapper too, so ``clauz3 run`` executes a
 program whose broken guarantee the monitor must then stop. Product code has no such switch: this
@@ -54,7 +54,10 @@ def main() -> None:
     break_prover(drop)
     break_workers(drop)
     sys.argv = [module, *args]
-    runpy.run_module(module, run_name="__main__", alter_sys=True)
+    if module.endswith(".py"):
+        runpy.run_path(module, run_name="__main__")
+    else:
+        runpy.run_module(module, run_name="__main__", alter_sys=True)
 
 
 if __name__ == "__main__":

@@ -294,7 +294,7 @@ class Builder:
     def statement(self, depth: int = 0) -> list[str]:
         kinds = ["int", "float", "bool", "str", "effect", "effect", "effect", "list", "slist", "alias", "alias",
                  "mutate", "mutate", "set", "dict", "sdict", "view", "merge", "if", "loop", "loop", "exit",
-                 "kwcall", "alias_use", "alias_use", "view_use", "set_use", "nan_use", "merge_use"]
+                 "kwcall", "alias_use", "alias_use", "view_use", "set_use", "nan_use", "merge_use", "nested"]
         if depth > 1:
             kinds = ["int", "effect", "effect", "mutate", "merge"]
         k = self.ch.choice(kinds)
@@ -431,6 +431,19 @@ class Builder:
         lines.append(self.ch.choice((f"send({other}[-1], 1)", f"send({other}[0], 1)", f"pay(len({other}))",
                                      f"for vv in {other}:\n    send(vv, 1)")))
         return [part for line in lines for part in line.split("\n")]
+
+    def st_nested(self, depth: int) -> list[str]:
+        """A list stored in a container, the list changed afterwards, then read through the container."""
+        lines = self.st_slist(depth)
+        xs = self.pool["slist"][-1]
+        c = self.fresh("nest")
+        holder, read = self.ch.choice(((f'{{"k": {xs}}}', f'{c}["k"]'), (f"[{xs}, {xs}]", f"{c}[1]"),
+                                       (f"({xs}, 1)", f"{c}[0]"), (f'{{"k": [{xs}]}}', f'{c}["k"][0]')))
+        lines.append(f"{c} = {holder}")
+        lines.append(self.ch.choice((f'{xs}.append("evil")', f'{xs}[0] = "evil"', f'{read}.append("evil")')))
+        self.used.add("send")
+        self.used.add("pay")
+        return [*lines, self.ch.choice((f"send({read}[-1], 1)", f"pay(len({read}))", f"send({xs}[-1], 1)"))]
 
     def st_view_use(self, depth: int) -> list[str]:
         lines = self.st_sdict(depth)

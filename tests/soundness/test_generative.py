@@ -20,10 +20,15 @@ HERE = Path(__file__).resolve().parent
 REPO = HERE.parents[1]
 
 
-def gen_check(*args: str, hash_seed: str = "0", timeout: float = 600) -> tuple[dict[str, object], str]:
+BROKEN = REPO / "tests" / "difftest" / "broken_prover.py"
+
+
+def gen_check(*args: str, hash_seed: str = "0", timeout: float = 600, drop: str | None = None
+              ) -> tuple[dict[str, object], str]:
     env = {**os.environ, "PYTHONHASHSEED": hash_seed}
-    proc = subprocess.run([sys.executable, str(HERE / "gen_check.py"), *args], capture_output=True, text=True,
-                          cwd=REPO, env=env, timeout=timeout, check=False)
+    head = [str(BROKEN), drop] if drop else []
+    proc = subprocess.run([sys.executable, *head, str(HERE / "gen_check.py"), *args], capture_output=True,
+                          text=True, cwd=REPO, env=env, timeout=timeout, check=False)
     lines = proc.stdout.strip().splitlines()
     assert lines, proc.stderr[-3000:]
     try:
@@ -46,6 +51,15 @@ def assert_sound(summary: dict[str, object], out: str, programs: int, runs: int)
 def test_generated_programs_that_prove_never_break_a_guarantee() -> None:
     summary, out = gen_check("--programs", "200", "--runs", "20", "--seed", "0", "--engine", "hypothesis")
     assert_sound(summary, out, 200, 20)
+
+
+def test_the_check_catches_a_prover_that_drops_a_guarantee() -> None:
+    """The same check over a prover that reports every never_to proved must find a broken run."""
+    summary, out = gen_check("--programs", "60", "--runs", "20", "--seed", "0", "--engine", "random",
+                             drop="never_to")
+    assert int(summary["violations"]) >= 1, summary  # type: ignore[call-overload]
+    assert "would break the proved guarantee gen.never_to(" in out, out[-5000:]
+    assert "def main() -> None:" in out  # the failing program is printed
 
 
 @pytest.mark.soak
