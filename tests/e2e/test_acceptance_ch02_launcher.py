@@ -73,7 +73,7 @@ def test_ui_json_is_0600_in_a_0700_dir_when_the_service_starts(tmp_path: Path,
     assert seen["regular"] and seen["file_mode"] == 0o600 and seen["dir_mode"] == 0o700
     assert seen["name"] == "ui.json" and seen["prefix"].startswith("clauz3-ui-")
     assert seen["parent"] == temp_root and seen["new_session"] is True
-    assert seen["argv"][1:4] == ["-P", "-m", "clauz3.sessions.service"] and len(seen["pass_fds"]) == 2
+    assert seen["argv"][1:4] == ["-I", "-m", "clauz3.sessions.service"] and len(seen["pass_fds"]) == 2
     assert seen["content"]["login_token"] and seen["content"]["project"] == str(project)
     assert not any(k in seen["content"] for k in ("signing_key", "submission_token", "session_secret"))
     assert list(temp_root.iterdir()) == []  # <tmp> removed on the way out
@@ -162,7 +162,7 @@ def test_enter_link_env_and_kill_9_of_the_service_during_approval(tmp_path: Path
 
         asyncio.run(sign_in_and_await_approval(link))
         [service] = children(launcher.pid)
-        assert cmdline(service)[1:4] == ["-P", "-m", "clauz3.sessions.service"]
+        assert cmdline(service)[1:4] == ["-I", "-m", "clauz3.sessions.service"]
         # (The service's own /proc environ still shows its start-up block; what counts is its children's.)
         descendants = proc_tree.descendants(service)
         modules = {m for pid in descendants for m in cmdline(pid)}

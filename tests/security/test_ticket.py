@@ -41,8 +41,13 @@ async def test_the_ticket_is_never_in_proc_environ_or_cmdline_and_serves_one_han
     assert oct(os.stat(ticket_file).st_mode & 0o777) == "0o600"
     entry = bridge_entry(python=os.sys.executable, bridge_args=["--project", str(project)],
                          lifetime_socket=socket_path, ticket_file=ticket_file, data_dir=str(data))
-    # Started as an agent starts an mcpServers entry: command, args and exactly the entry's env.
-    env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin")} | {e["name"]: e["value"] for e in entry["env"]}
+    # Started as an agent starts an mcpServers entry: command, args and the entry's env over the agent's,
+    # here one with `export PYTHONPATH=$PYTHONPATH:/opt/x` and a sitecustomize.py an approved program wrote.
+    escaped = tmp_path / "escaped.txt"
+    (project / "sitecustomize.py").write_text(f"open({str(escaped)!r}, 'w').write('ran in the bridge')\n")
+    env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "PYTHONPATH": ":/opt/x"} | {
+        e["name"]: e["value"] for e in entry["env"]}
+    assert entry["args"][0] == "-I"
     proc = subprocess.Popen([entry["command"], *entry["args"]], env=env, cwd=str(project),
                             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     try:
@@ -57,6 +62,7 @@ async def test_the_ticket_is_never_in_proc_environ_or_cmdline_and_serves_one_han
         assert b"CLAUZ3_SESSION_LIFETIME_SOCKET=" in environ  # we really read the bridge's environment
         assert ticket.encode() not in environ and ticket.encode() not in cmdline
         assert not os.path.exists(ticket_file)  # read and unlinked at once
+        assert not escaped.exists()  # issue 11 §4: the workspace is not on the bridge's sys.path
         # A same-user process that learnt the ticket (say, from the agent's launch request) gets nothing.
         assert await _hello(socket_path, ticket) == b""
     finally:

@@ -42,7 +42,9 @@ def bridge_entry(
     return {
         "name": "clauz3",
         "command": python,
-        "args": ["-P", "-m", "clauz3.bridge", *bridge_args],
+        # -I: the agent starts it in the workspace with its own environment; neither PYTHONPATH nor a
+        # sitecustomize.py an approved program wrote there may run inside the bridge (issue 11 §4).
+        "args": ["-I", "-m", "clauz3.bridge", *bridge_args],
         "env": [
             {"name": "CLAUZ3_SESSION_LIFETIME_SOCKET", "value": lifetime_socket},
             {"name": "CLAUZ3_BRIDGE_TICKET_FILE", "value": ticket_file},

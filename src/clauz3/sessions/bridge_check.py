@@ -40,7 +40,7 @@ class BridgeCheck:
         env = {k: v for k, v in os.environ.items() if not k.startswith("CLAUZ3_")}
         try:
             proc = await asyncio.create_subprocess_exec(
-                sys.executable, "-P", "-m", "clauz3.bridge", "--check", stdin=asyncio.subprocess.DEVNULL,
+                sys.executable, "-I", "-m", "clauz3.bridge", "--check", stdin=asyncio.subprocess.DEVNULL,
                 stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.DEVNULL, env=env, start_new_session=True)
         except OSError:
             return False

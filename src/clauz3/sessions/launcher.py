@@ -40,6 +40,8 @@ class ServiceDied(Exception):
 
 def bind_loopback(port: int) -> socket.socket:
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    # Accepted connections inherit it: without, a response in two segments waits ~40 ms (Nagle).
+    sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
     try:
         sock.bind(("127.0.0.1", port))
         sock.listen(128)
@@ -89,7 +91,8 @@ class Launcher:
             stderr = None
         try:
             self.proc = subprocess.Popen(
-                [sys.executable, "-P", "-m", "clauz3.sessions.service", "--listen-fd", str(listener.fileno()),
+                # -I: the service holds the signing key and runs in the workspace (issue 11 §4)
+                [sys.executable, "-I", "-m", "clauz3.sessions.service", "--listen-fd", str(listener.fileno()),
                  "--control-fd", str(theirs.fileno())],
                 pass_fds=(listener.fileno(), theirs.fileno()), start_new_session=True, env=child_env(config_path),
                 stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=stderr, cwd=self.config.project)
