@@ -20,7 +20,6 @@ from _common import ROOT, Sample, clean_env
 
 EMAIL = ROOT / "examples" / "email"
 TRUSTED = "tools/email/trusted"
-GUARANTEES = ['emails.only(["bob@example.com"])', "emails.at_most(1)", "emails.unique_recipients()"]
 
 
 def _project(tmp: Path) -> Path:
@@ -62,14 +61,27 @@ def run_cold(reps: int) -> list[float]:
 # -- remembered_match -------------------------------------------------------------------------
 
 
-def _request(project: Path, rid: str, program: str) -> dict[str, Any]:
+def _claims(project: Path, program: str) -> dict[str, Any]:
+    """What a worker claims for ``program``: the real prover's guarantees, coverage and proof list (the
+    authority proves the program itself and refuses any other claim, issue 11 §5)."""
+    path = project / "claims.py"
+    path.write_text(program)
+    out = subprocess.run([sys.executable, "-m", "clauz3", "prove", "--json", "--no-cache", "--trusted-root", TRUSTED,
+                          "--import-root", ".", "claims.py"], cwd=project, capture_output=True, text=True)
+    entry = json.loads(out.stdout)["entries"][0]
+    keys = ("domain", "status", "missing_required", "missing_recommended")
+    return {"guarantees": [o["expression"] for o in entry["obligations"] if o["kind"] == "guarantee"],
+            "coverage": [{k: c[k] for k in keys} for c in entry["coverage"]],
+            "proofs": [{"name": "main", "conclusion": o["conclusion"], "description": o["description"]}
+                       for o in entry["obligations"]]}
+
+
+def _request(project: Path, rid: str, program: str, claims: dict[str, Any]) -> dict[str, Any]:
     return {
         "schema_version": 1, "kind": "clauz3.run", "request_id": rid, "program": program,
         "program_sha256": hashlib.sha256(program.encode()).hexdigest(), "source_name": "main.py",
         "target": "main", "trusted_roots": [str(project / TRUSTED)], "import_roots": [str(project)],
-        "guarantees": GUARANTEES,
-        "coverage": [{"domain": "email", "status": "covered", "missing_required": [], "missing_recommended": []}],
-        "proofs": [{"name": g, "conclusion": "proved", "description": "proved"} for g in GUARANTEES],
+        **claims,
         "execution_timeout_seconds": 60,
         "sandbox": {"mode": "unavailable", "detail": "benchmark", "extra_read": [], "extra_write": []},
     }
@@ -87,10 +99,15 @@ class _Served:
         from clauz3.approvals.tokens import generate_token
 
         self.sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        self.sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)  # as the product's listeners do
         self.sock.bind(("127.0.0.1", 0))
         port = self.sock.getsockname()[1]
         self.url = f"http://127.0.0.1:{port}"
-        self.authority = ApprovalAuthority(AuthorityConfig(data_dir=data, project=str(project), profiles=True))
+        from clauz3.prover.verify import ProofVerifier
+
+        # The authority's own proof of every request (issue 11 §5), in its warm prover child.
+        self.authority = ApprovalAuthority(AuthorityConfig(data_dir=data, project=str(project), profiles=True,
+                                                           verify=ProofVerifier()))
         self.token = self.authority.register_conversation(None, [str(project / TRUSTED)], [str(project)])
         self.approver = generate_token()
         http = ApprovalHTTP(self.authority, SessionCookies(data, str(project)), approver_token=self.approver,
@@ -112,6 +129,7 @@ class _Served:
     def __exit__(self, *exc: object) -> None:
         self.server.should_exit = True
         self.thread.join(timeout=10)
+        asyncio.run(self.authority.close())  # its prover child too
 
 
 def _no_signals() -> Any:
@@ -130,7 +148,9 @@ def remembered_match(reps: int) -> list[float]:
         data.mkdir(mode=0o700)
         with _Served(data, project) as svc, httpx.Client(base_url=svc.url, trust_env=False, timeout=30) as client:
             sub = {"Authorization": f"Bearer {svc.token}"}
-            first = client.post("/api/requests", json=_request(project, "req_bench_0000", program), headers=sub)
+            claims = _claims(project, program)  # the message literal below changes no claim
+            first = client.post("/api/requests", json=_request(project, "req_bench_0000", program, claims),
+                                headers=sub)
             if first.status_code != 201 or not first.json().get("profile", {}).get("eligible"):
                 raise RuntimeError(f"first request not rememberable: {first.status_code} {first.text[:300]}")
             decided = client.post("/api/requests/req_bench_0000/decision", headers={
@@ -139,7 +159,8 @@ def remembered_match(reps: int) -> list[float]:
                 raise RuntimeError(f"remembering failed: {decided.text[:300]}")
             times: list[float] = []
             for i in range(1, max(reps, 20) + 2):
-                body = _request(project, f"req_bench_{i:04d}", program.replace("Hi from clauz3", f"Message {i}"))
+                body = _request(project, f"req_bench_{i:04d}", program.replace("Hi from clauz3", f"Message {i}"),
+                                claims)
                 start = time.perf_counter()
                 answer = client.post("/api/requests", json=body, headers=sub).json()
                 while answer.get("state") == "pending":

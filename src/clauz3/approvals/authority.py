@@ -59,7 +59,7 @@ from clauz3.approvals.requests import (
 )
 from clauz3.approvals.signature import REMEMBERED_REASON, compute_signature
 from clauz3.approvals.tokens import generate_token, secrets_equal
-from clauz3.approvals.verdicts import DEFAULT_VERIFY_TIMEOUT, Verifier, show_proof, verify_request
+from clauz3.approvals.verdicts import DEFAULT_VERIFY_TIMEOUT, Verifier, show_proof, start_verify
 
 MAX_RECORDS = 2000
 MAX_PENDING_PER_TOKEN = 16
@@ -335,10 +335,13 @@ class ApprovalAuthority:
         done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         self._inflight[request.request_id] = done
         try:
-            proof = await verify_request(self.config.verify, request, trusted_roots=conv.layer.trusted_roots,
-                                         import_roots=conv.layer.import_roots, project=conv.layer.project,
-                                         timeout=self.config.verify_timeout)
-            record = self._new_record(request, conv)
+            verifying = start_verify(self.config.verify, request, trusted_roots=conv.layer.trusted_roots,
+                                     import_roots=conv.layer.import_roots, project=conv.layer.project,
+                                     timeout=self.config.verify_timeout)  # proves while the card is built
+            try:
+                record = self._new_record(request, conv)
+            finally:
+                proof = await verifying  # a refusal here wins over anything _new_record raised
             show_proof(record.presentation, proof)
             await self._automatic(record, conv)
             if self._stopping:

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import Callable, Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -75,20 +75,41 @@ def check_verdict(request: ApprovalRequest, answer: Mapping[str, Any]) -> dict[s
             "cached": bool(entry.get("cached"))}
 
 
+def _answer(verify: Verifier, query: ProofQuery) -> Mapping[str, Any]:
+    try:
+        return verify(query)
+    except Exception as exc:  # a verifier that raises gives no verdict: the request is refused
+        return {"error": f"{type(exc).__name__}: {exc}"[:300]}
+
+
+def start_verify(verify: Verifier | None, request: ApprovalRequest, *, trusted_roots: tuple[str, ...],
+                 import_roots: tuple[str, ...], project: str,
+                 timeout: float = DEFAULT_VERIFY_TIMEOUT) -> Awaitable[dict[str, Any]]:
+    """Start the authority's proof now, on a worker thread (its child proves in parallel with whatever the
+    caller does next, e.g. building the card), and return what to await for the checked proof block."""
+    if verify is None:
+        done: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
+        done.set_result({"by": "submitter", "status": UNVERIFIED})
+        return done
+    query = ProofQuery(request.program, request.target, trusted_roots, import_roots, project, timeout)
+    running = asyncio.get_running_loop().run_in_executor(None, _answer, verify, query)
+
+    async def finish() -> dict[str, Any]:
+        try:
+            answer = await asyncio.wait_for(asyncio.shield(running), timeout + 5.0)
+        except TimeoutError:
+            answer = {"error": "the authority's proof did not finish in time"}
+        return check_verdict(request, answer)
+
+    return finish()
+
+
 async def verify_request(verify: Verifier | None, request: ApprovalRequest, *, trusted_roots: tuple[str, ...],
                          import_roots: tuple[str, ...], project: str,
                          timeout: float = DEFAULT_VERIFY_TIMEOUT) -> dict[str, Any]:
     """Run ``verify`` off the event loop and check its answer; the proof block for the card."""
-    if verify is None:
-        return {"by": "submitter", "status": UNVERIFIED}
-    query = ProofQuery(request.program, request.target, trusted_roots, import_roots, project, timeout)
-    try:
-        answer = await asyncio.wait_for(asyncio.to_thread(verify, query), timeout + 5.0)
-    except TimeoutError:
-        answer = {"error": "the authority's proof did not finish in time"}
-    except Exception as exc:  # a verifier that raises gives no verdict: the request is refused
-        answer = {"error": f"{type(exc).__name__}: {exc}"[:300]}
-    return check_verdict(request, answer)
+    return await start_verify(verify, request, trusted_roots=trusted_roots, import_roots=import_roots,
+                              project=project, timeout=timeout)
 
 
 def show_proof(presentation: dict[str, Any], proof: Mapping[str, Any]) -> None:
