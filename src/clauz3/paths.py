@@ -2,7 +2,8 @@
 
 A path is relative to the project root: 1–4,096 UTF-8 bytes, segments ≤ 255 bytes, an optional
 leading ``./``, no leading ``/``, empty segment, ``.`` segment (except that leading one), ``..``
-segment, backslash or NUL. The canonical form drops the leading ``./`` and a trailing ``/``;
+segment, backslash or NUL. A ``FilePath`` may also be absolute (``/var/data/app.db``: a file
+anywhere, such as a database file), with the same segment rules. The canonical form drops the leading ``./`` and a trailing ``/``;
 ``.`` is the root. A ``FilePath`` is not the root and is not written with a trailing ``/``.
 """
 
@@ -42,10 +43,17 @@ def path_error(text: str, *, directory: bool) -> str | None:
     if "\\" in text:
         return "contains a backslash"
     if text.startswith("/"):
-        return "absolute path (leading '/')"
-    if text in (".", "./"):
+        # A file anywhere (a database file, 00 issue 10): absolute, with the same segment rules.
+        # Directories stay project-relative: scopes such as only_write_under are about the project.
+        if directory:
+            return "absolute path (leading '/')"
+        if text == "/":
+            return "'/' is a directory"
+        body = text[1:]
+    elif text in (".", "./"):
         return None if directory else "'.' is a directory"
-    body = text[2:] if text.startswith("./") else text
+    else:
+        body = text[2:] if text.startswith("./") else text
     if text.endswith("/"):
         if not directory:
             return "ends with '/'"

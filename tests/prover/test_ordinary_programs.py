@@ -340,3 +340,88 @@ def test_performs_lambda_naming_a_parameter_the_effect_lacks_is_a_layer_error(en
     assert proc.returncode == 2
     assert "`file`" in proc.stderr and "write_note" in proc.stderr, proc.stderr
     assert "Traceback" not in proc.stderr
+
+
+STORE_SCHEMAS = '''"""Rows of the store."""
+
+import clauz3
+
+
+class Item(clauz3.Row):
+    """One stored item."""
+
+    name: str
+    count: int
+'''
+
+STORE_EFFECTS = '''"""An insert-style effect on a database file anywhere on disk (simulated)."""
+
+from tools.store.trusted.schemas import Item
+
+import clauz3
+
+
+@clauz3.trusted
+@clauz3.mock
+@clauz3.requires(lambda db, row: row.count >= 0, message="count must not be negative")
+def insert_item(db: str, row: Item) -> None:
+    """Insert row into the items table of the database file db (simulated: nothing is written)."""
+    return None
+'''
+
+STORE_CONTRACTS = '''"""Contracts over the store."""
+
+from tools.store.trusted.effects import insert_item
+
+from clauz3 import FilePath
+from clauz3.spec import ContractSpec, contract, effect
+
+
+@contract(description="rows go only to the database file {path}")
+def only_database(path: FilePath) -> ContractSpec:
+    return effect(insert_item).all(lambda e: e.db == path)
+
+
+@contract(description="at most {n} rows are inserted")
+def inserts_at_most(n: int) -> ContractSpec:
+    return effect(insert_item).count() <= n
+'''
+
+STORE_PROGRAM = '''import clauz3
+from clauz3 import FilePath
+from tools.store.trusted import contracts as store
+from tools.store.trusted.effects import insert_item
+from tools.store.trusted.schemas import Item
+
+
+@clauz3.guarantee(store.only_database(FilePath("/var/data/app.db")))
+@clauz3.guarantee(store.inserts_at_most(2))
+def main() -> None:
+    insert_item("/var/data/app.db", Item(name="apple", count=3))
+    insert_item("{second}", Item(name="pear", count=1))
+'''
+
+
+def test_absolute_database_file_paths_and_constructed_rows(env: dict[str, str], tmp_path: Path) -> None:
+    """A FilePath about a file anywhere may be absolute; a program may build a declared row to insert it."""
+    trusted = tmp_path / "tools" / "store" / "trusted"
+    trusted.mkdir(parents=True)
+    (trusted / "schemas.py").write_text(STORE_SCHEMAS)
+    (trusted / "effects.py").write_text(STORE_EFFECTS)
+    (trusted / "contracts.py").write_text(STORE_CONTRACTS)
+    good, bad = tmp_path / "good.py", tmp_path / "bad.py"
+    good.write_text(STORE_PROGRAM.replace("{second}", "/var/data/app.db"))
+    bad.write_text(STORE_PROGRAM.replace("{second}", "/tmp/other.db"))
+    proc = subprocess.run([sys.executable, "-m", "clauz3", "prove", "--json", "--no-cache", str(good), str(bad),
+                           "--trusted-root", "tools/store/trusted"], capture_output=True, text=True, env=env,
+                          cwd=tmp_path, timeout=300)
+    assert proc.stderr == "", proc.stderr
+    entries = {Path(e["path"]).stem: e for e in json.loads(proc.stdout)["entries"]}
+    assert entries["good"]["status"] == "proved", _summary(entries["good"])
+    verdicts = {o["kind"] + " " + (o.get("call") or ""): o["conclusion"] for o in entries["bad"]["obligations"]}
+    assert verdicts['guarantee store.only_database(path="/var/data/app.db")'] == "violated", verdicts
+    diff = subprocess.run([sys.executable, "-m", "clauz3.difftest", "--json", "--runs", "2", "--trusted-root",
+                           "tools/store/trusted", "--import-root", str(tmp_path), "--", str(good)],
+                          capture_output=True, text=True, env=env, cwd=tmp_path, timeout=300)
+    report = json.loads(diff.stdout)
+    assert report["findings"] == [] and report["summary"]["programs"] == 1, report

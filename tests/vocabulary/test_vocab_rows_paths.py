@@ -60,10 +60,15 @@ def test_row_class_errors() -> None:
 
 
 def reference_error(text: str, directory: bool) -> bool:
-    """Straightforward reading of 05 §11.1; True when valid."""
+    """Straightforward reading of 05 §11.1 (a FilePath may also be absolute, issue 10); True when valid."""
     b = text.encode("utf-8", "surrogatepass")
-    if not 1 <= len(b) <= 4096 or "\\" in text or "\x00" in text or text.startswith("/"):
+    if not 1 <= len(b) <= 4096 or "\\" in text or "\x00" in text:
         return False
+    if text.startswith("/"):
+        if directory or text.endswith("/"):
+            return False
+        return all(s not in ("", ".", "..") and len(s.encode("utf-8", "surrogatepass")) <= 255
+                   for s in text[1:].split("/"))
     if text in (".", "./"):
         return directory
     body = text[2:] if text.startswith("./") else text
@@ -97,9 +102,13 @@ def test_typed_path_examples() -> None:
     assert FilePath("./a/b") == "a/b" and repr(FilePath("./a/b")) == 'FilePath("a/b")'
     assert DirectoryPath("./") == "." and DirectoryPath(".") == "." and DirectoryPath("a/b/") == "a/b"
     assert repr(DirectoryPath("a")) == 'DirectoryPath("a")'
-    for bad in (".", "a/", "/a", "a//b", "a/./b", "../a", "a\\b", "", "x" * 256, "./."):
+    for bad in (".", "a/", "a//b", "a/./b", "../a", "a\\b", "", "x" * 256, "./.", "/", "//a", "/a/../b", "/./a", "/a/"):
         with pytest.raises(ValueError):
             FilePath(bad)
+    # A file anywhere (a database file) may be absolute (issue 10); a directory scope may not.
+    assert FilePath("/var/data/app.db") == "/var/data/app.db"
+    with pytest.raises(ValueError):
+        DirectoryPath("/var/data")
     with pytest.raises(TypeError):
         FilePath(3)  # type: ignore[arg-type]
     p = FilePath("a")

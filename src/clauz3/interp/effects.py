@@ -163,7 +163,21 @@ class Gateway:
             if cls is None:
                 raise ProgramError(f"row class {value.schema} is not available at run time")
             return cls
-        return copy.deepcopy(to_plain(value))
+        return copy.deepcopy(to_plain(self._built_rows(value)))
+
+    def _built_rows(self, value: Any) -> Any:
+        """Rows the program built (``Item(name=…)``) become instances of the layer's Row class."""
+        if isinstance(value, RowValue) and value.original is None:
+            cls = self.rows.get(value.schema)
+            if cls is None:
+                raise ProgramError(f"row class {value.schema} is not available at run time")
+            plain = {k: copy.deepcopy(to_plain(v)) for k, v in value.fields.items()}
+            return RowValue(value.schema, value.short, value.fields, original=cls(**plain))
+        if isinstance(value, list):
+            return [self._built_rows(v) for v in value]
+        if isinstance(value, tuple):
+            return tuple(self._built_rows(v) for v in value)
+        return value
 
     def incoming(self, value: Any, result_id: int) -> Any:
         """Deep copy of a result into program values; Row fields are tagged (MON-1)."""

@@ -153,6 +153,7 @@ class Evaluator:
             ir.MethodCall: self._method,
             ir.SolverCall: self.call_solver,
             ir.RecordVar: self._recordvar,
+            ir.RowNew: self._rownew,
         }
 
     # ------------------------------------------------------------------ plumbing
@@ -254,6 +255,11 @@ class Evaluator:
 
     def _recordvar(self, r: ir.RecordVar, env: dict[str, Any]) -> Any:
         return env[r.id]
+
+    def _rownew(self, e: ir.RowNew, env: dict[str, Any]) -> Any:
+        # Fields in the order written; a field keeps its value's tag, like the prover's RowV.
+        fields = {name: self.eval(value, env) for name, value in e.fields}
+        return RowValue(e.schema, e.schema.rsplit(".", 1)[-1], fields)
 
     def _list(self, e: ir.ListExpr, env: dict[str, Any]) -> Any:
         return [self.eval(x, env) for x in e.elts]

@@ -97,8 +97,9 @@ class CallCompiler(ExprCompiler):
         if isinstance(b, BException):
             return self.err(node, "unsupported-call", f"exception `{name}` outside `raise`")
         if isinstance(b, BRowClass):
-            return self.err(node, "unsupported-call", f"constructing row `{name}`",
-                            "rows come from trusted results")
+            from clauz3.language.rownew import row_new
+
+            return row_new(self, node, b.key, name)  # type: ignore[arg-type]
         if isinstance(b, BGuarantee):
             return self.err(node, "unsupported-call", f"call to `{name}` in a function body",
                             "use it as a decorator")

@@ -129,6 +129,8 @@ def build_effect(ctx: Any, name: str) -> ir.Effect | None:
             t = T.from_runtime(ann, rows) if ann is not inspect.Parameter.empty else ir.OBJECT
             if t is None:
                 t = ir.OBJECT
+            if isinstance(t, ir.TRow):
+                ensure_row(ctx, t.schema)  # a row the program builds and passes in: its fields are read
         default = None
         if p.default is not inspect.Parameter.empty:
             default = literal_const(p.default, code.co_firstlineno, 1) or ir.Const(None, ir.NONE, code.co_firstlineno, 1)

@@ -351,6 +351,17 @@ class SolverCall:
 
 
 @dataclass(frozen=True)
+class RowNew:
+    """``Schema(field=value, …)``: a row of a declared schema built by the program, every field given."""
+
+    schema: str
+    fields: tuple[tuple[str, Expr], ...]  # in the order written (the evaluation order)
+    type: Type
+    line: int
+    col: int
+
+
+@dataclass(frozen=True)
 class RecordVar:
     """The single parameter of a contract predicate (``lambda e: …``): a call record or event."""
 
@@ -363,7 +374,7 @@ class RecordVar:
 Expr = Union[
     Const, Name, ListExpr, TupleExpr, SetExpr, DictExpr, ListComp, BinOp, UnaryOp, BoolOp, Compare,
     IfExp, Subscript, Slice, FieldGet, FString, EffectCall, HelperCall, BuiltinCall, MethodCall,
-    SolverCall, RecordVar,
+    SolverCall, RecordVar, RowNew,
 ]
 
 # ----------------------------------------------------------------------------------- statements

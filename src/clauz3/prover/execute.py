@@ -351,6 +351,10 @@ class Executor:
     def e_RecordVar(self, e: ir.RecordVar) -> Any:
         return self.frame.env[e.id]
 
+    def e_RowNew(self, e: ir.RowNew) -> Any:
+        # Fields in the order written; each keeps its value (and provenance), as the interpreter does.
+        return RowV(e.schema, {name: self.eval(value) for name, value in e.fields})
+
     def e_ListExpr(self, e: ir.ListExpr) -> Any:
         items = [self.eval(x) for x in e.elts]
         return ListV(items, len(items), "list")
