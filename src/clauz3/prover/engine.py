@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sys
 
-PROVER_SEMANTICS_ID = "clauz3-prover-2"
+PROVER_SEMANTICS_ID = "clauz3-prover-3"
 
 
 def engine_id() -> str:
