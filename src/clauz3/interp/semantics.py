@@ -37,6 +37,18 @@ def has_nan(value: Any) -> bool:
     return False
 
 
+def findable(key: Any) -> bool:
+    """Could ``key`` equal a stored key? Not when it holds a NaN, nor when it is unhashable (a list
+    never equals a hashable key): lookups then miss, by ==, where CPython would raise TypeError."""
+    if has_nan(key):
+        return False
+    try:
+        hash(key)
+    except TypeError:
+        return False
+    return True
+
+
 def fresh_key(value: Any) -> Any:
     """A copy of a NaN-holding key that is no object seen before (arithmetic always makes a new float)."""
     raw = untag(value)
@@ -78,7 +90,7 @@ def contains(container: Any, needle: Any) -> bool:
     if isinstance(container, str):
         return str.__contains__(container, untag(needle))
     if isinstance(container, dict):
-        return not has_nan(needle) and needle in container
+        return findable(needle) and needle in container
     if isinstance(container, OrderedSet):
         return container.contains(needle)
     return any(values_equal(x, needle) for x in container)
@@ -115,11 +127,11 @@ def ordering(op: str, a: Any, b: Any) -> bool:
 
 
 def dict_get(d: dict[Any, Any], key: Any, default: Any = None) -> Any:
-    return default if has_nan(key) else d.get(key, default)
+    return d.get(key, default) if findable(key) else default
 
 
 def dict_item(d: dict[Any, Any], key: Any) -> Any:
-    if has_nan(key):
+    if not findable(key):
         raise KeyError(untag(key))
     return d[key]
 
@@ -146,7 +158,7 @@ class OrderedSet:
             self._items[item] = None
 
     def contains(self, item: Any) -> bool:
-        return not has_nan(item) and item in self._items
+        return findable(item) and item in self._items
 
     def copy(self) -> OrderedSet:
         out = OrderedSet()

@@ -353,6 +353,8 @@ class CallCompiler(ExprCompiler):
             e = T.elem_type(a)
             if e is None:
                 return bad(f"`{name}` of {T.show(a)}")
+            if name == "set" and T.unhashable(e):
+                return bad(f"`set` of unhashable elements ({T.show(e)})")
             return {"list": ir.TList(e), "set": ir.TSet(e), "tuple": ir.TTuple(elem=e)}[name]
         if name == "dict":
             if not types:
@@ -470,6 +472,9 @@ class CallCompiler(ExprCompiler):
         """Type check (and refine) an insertion into an owned local collection; track its length bound."""
         assert isinstance(target, ast.Name)
         var = self.env[target.id]
+        if isinstance(var.type, ir.TSet) and T.unhashable(elem):
+            self.err(node, "type-error", f"unhashable element of type {T.show(elem)} in a set")
+            return None
         cur = var.type.elem
         if var.refinable and cur == ir.OBJECT:
             var.type = type(var.type)(elem)

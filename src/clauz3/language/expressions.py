@@ -421,7 +421,7 @@ class ExprCompiler:
         line, col = self.loc(node)
         elts = [self.stored(e) for e in node.elts]
         for e in elts:
-            if isinstance(e.type, (ir.TList, ir.TSet, ir.TDict)):
+            if T.unhashable(e.type):
                 return self.err(node, "type-error", f"unhashable element of type {T.show(e.type)} in a set")
         return ir.SetExpr(tuple(elts), ir.TSet(self.elem_of(node, elts)), line, col)
 
@@ -432,7 +432,7 @@ class ExprCompiler:
         keys = [self.stored(k) for k in node.keys if k is not None]
         values = [self.stored(v) for v in node.values]
         for k in keys:
-            if isinstance(k.type, (ir.TList, ir.TSet, ir.TDict)):
+            if T.unhashable(k.type):
                 return self.err(node, "type-error", f"unhashable dict key of type {T.show(k.type)}")
         kt, vt = self.elem_of(node, keys), self.elem_of(node, values)
         return ir.DictExpr(tuple(keys), tuple(values), ir.TDict(kt, vt), line, col)

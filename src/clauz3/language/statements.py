@@ -312,6 +312,9 @@ class BodyCompiler(CallCompiler):
         if T.is_err(index.type, value.type):
             return None, False
         t = var.type
+        if isinstance(t, ir.TDict) and T.unhashable(index.type):
+            self.err(node, "type-error", f"unhashable dict key of type {T.show(index.type)}")
+            return None, False
         if isinstance(t, ir.TDict):
             if var.refinable and t.key == ir.OBJECT:
                 var.type = ir.TDict(index.type, value.type)

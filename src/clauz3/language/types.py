@@ -76,6 +76,17 @@ def is_intlike(t: Any) -> bool:
     return isinstance(t, TScalar) and t.name in ("bool", "int")
 
 
+def unhashable(t: Any) -> bool:
+    """A value of type ``t`` cannot be a dict key or set element (TypeError at run time)."""
+    if isinstance(t, (ir.TList, ir.TSet, ir.TDict)):
+        return True
+    if isinstance(t, ir.TTuple):
+        return any(unhashable(e) for e in (t.elems or ())) or (t.elem is not None and unhashable(t.elem))
+    if isinstance(t, ir.TOptional):
+        return unhashable(t.inner)
+    return False
+
+
 def is_scalar(t: Any) -> bool:
     return isinstance(t, TScalar)
 

@@ -65,6 +65,9 @@ def const_int(v: Any) -> int | None:
     return None
 
 
+MAX_SSIZE = 2 ** 63 - 1  # sys.maxsize on the 64-bit platforms clauz3 runs on
+
+
 def _src(node: Any) -> str:
     return getattr(node, "source", "") or ""
 
@@ -121,6 +124,9 @@ def _binop(ex: Executor, node: Any, op: str, a: Any, b: Any) -> Any:
         if is_str(seq):
             out = ex.ctx.fresh(z3.StringSort(), "strmul", abstract=True)
             t = to_int(times)
+            # CPython: OverflowError past sys.maxsize characters (a MemoryError below is a resource limit).
+            ex.exception("OverflowError", node, z3.Or(t <= 0, t * z3.Length(seq) <= MAX_SSIZE),
+                         _src(node) or "… * …", (("count", t),))
             ex.ctx.assume(z3.Length(out) == z3.If(t <= 0, 0, t * z3.Length(seq)))
             return out
         raise Unsupported("repeating a list a non-constant number of times")
