@@ -88,6 +88,18 @@ def test_every_example_pass_case_has_no_findings() -> None:
 
 
 @needs_pipeline
+def test_every_stdlib_pass_case_proves_and_has_no_findings() -> None:
+    """DIF-4 over the bundled libraries: every pass case proves (else the command fails) and runs clean."""
+    stdlib = REPO / "src" / "clauz3" / "stdlib"
+    folders = sorted(str(p.relative_to(REPO)) for p in stdlib.iterdir() if (p / "tests" / "cases").is_dir())
+    assert len(folders) >= 5
+    cases = sum(len(list((REPO / f / "tests" / "cases").glob("*_pass.py"))) for f in folders)
+    proc = difftest(*folders)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert proc.stdout.strip().splitlines()[-1] == f"{cases} programs, {cases * 8} runs, 0 findings, 0 incomplete"
+
+
+@needs_pipeline
 def test_row_mixing_found_when_its_guarantee_is_dropped() -> None:
     proc = difftest("--runs", "16", "examples/trading/cases/row_mixing_fail.py", drop="sales_match_rows")
     assert proc.returncode == 1, proc.stdout + proc.stderr
