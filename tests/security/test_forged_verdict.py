@@ -140,3 +140,34 @@ def test_an_honest_request_gets_the_authoritys_proof_and_a_retry_skips_the_solve
     again = submit(service, request(project, "req_honest_0002", program, entry))
     assert again.status_code == 201, again.text
     assert again.json()["presentation"]["proof"]["cached"] is True
+
+
+def test_the_authoritys_prover_follows_library_content_not_mtimes(tmp_path: Path,
+                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    """A same-size edit of a trusted library with its mtime restored: the warm child re-proves the new bytes."""
+    from clauz3.approvals.verdicts import ProofQuery
+    from clauz3.prover.verify import ProofVerifier
+
+    proj = tmp_path / "proj"
+    shutil.copytree(REPO / "examples" / "email" / "tools", proj / "tools", ignore=shutil.ignore_patterns("__pycache__"))
+    monkeypatch.setenv("CLAUZ3_CACHE", str(tmp_path / "cache"))
+    trusted = (str(proj / "tools" / "email" / "trusted"),)
+    query = ProofQuery(HONEST, "main", trusted, (str(proj),), str(proj), 60.0)
+    verifier = ProofVerifier()
+    try:
+        first = verifier(query)["entry"]
+        assert first["status"] == "proved" and first["cached"] is False
+        assert verifier(query)["entry"]["cached"] is True and verifier.proofs == 1
+        contracts = proj / "tools" / "email" / "trusted" / "contracts.py"
+        st = contracts.stat()
+        text = contracts.read_text()
+        edited = text.replace("return effect(send_email).count() <= count", "return effect(send_email).count() <  count")
+        assert len(edited) == len(text) and edited != text
+        contracts.write_text(edited)
+        os.utime(contracts, ns=(st.st_atime_ns, st.st_mtime_ns))
+        again = verifier(query)["entry"]
+        assert again["cached"] is False and again["layer_sha256"] != first["layer_sha256"]
+        assert ("guarantee emails.at_most(1)", "violated") in [(o["description"], o["conclusion"])
+                                                               for o in again["obligations"]]
+    finally:
+        verifier.close()

@@ -34,6 +34,7 @@ from clauz3.prover.entailment import child_env
 
 LABEL = "submitted_program.py"  # the path diagnostics name; never read (the source comes over the pipe)
 READY_TIMEOUT = 60.0
+MAX_CHILDREN = 3  # warm children kept (each holds z3 and a layer); the least recently used goes first
 _Key = tuple[tuple[str, ...], tuple[str, ...], str]
 
 
@@ -119,14 +120,22 @@ class ProofVerifier:
         return tuple(str(p) for p in trusted_roots), tuple(str(p) for p in import_roots), str(project)
 
     def _child(self, key: _Key) -> _Child:
+        retired: list[_Child] = []
         with self._lock:
-            child = self._children.get(key)
-            if child is None or not child.alive():
-                if child is not None:
-                    child.kill()
+            child = self._children.pop(key, None)
+            if child is not None and not child.alive():
+                retired.append(child)
+                child = None
+            if child is None:
+                while len(self._children) >= MAX_CHILDREN:
+                    oldest = next(iter(self._children))
+                    retired.append(self._children.pop(oldest))
                 child = _Child(key, self._secret, self._cache_root)
-                self._children[key] = child
-            return child
+            self._children[key] = child  # most recently used last
+        for old in retired:
+            with old.lock:  # never kill a child in the middle of someone's proof
+                old.kill()
+        return child
 
     def warm(self, trusted_roots: Any, import_roots: Any, project: Any) -> None:
         """Start the layer's child now (it loads in the background), so the first card is not a cold start."""
