@@ -145,3 +145,20 @@ def main() -> None:
     assert "argument `addr` of `send_email` must be str, got int" in out.stderr
     assert "one type on every path" not in out.stderr
     assert "(hint: convert it with str(...))" in out.stderr
+
+
+@pytest.mark.parametrize(("body", "hint"), [
+    ("    for c in 3:\n        pass\n", "iterate a list"),
+    ('    x = 3\n    x[0] = 1\n', "build the new value and assign it"),
+    ('    n = "a" - 1\n', "convert one side first"),
+    ('    a, b = (1, 2, 3)\n', "unpack into as many names"),
+    ('    send_email(addr="bob@example.com")\n', "pass every parameter that has no default"),
+    ('    send_email("bob@example.com", "hi", cc="x")\n', "lists the parameters"),
+])
+def test_each_type_error_gets_a_hint_that_fits(body: str, hint: str, tmp_path: Path, env: dict[str, str]) -> None:
+    path = tmp_path / "typed.py"
+    path.write_text(DB_HEADER + "@clauz3.guarantee(db.count_at_most(1))\ndef main() -> None:\n" + body)
+    out = prove(env, path, DB_TRUSTED)
+    assert out.returncode == 2, out.stdout
+    assert hint in out.stderr, out.stderr
+    assert "one type on every path" not in out.stderr

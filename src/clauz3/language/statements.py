@@ -355,9 +355,15 @@ class BodyCompiler(CallCompiler):
                      ACCUMULATOR_HINT)
             return True
         if not var.owned:
+            t = var.type
+            if not isinstance(t, (ir.TList, ir.TSet, ir.TDict)):
+                self.err(target, "type-error", f"`{target.id}` of type {T.show(t)} cannot be changed in place",
+                         "build the new value and assign it to the name")
+                return True
             why = "a trusted result (read-only)" if var.trusted else "not uniquely owned by this function"
+            copy = "dict" if isinstance(t, ir.TDict) else "set" if isinstance(t, ir.TSet) else "list"
             self.err(target, "mutation-not-owned", f"mutation of `{target.id}`, which is {why}",
-                     "copy it with list(...) first and mutate the copy")
+                     f"copy it with {copy}(...) first and mutate the copy")
             return True
         return False
 
