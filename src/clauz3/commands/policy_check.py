@@ -12,7 +12,6 @@ import argparse
 import asyncio
 import re
 import sys
-import tempfile
 from pathlib import Path
 
 from clauz3.commands._errors import CommandError
@@ -61,19 +60,22 @@ def run(args: argparse.Namespace) -> int:
     if args.program is None:
         raise CommandError("no program given (see clauz3 policy-check --help)")
     project = Path.cwd()
-    with tempfile.TemporaryDirectory(prefix="clauz3-policy-check-") as tmp:
-        if args.program == "-":
-            path = Path(tmp) / "program.py"
-            path.write_bytes(sys.stdin.buffer.read(262_145)[:262_145])
-        else:
-            path = Path(args.program)
+    # Read once: the bytes proved here are the bytes the policy is evaluated on (issue 11 §2).
+    if args.program == "-":
+        path, data = Path("<stdin>"), sys.stdin.buffer.read(262_145)
+    else:
+        path = Path(args.program)
         try:
-            source = path.read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as exc:
-            raise CommandError(f"cannot read {args.program}: {exc}") from None
-        trusted, imports = resolve_roots(args, project=project, program=None if args.program == "-" else path)
-        outcome = prove_file(ProofRequest(path=path, trusted_roots=trusted, import_roots=imports, target=args.target,
-                                          allow_imports=list(args.allow_import)), project_root=project)
+            data = path.read_bytes()
+        except OSError as exc:
+            raise CommandError(f"cannot read {args.program}: {exc.strerror or exc}") from None
+    try:
+        source = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise CommandError(f"cannot read {args.program}: {exc}") from None
+    trusted, imports = resolve_roots(args, project=project, program=None if args.program == "-" else path)
+    outcome = prove_file(ProofRequest(path=path, trusted_roots=trusted, import_roots=imports, target=args.target,
+                                      allow_imports=list(args.allow_import), source=data), project_root=project)
     for line in outcome.stderr:
         print(line, file=sys.stderr)
     if outcome.entry.get("status") in ("refused", "error"):
