@@ -163,19 +163,24 @@ class Lab:
 
     def run(self, program: Any, proved: list[Any], runs: int, seed: str, source: str) -> list[Violation]:
         from clauz3._difftest_run import Incomplete
-        from clauz3._difftest_sample import program_literals
+        from clauz3._difftest_sample import Sampler, program_literals
         from clauz3.interp import execute
 
         found: list[Violation] = []
         literals = program_literals(program)
+        target = program.functions[program.target]
         for i in range(1, runs + 1):
+            # The same target arguments and trusted results for the monitored and the unmonitored run.
+            sampler = Sampler(random.Random(f"{seed}|{i}|args"), program, 3, literals)
+            arguments = {p.name: sampler.value(p.type) for p in target.params if p.default is None}
             for monitored in (True, False):
                 calls: list[tuple[str, dict[str, Any]]] = []
                 stubs = self.stubs(program, random.Random(f"{seed}|{i}"), calls, literals)
                 self.counts.runs += 1
                 try:
                     res = execute(program, stubs, guarantees_to_monitor=proved if monitored else (),
-                                  stdout=io.StringIO(), step_budget=STEP_BUDGET, write_report=False)
+                                  stdout=io.StringIO(), step_budget=STEP_BUDGET, write_report=False,
+                                  arguments=arguments)
                 except Incomplete:
                     self.counts.incomplete += 1
                     continue
@@ -183,7 +188,7 @@ class Lab:
                     kind = "budget" if "step" in (res.error or "") else (
                         "monitor" if res.outcome == "soundness_violation" else "exception")
                     found.append(Violation(kind, i, f"{'monitored' if monitored else 'unmonitored'} run: "
-                                                    f"{res.outcome}: {res.error}", source))
+                                                    f"{res.outcome}: {res.error} (arguments {arguments})", source))
                 if not monitored:
                     for g in proved:
                         helper = g.helper.rsplit(".", 1)[-1]
@@ -220,13 +225,15 @@ class Lab:
         while changed:
             changed = False
             for i in range(len(current.statements)):
-                trial = Program(current.guarantees, current.statements[:i] + current.statements[i + 1:])
+                trial = Program(current.guarantees, current.statements[:i] + current.statements[i + 1:],
+                                current.params)
                 if trial.statements and still_fails(trial):
                     current, changed = trial, True
                     break
             else:
                 for i in range(len(current.guarantees)):
-                    trial = Program(current.guarantees[:i] + current.guarantees[i + 1:], current.statements)
+                    trial = Program(current.guarantees[:i] + current.guarantees[i + 1:], current.statements,
+                                    current.params)
                     if trial.guarantees and still_fails(trial):
                         current, changed = trial, True
                         break

@@ -107,11 +107,12 @@ class DrawChooser(Chooser):
 class Program:
     guarantees: list[str]
     statements: list[list[str]]
+    params: str = ""  # target parameters without defaults: the proof covers every value (MOD-5)
 
     def source(self, statements: list[list[str]] | None = None) -> str:
         body = [line for block in (self.statements if statements is None else statements) for line in block]
         decorators = [f"@clauz3.guarantee({g})" for g in self.guarantees]
-        return HEADER + "\n" + "\n".join(decorators) + "\ndef main() -> None:\n" + "\n".join(
+        return HEADER + "\n" + "\n".join(decorators) + f"\ndef main({self.params}) -> None:\n" + "\n".join(
             "    " + line for line in (body or ["pass"])) + "\n"
 
 
@@ -599,6 +600,11 @@ class Builder:
 
 def build(ch: Chooser, *, max_statements: int = 8, max_guarantees: int = 7) -> Program:
     b = Builder(ch)
+    params = ""
+    if ch.chance(0.35):
+        params = "pi: int, ps: str, pf: float, pb: bool"
+        for name, kind in (("pi", "int"), ("ps", "str"), ("pf", "float"), ("pb", "bool")):
+            b.bind(name, kind)
     statements = [b.statement() for _ in range(ch.int(1, max_statements))]
     if not b.used:
         statements.append(b.st_effect(0))
@@ -606,4 +612,4 @@ def build(ch: Chooser, *, max_statements: int = 8, max_guarantees: int = 7) -> P
     # Each guarantee is one more solver call: keep a random few (the order stays the source order).
     while len(pool) > max_guarantees:
         pool.pop(ch.int(0, len(pool) - 1))
-    return Program(pool, statements)
+    return Program(pool, statements, params)

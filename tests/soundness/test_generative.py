@@ -63,10 +63,33 @@ def test_the_check_catches_a_prover_that_drops_a_guarantee() -> None:
 
 
 @pytest.mark.soak
+@pytest.mark.timeout(1800)
 def test_generated_programs_soak() -> None:
-    seed = random.randrange(2**31)
-    hash_seed = str(random.randrange(2**32))
-    print(f"seed {seed}, PYTHONHASHSEED {hash_seed}")
-    summary, out = gen_check("--programs", "5000", "--runs", "20", "--seed", str(seed), "--engine", "random",
-                             hash_seed=hash_seed, timeout=1800)
-    assert_sound(summary, out, 5000, 20)
+    """≥ 5,000 programs in two concurrent shards (two cores), fresh seeds and hash seeds each time."""
+    shards = [(random.randrange(2**31), str(random.randrange(2**32))) for _ in range(2)]
+    procs = []
+    for seed, hash_seed in shards:
+        print(f"shard: --seed {seed} with PYTHONHASHSEED={hash_seed}")
+        procs.append(subprocess.Popen(
+            [sys.executable, str(HERE / "gen_check.py"), "--programs", "2500", "--runs", "20", "--seed", str(seed),
+             "--engine", "random"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=REPO,
+            env={**os.environ, "PYTHONHASHSEED": hash_seed}))
+    total = {"generated": 0, "proved": 0, "runs": 0, "violations": 0}
+    outs = []
+    try:
+        for proc in procs:
+            out, err = proc.communicate(timeout=1700)
+            lines = out.strip().splitlines()
+            assert lines, err[-3000:]
+            summary = json.loads(lines[-1])
+            print(lines[-1])
+            outs.append(out)
+            for k in total:
+                total[k] += int(summary[k])
+    finally:
+        for proc in procs:  # never leave a shard running after a failure or a timeout
+            if proc.poll() is None:
+                proc.kill()
+                proc.wait()
+    print(json.dumps(total))
+    assert_sound(total, "\n".join(outs), 5000, 20)
