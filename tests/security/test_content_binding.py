@@ -261,9 +261,12 @@ def test_an_import_root_link_retargeted_while_the_worker_imports_never_runs_the_
                                     import_roots=[str(link)])).run()
     assert log.exists(), "the retargeting import never ran"  # the attack happened
     assert not Path(str(marker) + ".B").exists(), "library B ran while the request named library A"
+    # Either the copy the worker took (A) ran, or the mismatch was caught: by the authority (the request
+    # names B's bytes while it shows A) or by the worker (the receipt names other bytes).
     outcome = (result.record["phase"], result.record.get("reason"))
-    assert (outcome == ("completed", None) and marker.exists()) or outcome[1] == "receipt_not_bound", \
-        (outcome, result.record.get("message"))
+    message = result.record.get("message") or ""
+    assert (outcome == ("completed", None) and marker.exists()) or outcome[1] == "receipt_not_bound" \
+        or (outcome[0] == "refused" and "layer_changed" in message), (outcome, message)
 
 
 # ------------------------------------------------------------------- remembered approvals
@@ -343,3 +346,29 @@ def test_a_same_size_edit_with_its_mtime_restored_ends_a_remembered_approval(
         for stream in (service.stdout, service.stderr):
             if stream is not None:
                 stream.close()
+
+
+async def test_the_authority_refuses_a_request_whose_loaded_layer_is_not_the_one_it_shows(
+        project: Path, data: Path) -> None:
+    import asyncio
+
+    from clauz3.approvals.authority import ApprovalAuthority, AuthorityConfig
+    from clauz3.approvals.errors import ApprovalError
+
+    source = PROGRAM.format(path=str(project / "effect.txt"))
+    with MockApprovalService(data, project, decision="rejected") as svc:  # a real worker's request
+        await asyncio.to_thread(Supervisor(_config(project, data, svc, source)).run)
+        [request] = svc.requests
+    assert isinstance(request.get("layer_sha256"), str)  # the worker names the bytes it loaded
+    trusted, imports = [str(project / "tools" / "slow" / "trusted")], [str(project)]
+    authority = ApprovalAuthority(AuthorityConfig(data_dir=data, project=str(project), signing_key=SigningKey.generate()))
+    principal = authority.submitter_for(authority.register_conversation(None, trusted, imports))
+    assert principal is not None
+    try:
+        with pytest.raises(ApprovalError) as refused:
+            await authority.submit(principal, {**request, "request_id": "req_layer_x001", "layer_sha256": "0" * 64})
+        assert refused.value.code == "layer_changed"
+        created, record = await authority.submit(principal, {**request, "request_id": "req_layer_x002"})
+        assert created and record.layer_sha256 == request["layer_sha256"]
+    finally:
+        await authority.close()

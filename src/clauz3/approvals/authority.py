@@ -361,12 +361,15 @@ class ApprovalAuthority:
                         workspace_generation=self.generation, project=conv.layer.project, created_at=now,
                         expires_at=now + wait, payload_sha256=request.payload_sha256(),
                         submitter_token_id=conv.key, approvals_paused=conv.paused)
-        before = layer_sha256(conv.layer.trusted_roots, conv.layer.import_roots)
+        before = self._layer_sha256(request, conv)
         scan = scan_layer(conv.layer.trusted_roots, conv.layer.import_roots)
         # Issue 11 §2: receipts bind the content the card was built from; a layer that changed while the
         # card was built binds nothing (a worker refuses a receipt without its layer's hash).
-        after = layer_sha256(conv.layer.trusted_roots, conv.layer.import_roots)
+        after = self._layer_sha256(request, conv)
         record.layer_sha256 = before if before == after else None
+        if request.layer_sha256 is not None and request.layer_sha256 != record.layer_sha256:
+            raise ApprovalError("layer_changed", "the trusted libraries the worker loaded are not the ones this "
+                                                 "authority shows (changed since the run started?); run it again")
         imports, names = program_imports(request.program)
         bound = [bind_guarantee(g, names, scan) for g in request.guarantees]
         record.presentation = build_presentation(request, scan, bound)
@@ -379,6 +382,10 @@ class ApprovalAuthority:
                               "history_id": None}
         record.basis = sig.basis
         return record
+
+    def _layer_sha256(self, request: ApprovalRequest, conv: Conversation) -> str | None:
+        """The content hash of the layer this authority describes for ``request`` (its authorised one)."""
+        return layer_sha256(conv.layer.trusted_roots, conv.layer.import_roots)
 
     async def _automatic(self, record: Record, conv: Conversation) -> None:
         """AUTO-1: policy deny → profile deny → policy allow → profile allow → human."""

@@ -25,7 +25,7 @@ from clauz3.approvals.decisions import (
 )
 from clauz3.approvals.keys import SigningKey, VerifyKey
 from clauz3.approvals.layers import AuthorisedLayer, layer_sha256
-from clauz3.approvals.requests import PENDING, Record
+from clauz3.approvals.requests import PENDING, ApprovalRequest, Record
 from clauz3.approvals.tokens import generate_token
 
 HASH_MISMATCH_FEEDBACK = "program hash did not match the mock configuration"
@@ -92,9 +92,11 @@ class MockAuthority(ApprovalAuthority):
         self._conversations[STANDALONE] = Conversation(STANDALONE, None, chosen, _AnyLayer(self.project, (), ()))
         return chosen
 
-    async def _automatic(self, record: Record, conv: Conversation) -> None:
+    def _layer_sha256(self, request: ApprovalRequest, conv: Conversation) -> str | None:
         # It authorises any roots, so its receipts bind the content of the roots each request names.
-        record.layer_sha256 = layer_sha256(record.request.trusted_roots, record.request.import_roots)
+        return layer_sha256(request.trusted_roots, request.import_roots)
+
+    async def _automatic(self, record: Record, conv: Conversation) -> None:
         self.received.append(record.request.to_json())
         if self.mock.delay_seconds == 0:
             self._mock_decide(record, notify=False)

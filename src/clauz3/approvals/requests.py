@@ -28,7 +28,7 @@ CANCEL_REASONS = ("workspace_switched", "stopped", "bridge_gone", "submitter_gon
 _REQUIRED = ("schema_version", "kind", "request_id", "program", "program_sha256", "source_name",
              "trusted_roots", "import_roots", "guarantees", "coverage", "proofs",
              "execution_timeout_seconds", "sandbox")
-_OPTIONAL = ("workspace_generation", "target", "approval_timeout_seconds", "effects")
+_OPTIONAL = ("workspace_generation", "target", "approval_timeout_seconds", "effects", "layer_sha256")
 
 
 def new_request_id() -> str:
@@ -88,6 +88,7 @@ class ApprovalRequest:
     workspace_generation: str | None = None
     approval_timeout_seconds: int | None = None
     effects: dict[str, Any] | None = None  # the prover's effect facts, for the card's summary (issue 12)
+    layer_sha256: str | None = None  # the content hash of the layer copy the worker loaded (issue 11 §2)
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {
@@ -104,6 +105,8 @@ class ApprovalRequest:
             out["approval_timeout_seconds"] = self.approval_timeout_seconds
         if self.effects is not None:
             out["effects"] = self.effects
+        if self.layer_sha256 is not None:
+            out["layer_sha256"] = self.layer_sha256
         return out
 
     def payload_sha256(self) -> str:
@@ -232,11 +235,15 @@ def parse_request(obj: Any) -> ApprovalRequest:
             effects = check_facts(obj["effects"])
         except FactsError as exc:
             raise _bad("effects", str(exc)) from None
+    layer = obj.get("layer_sha256")
+    if layer is not None and (type(layer) is not str or not _HEX64.match(layer)):
+        raise _bad("layer_sha256", "must be 64 lowercase hex digits")
     return ApprovalRequest(
         request_id=request_id, program=program, program_sha256=digest, source_name=source_name, target=target,
         trusted_roots=trusted_roots, import_roots=import_roots, guarantees=guarantees, coverage=tuple(coverage),
         proofs=tuple(proofs), execution_timeout_seconds=execution_timeout, sandbox=sandbox,
         workspace_generation=generation, approval_timeout_seconds=approval_timeout, effects=effects,
+        layer_sha256=layer,
     )
 
 

@@ -240,6 +240,7 @@ class Worker:
             "proofs": [{"name": self.target, "conclusion": o["conclusion"], "description": o["description"]}
                        for o in entry.get("obligations", [])][:1024],
             "execution_timeout_seconds": int(self.c["execution_timeout_seconds"]),
+            "layer_sha256": self.pinned.sha256,
             "sandbox": {"mode": self.sandbox_mode, "detail": self.sandbox_detail,
                         "extra_read": list(self.c.get("extra_read") or []),
                         "extra_write": list(self.c.get("extra_write") or [])},
