@@ -126,6 +126,23 @@ def test_clause_outside_the_policy_imports_is_undecidable(clause: str) -> None:
         augment("def main() -> None:\n    pass\n", "main", IMPORTS, (clause,))
 
 
+def test_the_authoritys_warm_child_decides_the_same(project: Path) -> None:
+    """The service evaluates rules in its warm prover child (``ProofVerifier.entails``): same tree, same checks."""
+    from clauz3.prover.verify import ProofVerifier
+
+    collision = HEADER.format(doc="") + (f"from tools.db.trusted import contracts as {OLD_ALIAS}\n\n\n"
+                                         f"@clauz3.guarantee({OLD_ALIAS}.none())\ndef main() -> None:\n" + sends(10))
+    own = HEADER.format(doc="") + "@clauz3.guarantee(emails.at_most(20))\ndef main() -> None:\n" + sends(10)
+    benign = HEADER.format(doc="\x0c" * 6) + "def main() -> None:\n" + sends(1)
+    verifier = ProofVerifier()
+    try:
+        assert [verifier.entails(query(project, p)) for p in (collision, own, benign)] == [False, False, True]
+        with pytest.raises(EntailmentError):
+            verifier.entails(query(project, benign, ("emails.at_most(count=3)",)))
+    finally:
+        verifier.close()
+
+
 def test_deny_rule_fires_for_ten_emails_and_not_for_one(project: Path) -> None:
     policy = parse_policy(b'{"version": 1, "imports": {"mail": "tools.email.trusted.contracts"}, "rules": ['
                           b'{"name": "few", "decision": "auto_rejected", "reason": "too many",'

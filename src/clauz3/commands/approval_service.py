@@ -84,7 +84,6 @@ def run(args: argparse.Namespace) -> int:
     from clauz3.approvals.policies import PolicyError, load_policy
     from clauz3.approvals.secretfiles import InsecureFileError
     from clauz3.approvals.service import NotLoopback, bind_loopback, discover_default_layer, serve, url_host
-    from clauz3.prover.entailment import entails
     from clauz3.prover.verify import ProofVerifier
 
     port = int(_number(args.port, "--port", 0, 65535))
@@ -126,9 +125,10 @@ def run(args: argparse.Namespace) -> int:
         raise CommandError(str(exc)) from exc
     except OSError as exc:
         raise CommandError(f"cannot listen on {args.host}:{port}: {exc.strerror or exc}") from exc
+    verifier = ProofVerifier()  # one warm child per layer proves requests and evaluates policy rules
     authority = ApprovalAuthority(AuthorityConfig(
         data_dir=data, project=str(project), signing_key=key, approval_wait_seconds=wait, policy=policy,
-        policy_timeout=policy_timeout, profiles=args.profiles, entails=entails, verify=ProofVerifier()))
+        policy_timeout=policy_timeout, profiles=args.profiles, entails=verifier.entails, verify=verifier))
     authority.register_conversation(None, trusted, imports, token=submission)
     http = ApprovalHTTP(authority, cookies, approver_token=approver, port=sock.getsockname()[1])
     base = f"http://{url_host(sock)}"

@@ -30,7 +30,7 @@ from dataclasses import asdict, is_dataclass
 from pathlib import Path
 from typing import IO, Any
 
-from clauz3.prover.entailment import child_env
+from clauz3.prover.entailment import EntailmentError, child_env
 
 LABEL = "submitted_program.py"  # the path diagnostics name; never read (the source comes over the pipe)
 READY_TIMEOUT = 60.0
@@ -143,11 +143,22 @@ class ProofVerifier:
 
     def __call__(self, query: Any) -> dict[str, Any]:
         doc = asdict(query) if is_dataclass(query) else dict(query)
-        key = self._key(doc.get("trusted_roots") or (), doc.get("import_roots") or (), doc.get("project") or "")
-        timeout = float(doc.get("timeout_seconds") or 60.0)
-        deadline = time.monotonic() + timeout
         ask = {"program": doc.get("program"), "target": doc.get("target") or "main",
-               "timeout_seconds": timeout}
+               "timeout_seconds": float(doc.get("timeout_seconds") or 60.0)}
+        return self._ask(doc, ask)
+
+    def entails(self, query: Any) -> bool:
+        """:func:`clauz3.prover.entailment.entails` in the layer's warm child (same tree, same checks)."""
+        doc = asdict(query) if is_dataclass(query) else dict(query)
+        answer = self._ask(doc, {**doc, "op": "entail"}).get("entail")
+        if not isinstance(answer, dict) or type(answer.get("entailed")) is not bool:
+            why = answer.get("error") if isinstance(answer, dict) else None
+            raise EntailmentError(str(why or "policy evaluation failed"))
+        return answer["entailed"]
+
+    def _ask(self, doc: Mapping[str, Any], ask: Mapping[str, Any]) -> dict[str, Any]:
+        key = self._key(doc.get("trusted_roots") or (), doc.get("import_roots") or (), doc.get("project") or "")
+        deadline = time.monotonic() + float(doc.get("timeout_seconds") or 60.0)
         for _attempt in range(2):  # a child that found its layer changed exits; a fresh one proves
             child = self._child(key)
             with child.lock:
@@ -219,6 +230,10 @@ class _Served:
         # By content: the layer this process loaded must still be what the files hold now.
         if fingerprint(self.trusted, self.project) != self.layer_sha:
             return {"restart": True}
+        if doc.get("op") == "entail":
+            from clauz3.prover.entailment import evaluate
+
+            return {"entail": evaluate(doc)}  # the layer loaded here is the query's (same roots: TL-6)
         key = cache_key(engine=engine(), program_sha256=hashlib.sha256(source).hexdigest(), target=target,
                         layer_sha256=self.layer_sha, import_roots=[str(p) for p in self.imports], allow_imports=[])
         hit = self.cache.get(key)

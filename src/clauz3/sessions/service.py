@@ -84,8 +84,7 @@ def lease_message(exc: LeaseHeld) -> str:
 def authority_config(config: LaunchConfig, project: str | None = None) -> AuthorityConfig:
     """03 CLI-9: the launch's approval flags; ``--policy`` applies only in the launch project (WSP-8)."""
     from clauz3.approvals.policies import PolicyError, load_policy
-    from clauz3.prover.entailment import entails  # stdlib only; the proof runs in a child process
-    from clauz3.prover.verify import ProofVerifier  # likewise: the authority's own proof, in a child
+    from clauz3.prover.verify import ProofVerifier  # stdlib only; proofs and policy rules run in a child
 
     policy = None
     if config.policy and (project is None or project == config.project) and config.tutorial is None:
@@ -98,9 +97,10 @@ def authority_config(config: LaunchConfig, project: str | None = None) -> Author
         extra["policy_timeout"] = float(config.policy_timeout)
     if config.approval_wait is not None:
         extra["approval_wait_seconds"] = float(config.approval_wait)
+    verifier = ProofVerifier()  # one warm child per layer proves requests and evaluates policy rules
     return AuthorityConfig(data_dir=Path(config.data_dir), project=project or config.project, profiles=True,
-                           policy=policy, require_sandbox=config.require_sandbox, entails=entails,
-                           verify=ProofVerifier(), **extra)
+                           policy=policy, require_sandbox=config.require_sandbox, entails=verifier.entails,
+                           verify=verifier, **extra)
 
 
 async def build_service(config: LaunchConfig, tmp_dir: Path) -> Service:
