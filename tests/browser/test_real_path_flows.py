@@ -157,6 +157,10 @@ async def decide(s: Stack, card: Any, label: str, feedback: str | None = None) -
     if feedback:
         await card.get_by_role("textbox", name="Feedback for the agent (optional)").fill(feedback)
     await card.get_by_role("button", name=label, exact=True).click()
+    if label.endswith("and remember"):  # the page states the rule's reach and asks first
+        dialog = s.page.get_by_role("dialog")
+        await expect(dialog).to_contain_text("You can disable the rule later in Approvals.")
+        await dialog.get_by_role("button", name=label, exact=True).click()
     await expect(card.get_by_role("button", name="Approve", exact=True)).to_have_count(0, timeout=20_000)
     await s.idle()
     return (await s.runs())[-1]
@@ -223,7 +227,8 @@ async def test_approve_and_remember_decides_the_next_matching_program_without_a_
         assert second["phase"] == "completed", second
         assert second["approval"]["decision"] == "auto_approved" and second["approval"]["decided_by"] == "profile"
         card = s.page.locator(f'section.approval[data-request-id="{second["request_id"]}"]')
-        await expect(card).to_contain_text("Decided by a remembered rule")
+        await expect(card).to_contain_text("Decision: Approved automatically")
+        await expect(card).to_contain_text("Approved by your rule")
         # No one was asked: the card never offered a decision.
         await expect(card.get_by_role("button", name="Approve", exact=True)).to_have_count(0)
         await expect(s.page.locator("section.run").last.locator(".phase")).to_have_text("Completed")
@@ -250,6 +255,7 @@ async def test_reject_and_remember_refuses_the_next_matching_program_without_a_c
         assert second["approval"]["decision"] == "auto_rejected" and second["approval"]["decided_by"] == "profile"
         card = s.page.locator(f'section.approval[data-request-id="{second["request_id"]}"]')
         await expect(card).to_contain_text("Decision: Rejected automatically")
+        await expect(card).to_contain_text("Rejected by your rule")
         await expect(card.get_by_role("button", name="Approve", exact=True)).to_have_count(0)
         s.clean()
 
