@@ -140,6 +140,7 @@ async def test_failed_proof_reads_as_a_sentence_with_the_line_highlighted(tmp_pa
         await expect(marked).to_contain_text('send_email("bob@example.com", "Hi")')
         body = await run.inner_text()
         assert "Exit code" not in body and "Sandbox" not in body  # never ran
+        await expect(s.page.locator("details.tool .tool-status").last).to_have_text("Refused", timeout=30_000)
         s.clean()
 
 
@@ -163,6 +164,18 @@ async def test_remember_confirmation_states_its_scope(tmp_path: Path) -> None:
         await card.get_by_role("button", name="Approve and remember").click()
         await dialog.get_by_role("button", name="Approve and remember").click()
         await expect(card).to_contain_text("Decision: Approved and remembered", timeout=10_000)
+        await s.idle()
+        # The next program inside the rule is decided by it, and its one line says which rule.
+        await s.send(EMAIL.starters[2].text)
+        runs = s.page.locator("section.run")
+        await expect(runs).to_have_count(2, timeout=60_000)
+        line = runs.last.locator(".card-head .one-line")
+        await expect(line).to_have_text(
+            "Approved by your rule · Mock: would have sent 1 email to bob@example.com: “Second note”", timeout=60_000)
+        await runs.last.get_by_role("button", name="Show this run").click()
+        await expect(runs.last.locator(".rule-sentence")).to_have_text(
+            "Approved by your rule: every email goes to bob@example.com; at most 1 email is sent; "
+            "no address receives two emails.")
         s.clean()
 
 

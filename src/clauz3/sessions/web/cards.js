@@ -74,7 +74,11 @@ export function runOutput(requestId, output) {
 export function approval(record) {
   if (!record || typeof record.request_id !== "string") return;
   store.approvals.set(record.request_id, record);
-  card(record.request_id, undefined).setApproval(record);
+  // A late push or fetch for another conversation (the page moved on) never draws a card here.
+  const current = store.state && store.state.conversation_id;
+  if (runs.has(record.request_id) || !record.conversation_id || !current || record.conversation_id === current) {
+    card(record.request_id, undefined).setApproval(record);
+  }
   emit("approvals-changed");
 }
 
@@ -99,7 +103,7 @@ const RAN = new Set(["executing", "completed", "failed", "uncertain"]);
 function ruleSentence(r, s) {
   const rule = r.rule || {};
   if (r.decided_by === "profile") {
-    const limits = (s.guarantees || []).map((g) => g.text.replace(/\.$/, "")).join("; ");
+    const limits = (s.guarantees || []).map((g) => g.text.replace(/\.$/, "")).map((t) => t.charAt(0).toLowerCase() + t.slice(1)).join("; ");
     return `${r.decision === "auto_rejected" ? "Rejected" : "Approved"} by your rule${limits ? `: ${limits}` : ""}.`;
   }
   if (r.decided_by === "policy") {
@@ -169,12 +173,13 @@ class RunCard {
     if (document.hidden) return;
     const now = Date.now();
     if (now - this.lastFetch < 1000) {
-      if (!this.fetchTimer) this.fetchTimer = setTimeout(() => { this.fetchTimer = null; this.fetchApproval(); }, 1000 - (now - this.lastFetch));
+      if (!this.fetchTimer) this.fetchTimer = setTimeout(() => { this.fetchTimer = null; if (runs.get(this.id) === this) this.fetchApproval(); }, 1000 - (now - this.lastFetch));
       return;
     }
     if (this.run && ["checking", "proving"].includes(this.run.phase)) return;
     this.lastFetch = now;
     api(`/api/requests/${encodeURIComponent(this.id)}`).then((result) => {
+      if (runs.get(this.id) !== this) return;  // the transcript was reset meanwhile: this card is gone
       if (result.ok && result.data && result.data.request_id === this.id) approval(result.data);
     });
   }

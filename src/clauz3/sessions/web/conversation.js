@@ -236,7 +236,10 @@ class ToolCard {
     this.title.textContent = tool ? CLAUZ3_TOOLS[tool] : String(this.data.title || "Tool call");
     this.badge.hidden = Boolean(tool);
     const status = this.data.status || "pending";
-    this.status.textContent = TOOL_STATUS[status] || status;
+    const out = this.data.rawOutput;
+    // Issue 12: a run the prover or the person refused did not "finish": the row says Refused.
+    const refused = tool === "run" && out && typeof out === "object" && out.phase === "refused";
+    this.status.textContent = refused ? "Refused" : TOOL_STATUS[status] || status;
     this.node.dataset.status = status;
     const text = textOf(this.data.content);
     this.result.textContent = text;
