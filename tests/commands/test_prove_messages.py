@@ -162,3 +162,28 @@ def test_each_type_error_gets_a_hint_that_fits(body: str, hint: str, tmp_path: P
     assert out.returncode == 2, out.stdout
     assert hint in out.stderr, out.stderr
     assert "one type on every path" not in out.stderr
+
+
+def test_a_run_whose_proof_fails_names_the_guarantee_by_library_and_helper(tmp_path: Path) -> None:
+    """`clauz3 run` refuses before asking anyone, and reads as not proved, in library terms."""
+    import shutil
+
+    from clauz3.approvals.mock import MockApprovalService
+
+    project = tmp_path / "proj"
+    shutil.copytree(ROOT / "examples" / "email" / "tools", project / "tools",
+                    ignore=shutil.ignore_patterns("__pycache__"))
+    (project / "main.py").write_text(ALIASED)
+    data = tmp_path / "data"
+    data.mkdir(mode=0o700)
+    with MockApprovalService(data, project) as svc:
+        base = {k: v for k, v in os.environ.items() if not k.startswith("CLAUZ3_")}
+        base.update(CLAUZ3_HOME=str(data), CLAUZ3_PROOF_CACHE="0", CLAUZ3_APPROVAL_SERVICE=svc.url,
+                    CLAUZ3_APPROVAL_TOKEN=svc.token, CLAUZ3_APPROVAL_VERIFY_KEY=svc.verify_key.text)
+        out = subprocess.run([sys.executable, "-m", "clauz3", "run", "--trusted-root", "tools/email/trusted",
+                              "main.py"], cwd=project, env=base, capture_output=True, text=True, timeout=300)
+        assert out.returncode == 1, out.stdout + out.stderr
+        assert out.stdout.splitlines()[0] == "main: not proved: 1 of 4 checks failed"
+        assert "not proved (violated) guarantee email.at_most(count=1)" in out.stderr
+        assert "limits." not in out.stdout + out.stderr
+        assert svc.requests == []

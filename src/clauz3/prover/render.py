@@ -16,7 +16,7 @@ def render_entry(entry: dict[str, Any]) -> str:
     if open_ones:
         lines.append(f"{target}: not proved: {_failed_count(open_ones, len(obligations))}")
     for o in open_ones + [o for o in obligations if o["conclusion"] == "proved"]:
-        line = f"{target}: {o['conclusion']} {_subject(o)}"
+        line = f"{target}: {o['conclusion']} {subject(o)}"
         if o["conclusion"] == "unknown" and o.get("reason"):
             line += f" ({o['reason']}: {o.get('result') or o['reason']})"
         lines.append(line)
@@ -37,7 +37,7 @@ def _failed_count(open_ones: list[dict[str, Any]], total: int) -> str:
     return text
 
 
-def _subject(o: dict[str, Any]) -> str:
+def subject(o: dict[str, Any]) -> str:
     """A guarantee is named by its library and helper with bound arguments (CON-6), never by the
     program's local alias for the library: a person reads what was promised, not how it was spelled."""
     if o.get("kind") == "guarantee" and o.get("call"):

@@ -465,7 +465,9 @@ def _failure_message(entry: dict[str, Any]) -> str:
     if ob is None:
         return "the proof did not succeed"
     why = f": {ob['result']}" if ob.get("result") else ""
-    text = f"not proved ({ob.get('conclusion')}) {ob.get('description')}{why}"
+    from clauz3.prover.render import subject
+
+    text = f"not proved ({ob.get('conclusion')}) {subject(ob)}{why}"  # library.helper(…), never the alias
     cex = ob.get("counterexample")
     if ob.get("conclusion") == "violated" and isinstance(cex, dict):
         from clauz3.prover.render import counterexample_lines
