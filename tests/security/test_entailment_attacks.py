@@ -262,6 +262,12 @@ async def test_mcp_run_of_ten_emails_under_an_at_most_3_policy_gets_a_card(tmp_p
                 assert small.structured_content["phase"] == "completed", text_of(small)
                 auto = {str(r["request_id"]): r for r in served.records()}["req_policy_one1"]
                 assert auto["decision"] == "auto_approved"  # the rule is live and does fire when it holds
+                assert auto["presentation"]["proof"]["by"] == "authority"  # type: ignore[index]
+                # the same program again (issue 13): the authority's proof is a cache hit, the solver skipped
+                twice = await session.call_tool("run", {"source": one, "request_id": "req_policy_one2"})
+                assert twice.structured_content["phase"] == "completed", text_of(twice)
+                again = {str(r["request_id"]): r for r in served.records()}["req_policy_one2"]
+                assert again["presentation"]["proof"]["cached"] is True  # type: ignore[index]
 
                 pending = asyncio.ensure_future(session.call_tool("run", {"source": ten,
                                                                           "request_id": "req_policy_ten1"}))
