@@ -151,16 +151,13 @@ class Worker:
             raise Stop("structural", str(exc)[:1000]) from None
 
     def _program_path(self) -> Path:
-        """The caller's own file when it holds exactly this source (diagnostics name it), else a scratch copy."""
+        """The caller's own file name (diagnostics name it; never read again: the prover gets the bytes
+        that were hashed, issue 11 §2), else a scratch copy for a program without one."""
         data = self.source.encode("utf-8")
         name = self.c.get("source_name") or "<stdin>"
         candidate = Path(name) if os.path.isabs(name) else None
         if candidate is not None and candidate.suffix == ".py":
-            try:
-                if candidate.is_file() and candidate.read_bytes() == data:
-                    return candidate
-            except OSError:
-                pass
+            return candidate
         base = Path(name).name
         stem = base if base.endswith(".py") and base[:-3].isidentifier() else "program.py"
         folder = self.scratch / "source"
