@@ -119,6 +119,9 @@ MERGES = {
 SUMS = {
     "sum_float_order": prog(PAY1, "if sum([1e16, 1.0, -1e16]) == 0.0:\n    pay(1)\nelse:\n    pay(100)"),
     "sum_float_start": prog(PAY1, "if sum([1.0, -1e16], 1e16) == 0.0:\n    pay(1)\nelse:\n    pay(100)"),
+    # int <-> str of 1,000 digits: the same whatever int-max-str-digits the run's environment sets.
+    "digits_int_of_str": prog(LOCKED, 'unlock("d")\ny = int("7" * 1000)\nlock("d")'),
+    "digits_str_of_int": prog(LOCKED, 'unlock("d")\ny = str(10 ** 1000) + f"{7 ** 1200}"\nlock("d")'),
 }
 
 # Family 8: every exception the interpreter can raise is ruled out by the proof (or the proof fails).
@@ -172,13 +175,16 @@ KWARGS = {
         LOCKED, "def both(a: int, b: int) -> int:\n    return a + b\n\n\n" + LOCKED),
     # An item assignment evaluates the value before the subscript (CPython's order).
     "kw_setitem_order": prog(LOCKED, 'd = {0: 0}\nd[lock("d")] = unlock("d")'),
+    # A dict display evaluates key 1, value 1, key 2, value 2…
+    "kw_dict_display_order": prog(LOCKED, 'd = {1: unlock("d"), lock("d"): 2}'),
+    "kw_dict_display_order_bad": prog(LOCKED, 'd = {1: lock("d"), unlock("d"): 2}'),
 }
 
 ALL: dict[str, str] = {**ALIASING, **VIEWS, **ITERATION, **SETS, **NAN, **MERGES, **SUMS, **EXCEPTIONS, **KWARGS}
 
 
-def _run(programs: dict[str, str], *flags: str) -> dict[str, Any]:
-    env = dict(os.environ, PYTHONHASHSEED="0")
+def _run(programs: dict[str, str], *flags: str, **env_vars: str) -> dict[str, Any]:
+    env = dict(os.environ, PYTHONHASHSEED="0", **env_vars)
     proc = subprocess.run([sys.executable, str(RUNNER), *flags], input=json.dumps(programs), capture_output=True,
                           text=True, env=env, cwd=ROOT, timeout=600)
     assert proc.returncode == 0, proc.stderr[-3000:]
@@ -290,8 +296,11 @@ def test_family6_merges_keep_python_types(results: dict[str, Any]) -> None:
 
 def test_family7_float_sum_is_left_to_right_on_every_version(results: dict[str, Any]) -> None:
     _check_family(SUMS, results)
-    compensated = _run(SUMS, "--compensated-sum")
-    for name in SUMS:
+    compensated = _run(SUMS, "--compensated-sum", PYTHONINTMAXSTRDIGITS="640")
+    for name in ("digits_int_of_str", "digits_str_of_int"):
+        for r in (results[name], compensated[name]):
+            assert r["status"] == "proved" and r["outcome"] == "completed", (name, r)
+    for name in ("sum_float_order", "sum_float_start"):
         assert results[name]["status"] == "proved", (name, results[name])
         # The same result whatever CPython's own sum() does (≥ 3.12 compensates).
         assert _pays(results[name]) == [1] and _pays(compensated[name]) == [1], (name, compensated[name])
@@ -332,7 +341,9 @@ def test_family10_keyword_arguments_evaluate_in_source_order(results: dict[str, 
     assert bad["status"] == "proved" and bad["outcome"] == "completed", bad
     assert [eff for eff, _ in ok["trace"]] == ["lock", "unlock", "pair"], ok
     assert ok["status"] != "proved", ok
-    for name in ("kw_helper_order", "kw_setitem_order"):
+    bad_display = results["kw_dict_display_order_bad"]
+    assert [eff for eff, _ in bad_display["trace"]] == ["lock", "unlock"] and bad_display["status"] != "proved"
+    for name in ("kw_helper_order", "kw_setitem_order", "kw_dict_display_order"):
         r = results[name]
         assert [eff for eff, _ in r["trace"]] == ["unlock", "lock"], (name, r)
         assert r["status"] == "proved" and r["outcome"] == "completed", (name, r)

@@ -88,6 +88,12 @@ def _own(fn: Callable[..., Any], receiver: type | None = None) -> Impl:
     return impl
 
 
+def _int(ctx: Context, args: list[Any], kwargs: dict[str, Any]) -> int:
+    if len(args) == 1 and not kwargs and isinstance(args[0], str):
+        return sem.parse_int(args[0])  # the digit limit fixed at 4,300, whatever the environment says
+    return int(*args, **kwargs)
+
+
 def _set(ctx: Context, args: list[Any], kwargs: dict[str, Any]) -> sem.OrderedSet:
     return sem.OrderedSet(*args, **kwargs)
 
@@ -109,7 +115,7 @@ BUILTINS: dict[str, Impl] = {
     "min": _fixed(min),
     "max": _fixed(max),
     "sum": _own(sem.left_sum),
-    "int": _fixed(int),
+    "int": _int,
     "str": _own(sem.text),
     "list": _fixed(list),
     "set": _set,

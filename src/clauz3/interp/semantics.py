@@ -20,9 +20,10 @@ from collections.abc import Iterable, Iterator
 from typing import Any
 
 from clauz3.interp.values import RowValue, untag
+from clauz3.language.digits import int_text, parse_int
 
-# Below this many bits an int has fewer than 4,300 decimal digits, CPython's default str() limit.
-_STR_SAFE_BITS = 14_000
+__all__ = ["int_text", "parse_int"]  # re-exported: the interpreter's int <-> str
+
 
 
 def has_nan(value: Any) -> bool:
@@ -210,17 +211,6 @@ def left_sum(items: Iterable[Any], start: Any = 0) -> Any:
     for item in items:
         total = total + untag(item)
     return total
-
-
-def int_text(n: int) -> str:
-    """``str(n)`` for any size: CPython's digit limit would raise ``ValueError`` past 4,300 digits."""
-    if n.bit_length() <= _STR_SAFE_BITS:
-        return int.__repr__(n)
-    sign = "-" if n < 0 else ""
-    n = abs(n)
-    digits = (n.bit_length() * 3) // 20  # about half the decimal digits (log10 2 ≈ 0.30)
-    high, low = divmod(n, 10 ** digits)
-    return sign + int_text(high) + int_text(low).rjust(digits, "0")
 
 
 def text(value: Any = "") -> str:

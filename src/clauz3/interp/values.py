@@ -237,7 +237,7 @@ def render(value: Any, limit: int = 200) -> str:
     if isinstance(value, RowValue):
         inner = ", ".join(f"{k}={render(v, limit)}" for k, v in value.fields.items())
         return f"{value.short}({inner})"
-    if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > 14_000:
+    if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > 2_000:
         from clauz3.interp.semantics import int_text  # semantics builds on this module
 
         digits = int_text(value)
@@ -248,7 +248,7 @@ def render(value: Any, limit: int = 200) -> str:
 def to_json(value: Any) -> Any:
     """JSON-able form of a run-time value (call records, reports)."""
     value = untag(value)
-    if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > 14_000:
+    if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > 2_000:
         from clauz3.interp.semantics import int_text  # semantics builds on this module
 
         return {"int": int_text(value)}  # json.dumps would raise: CPython's int→str digit limit

@@ -52,9 +52,22 @@ def prove(program: ir.CheckedProgram, *, obligation_timeout: float = 10.0,
     started = time.monotonic()
     ctx = Ctx(program)
     ex = Executor(ctx)
-    broken: str | None = None
     old_limit = sys.getrecursionlimit()
     sys.setrecursionlimit(max(old_limit, 20_000))
+    # Big int literals cross into z3 as decimal text: the environment's int-max-str-digits
+    # (PYTHONINTMAXSTRDIGITS) must never make a proof fail or differ (the subset's own limits are
+    # in language.digits). Restored once the proof is done.
+    old_digits = sys.get_int_max_str_digits()
+    sys.set_int_max_str_digits(0)
+    try:
+        return _prove(program, ctx, ex, started, obligation_timeout, deadline, old_limit)
+    finally:
+        sys.set_int_max_str_digits(old_digits)
+
+
+def _prove(program: ir.CheckedProgram, ctx: Ctx, ex: Executor, started: float, obligation_timeout: float,
+           deadline: float | None, old_limit: int) -> ProofResult:
+    broken: str | None = None
     try:
         ex.run_target()
     except Unsupported as exc:

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 import z3
 
 from clauz3.language import ir
+from clauz3.language.digits import INT_DIGIT_LIMIT
 from clauz3.prover import ops
 from clauz3.prover.logic import TRUE, mk_not, truthy
 from clauz3.prover.strfold import fold_method
@@ -198,14 +199,16 @@ def _int(ex: Executor, node: Any, args: list[Any], kw: dict[str, Any]) -> Any:
     if is_str(v):
         s = z3.simplify(v)
         if z3.is_string_value(s):
+            from clauz3.language.digits import parse_int
             from clauz3.prover.counterexample import string_chars
 
             try:
-                return z3.IntVal(int(string_chars(s)))
+                return z3.IntVal(parse_int(string_chars(s)))  # the interpreter's fixed digit limit
             except ValueError:
                 ex.exception("ValueError", node, z3.BoolVal(False), _src(node) or "int(…)")
                 return z3.IntVal(0)
-        digits = z3.And(z3.Length(v) > 0, z3.StrToInt(v) >= 0)
+        # ASCII digits only (a sufficient condition), at most the 4,300 int(str) accepts.
+        digits = z3.And(z3.Length(v) > 0, z3.Length(v) <= INT_DIGIT_LIMIT, z3.StrToInt(v) >= 0)
         ex.exception("ValueError", node, digits, _src(node) or "int(…)", (("text", v),))
         other = ex.ctx.fresh(z3.IntSort(), "int", abstract=True)
         return z3.If(digits, z3.StrToInt(v), other)

@@ -368,8 +368,10 @@ class Executor:
         return ListV(items, len(items), "set")
 
     def e_DictExpr(self, e: ir.DictExpr) -> Any:
-        keys = [self.eval(k) for k in e.keys]
-        vals = [self.eval(v) for v in e.values]
+        keys, vals = [], []
+        for k, v in zip(e.keys, e.values, strict=True):  # k1, v1, k2, v2…: CPython's (and the interpreter's) order
+            keys.append(self.eval(k))
+            vals.append(self.eval(v))
         return DictV(keys, vals, [TRUE] * len(keys))
 
     def e_ListComp(self, e: ir.ListComp) -> Any:
