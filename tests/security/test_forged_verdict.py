@@ -125,6 +125,10 @@ def test_claims_that_differ_from_the_authoritys_proof_get_no_card(service: httpx
     body = request(project, "req_forged_0004", HONEST, entry)
     body["coverage"] = []
     assert submit(service, body).json()["error"]["code"] == "claims_mismatch"
+    # the card's plan: "sends nothing" for a program that sends an email
+    body = request(project, "req_forged_0005", HONEST, entry)
+    body["effects"] = {"complete": True, "effects": []}
+    assert submit(service, body).json()["error"]["code"] == "claims_mismatch"
 
 
 def test_an_honest_request_gets_the_authoritys_proof_and_a_retry_skips_the_solver(service: httpx.Client,

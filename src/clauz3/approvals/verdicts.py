@@ -70,6 +70,11 @@ def check_verdict(request: ApprovalRequest, answer: Mapping[str, Any]) -> dict[s
     claimed = sorted((p.conclusion, p.description) for p in request.proofs)
     if claimed != sorted(("proved", str(o.get("description"))) for o in obligations):
         raise _refuse("claims_mismatch", "the request's proof list is not the authority's")
+    # The card's plan (issue 12) is built from these facts: present, they must be the authority's too
+    # (absent, the card shows no plan: less, never something the authority did not find).
+    if request.effects is not None and \
+            json.dumps(request.effects, sort_keys=True) != json.dumps(entry.get("effects"), sort_keys=True):
+        raise _refuse("claims_mismatch", "the request's effect facts are not what the authority's proof found")
     return {"by": "authority", "status": "proved", "obligations": len(obligations),
             "layer_sha256": entry.get("layer_sha256"), "engine": entry.get("engine"),
             "cached": bool(entry.get("cached"))}

@@ -195,8 +195,21 @@ def _summary(entry: Mapping[str, Any]) -> dict[str, Any]:
         "obligations": [{k: o.get(k) for k in keep} for o in obligations],
         "guarantees": [o.get("expression") for o in obligations if o.get("kind") == "guarantee"],
         "coverage": entry.get("coverage") or [],
+        "effects": entry.get("effect_facts"),
         "diagnostics": [d if isinstance(d, str) else d.get("message") for d in entry.get("diagnostics") or []][:20],
     }
+
+
+def _facts(program: Any) -> dict[str, Any] | None:
+    """The prover's effect facts of the checked program (what the card's summary says it will call)."""
+    if program is None:
+        return None
+    from clauz3.prover.facts import effect_facts
+
+    try:
+        return effect_facts(program)
+    except Exception:  # no facts is a card without a plan, never a wrong plan
+        return None
 
 
 class _Served:
@@ -247,6 +260,7 @@ class _Served:
         entry = outcome.entry
         if entry.get("layer_sha256") != self.layer_sha:
             return {"restart": True}
+        entry["effect_facts"] = _facts(outcome.program)  # the card's summary, from this proof (issue 12)
         if not outcome.deadline_expired:
             self.cache.put(key, entry)
         return {"entry": _summary(entry)}
