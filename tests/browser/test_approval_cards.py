@@ -38,6 +38,7 @@ async def test_remember_buttons_and_approvals_view(tmp_path: Path) -> None:
 
         card = await _card_for_next_run(s, EMAIL.starters[2].text, 1)
         await card.get_by_role("button", name="Approve and remember").click()
+        await page.get_by_role("dialog").get_by_role("button", name="Approve and remember").click()  # scope stated
         await expect(card).to_contain_text("Decision: Approved and remembered", timeout=10_000)
         decided = [r["decision"] for r in s.svc.host.conversation.approvals.values()]
         assert decided == ["approved_once", "approved_remember"]
