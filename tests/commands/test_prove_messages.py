@@ -154,6 +154,7 @@ def main() -> None:
     ('    a, b = (1, 2, 3)\n', "unpack into as many names"),
     ('    send_email(addr="bob@example.com")\n', "pass every parameter that has no default"),
     ('    send_email("bob@example.com", "hi", cc="x")\n', "lists the parameters"),
+    ("    n = len(1.5)\n", "len() takes a str, list"),
 ])
 def test_each_type_error_gets_a_hint_that_fits(body: str, hint: str, tmp_path: Path, env: dict[str, str]) -> None:
     path = tmp_path / "typed.py"

@@ -98,6 +98,16 @@ _PHRASE_HINTS: tuple[tuple[str, str], ...] = (
     ("dict key must be", "look the key up with a value of the dict's key type"),
     ("arguments, got", "pass as many arguments as it takes"),
     ("is not supported here", "see the builtins of the checked subset in the docs"),
+    ("`len` of", "len() takes a str, list, tuple, set or dict"),
+    ("`abs` of", "abs() takes a number"),
+    ("`round` of", "round() takes a number"),
+    ("`int` of", "int() takes a number or a str"),
+    ("`float` of", "float() takes a number or a str"),
+    ("`ord` of", "ord() takes a one-character str"),
+    ("`chr` of", "chr() takes an int"),
+    ("`sum` of", "sum() takes a list, tuple or set of numbers"),
+    ("`min` of", "min() takes numbers or a collection of numbers"),
+    ("`max` of", "max() takes numbers or a collection of numbers"),
 )
 _CODE_HINTS: dict[str, str] = {
     "unsupported-statement": "programs use assignments, if, for, assert, raise, return and calls only",

@@ -75,7 +75,9 @@ def fresh_value(ex: Executor, t: ir.Type, hint: str, *, label: str = "",
         return OpaqueV(label or hint)
     if isinstance(t, ir.TRowClass):
         return RowClassV(t.schema)
-    raise Unsupported(f"a value of type {t}")
+    from clauz3.language.types import show  # the Python spelling, never the IR's class names
+
+    raise Unsupported(f"a value of type {show(t)}")
 
 def _elements(ex: Executor, elem_t: ir.Type, hint: str, record: CallRecord | None) -> Any:
     ctx = ex.ctx
@@ -96,4 +98,6 @@ def _elements(ex: Executor, elem_t: ir.Type, hint: str, record: CallRecord | Non
         return fn
     if isinstance(elem_t, ir.TScalar):
         return lambda i: NONE_V
-    return lambda i: (_ for _ in ()).throw(Unsupported(f"elements of type {elem_t}"))
+    from clauz3.language.types import show
+
+    return lambda i: (_ for _ in ()).throw(Unsupported(f"elements of type {show(elem_t)}"))

@@ -273,7 +273,9 @@ def sort_of(t: ir.Type) -> z3.SortRef:
             return F64
         if t.name == "str":
             return z3.StringSort()
-    raise Unsupported(f"no solver sort for {t}")
+    from clauz3.language.types import show  # the Python spelling, never the IR's class names
+
+    raise Unsupported(f"values of type {show(t)} here")
 
 
 def default_of(t: ir.Type) -> Any:
@@ -283,7 +285,9 @@ def default_of(t: ir.Type) -> Any:
                 "str": z3.StringVal(""), "None": NONE_V}[t.name]
     if isinstance(t, ir.TOptional):
         return NONE_V
-    return LazyUnsupported(f"no default for {t}")
+    from clauz3.language.types import show
+
+    return LazyUnsupported(f"a padded list of {show(t)}")
 
 
 # ----------------------------------------------------------------------------------- merging
