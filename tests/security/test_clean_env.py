@@ -5,7 +5,6 @@ Real supervisor, real worker (cold and warm-forked), real prover and the in-proc
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 
 import pytest
@@ -13,9 +12,6 @@ import pytest
 from clauz3.approvals.mock import MockApprovalService
 from clauz3.runs.supervisor import RunConfig, Supervisor
 from clauz3.storage.childenv import clean_environment, python_module_argv
-
-REPO = Path(__file__).resolve().parents[2]
-SLOW_TOOLS = REPO / "tests" / "runs" / "fixtures" / "slowlib" / "tools" / "slow"
 
 HEADER = '''
 import clauz3
@@ -28,19 +24,6 @@ def main() -> None:
 '''
 
 
-@pytest.fixture
-def project(tmp_path: Path) -> Path:
-    proj = tmp_path / "proj"
-    shutil.copytree(SLOW_TOOLS, proj / "tools" / "slow", ignore=shutil.ignore_patterns("__pycache__"))
-    return proj
-
-
-@pytest.fixture
-def data(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    home = tmp_path / "data"
-    home.mkdir(mode=0o700)
-    monkeypatch.setenv("CLAUZ3_HOME", str(home))
-    return home
 
 
 def _run(project: Path, data: Path, svc: MockApprovalService, body: str, spawn: object = None) -> object:

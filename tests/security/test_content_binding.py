@@ -21,8 +21,7 @@ from clauz3.approvals.keys import SigningKey
 from clauz3.approvals.mock import MockApprovalService
 from clauz3.runs.supervisor import RunConfig, Supervisor
 
-REPO = Path(__file__).resolve().parents[2]
-SLOW_TOOLS = REPO / "tests" / "runs" / "fixtures" / "slowlib" / "tools" / "slow"
+SLOW_TOOLS = Path(__file__).resolve().parents[1] / "runs" / "fixtures" / "slowlib" / "tools" / "slow"
 
 PROGRAM = '''
 import clauz3
@@ -51,19 +50,6 @@ if _os.path.exists(_plan):
 '''
 
 
-@pytest.fixture
-def project(tmp_path: Path) -> Path:
-    proj = tmp_path / "proj"
-    shutil.copytree(SLOW_TOOLS, proj / "tools" / "slow", ignore=shutil.ignore_patterns("__pycache__"))
-    return proj
-
-
-@pytest.fixture
-def data(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    home = tmp_path / "data"
-    home.mkdir(mode=0o700)
-    monkeypatch.setenv("CLAUZ3_HOME", str(home))
-    return home
 
 
 def _config(project: Path, data: Path, svc: MockApprovalService, source: str, **kw: object) -> RunConfig:

@@ -21,8 +21,6 @@ import pytest
 
 from clauz3.commands.config import ALLOW
 
-REPO = Path(__file__).resolve().parents[2]
-SLOW_TOOLS = REPO / "tests" / "runs" / "fixtures" / "slowlib" / "tools" / "slow"
 PROGRAM = '''
 import clauz3
 from tools.slow.trusted import contracts as slow
@@ -57,19 +55,12 @@ def test_config_grants_an_agent_only_the_command_that_submits_to_the_persons_aut
     assert not any(e.startswith("Bash(clauz3:") or e == "Bash" for e in ALLOW)
 
 
-@pytest.fixture
-def project(tmp_path: Path) -> Path:
-    proj = tmp_path / "proj"
-    shutil.copytree(SLOW_TOOLS, proj / "tools" / "slow", ignore=shutil.ignore_patterns("__pycache__"))
-    (proj / "main.py").write_text(PROGRAM, encoding="utf-8")
-    return proj
 
 
 @pytest.fixture
-def data(tmp_path: Path) -> Path:
-    home = tmp_path / "data"
-    home.mkdir(mode=0o700)
-    return home
+def project(project: Path) -> Path:  # conftest's project, with the agent's program in it
+    (project / "main.py").write_text(PROGRAM, encoding="utf-8")
+    return project
 
 
 def _env(data: Path, **extra: str) -> dict[str, str]:
