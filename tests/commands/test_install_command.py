@@ -159,14 +159,14 @@ def test_config_merge(env: dict[str, Path], capsys: pytest.CaptureFixture[str]) 
     assert capsys.readouterr().out.strip() == f"wrote {settings}"
     data = json.loads(settings.read_text())
     assert data["permissions"]["defaultMode"] == "default"
-    assert data["permissions"]["allow"] == ["Read", "Glob", "Grep", "Bash(clauz3 run:*)", "Bash(uv run clauz3 run:*)"]
+    assert data["permissions"]["allow"] == ["Read", "Glob", "Grep", "Bash(clauz3 run:*)"]
     assert main(["config"]) == 0
     assert capsys.readouterr().out.strip() == f"already up to date: {settings}"
     settings.write_text(json.dumps({"permissions": {"defaultMode": "acceptEdits",
                                                     "allow": ["Read", "Bash(ls)", "Bash(clauz3:*)"]}, "other": 1}))
     assert main(["config"]) == 0
     assert capsys.readouterr().out.strip() == (f"updated {settings} (added: Glob, Grep, Bash(clauz3 run:*), "
-                                               "Bash(uv run clauz3 run:*), removed: Bash(clauz3:*))")
+                                               "removed: Bash(clauz3:*))")
     data = json.loads(settings.read_text())
     assert data["permissions"]["defaultMode"] == "acceptEdits" and data["other"] == 1
     assert data["permissions"]["allow"][:2] == ["Read", "Bash(ls)"]
@@ -175,4 +175,4 @@ def test_config_merge(env: dict[str, Path], capsys: pytest.CaptureFixture[str]) 
     assert "--force" in capsys.readouterr().err
     assert settings.read_text() == "{not json"
     assert main(["config", "--force"]) == 0
-    assert json.loads(settings.read_text())["permissions"]["allow"][-1] == "Bash(uv run clauz3 run:*)"
+    assert json.loads(settings.read_text())["permissions"]["allow"][-1] == "Bash(clauz3 run:*)"

@@ -46,11 +46,12 @@ def _allowed(command: str) -> bool:
 
 
 def test_config_grants_an_agent_only_the_command_that_submits_to_the_persons_authority() -> None:
-    assert _allowed("clauz3 run main.py") and _allowed("uv run clauz3 run -")
+    assert _allowed("clauz3 run main.py") and _allowed("clauz3 run -")
     for command in ("clauz3 approval-keygen --out /tmp/k", "clauz3 mock-approval-service --config m.json",
                     "clauz3 approval-service --port 0", "clauz3 prove --trusted-root x main.py",
                     "clauz3 test examples/email", "clauz3 install stdlib:filesystem", "clauz3 ui",
-                    "uv run clauz3 approval-keygen", "clauz3 runx", "python -m clauz3 run main.py"):
+                    "uv run clauz3 approval-keygen", "uv run clauz3 run main.py", "clauz3 runx",
+                    "python -m clauz3 run main.py"):
         assert not _allowed(command), command
     assert not any(e.startswith("Bash(clauz3:") or e == "Bash" for e in ALLOW)
 

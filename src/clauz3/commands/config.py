@@ -14,7 +14,9 @@ HELP = "Merge clauz3's permission entries into .claude/settings.json (atomic wri
 # Issue 11 §3: the agent may read, and may run programs only through the person's authority. Not
 # `Bash(clauz3:*)`: that granted approval-keygen, mock-approval-service and run with the agent's own
 # key and service, and prove/test/tools/lint, which import trusted roots the caller names as code.
-RUN_COMMANDS = ["Bash(clauz3 run:*)", "Bash(uv run clauz3 run:*)"]
+# Not `uv run clauz3 run` either: uv would run whatever environment the workspace's own pyproject.toml
+# describes, and the agent can write the workspace.
+RUN_COMMANDS = ["Bash(clauz3 run:*)"]
 ALLOW = ["Read", "Glob", "Grep", *RUN_COMMANDS]
 # Entries earlier versions of this command wrote that grant more than ALLOW; removed on merge.
 OBSOLETE = ["Bash(clauz3:*)"]
