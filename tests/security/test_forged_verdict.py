@@ -175,3 +175,30 @@ def test_the_authoritys_prover_follows_library_content_not_mtimes(tmp_path: Path
                                                                for o in again["obligations"]]
     finally:
         verifier.close()
+
+
+async def test_no_verdict_from_the_authoritys_prover_means_no_card(tmp_path: Path,
+                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    """A library that does not load: the authority's prover gives no verdict, so the request is refused."""
+    from clauz3.approvals.authority import ApprovalAuthority, AuthorityConfig
+    from clauz3.approvals.errors import ApprovalError
+    from clauz3.prover.verify import ProofVerifier
+
+    proj = tmp_path / "proj"
+    shutil.copytree(REPO / "examples" / "email" / "tools", proj / "tools", ignore=shutil.ignore_patterns("__pycache__"))
+    proj = Path(os.path.realpath(proj))
+    entry = proved_entry(proj, HONEST)  # proved while the library was intact
+    (proj / "tools" / "email" / "trusted" / "contracts.py").write_text("def broken(:\n")
+    monkeypatch.setenv("CLAUZ3_CACHE", str(tmp_path / "cache"))
+    verifier = ProofVerifier()
+    authority = ApprovalAuthority(AuthorityConfig(data_dir=tmp_path / "data", project=str(proj), verify=verifier))
+    token = authority.register_conversation(None, [str(proj / "tools" / "email" / "trusted")], [str(proj)])
+    principal = authority.submitter_for(token)
+    assert principal is not None
+    try:
+        with pytest.raises(ApprovalError) as refused:
+            await authority.submit(principal, request(proj, "req_broken_0001", HONEST, entry))
+        assert refused.value.code == "proof_unverified", refused.value.message
+        assert authority.list() == []
+    finally:
+        await authority.close()
