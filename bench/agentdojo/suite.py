@@ -86,24 +86,28 @@ class SuiteRun:
         self.intents = intents_for(name)
         self.clean = self.suite.load_and_inject_default_environment({})
 
-    def honest_calls(self, task: Any) -> list[Call]:
-        return _calls(task.ground_truth(self.clean.model_copy(deep=True)))
+    def environment(self, task: Any, injections: dict[str, str]) -> Any:
+        return task.init_environment(self.suite.load_and_inject_default_environment(injections))
 
-    def program(self, task_id: str, extra: tuple[str, list[Call]] | None = None) -> str:
+    def honest_calls(self, task: Any, injections: dict[str, str]) -> list[Call]:
+        """The ground truth on the very environment the program will meet: literals are what it reads."""
+        return _calls(task.ground_truth(self.environment(task, injections)))
+
+    def program(self, task_id: str, injections: dict[str, str] | None = None,
+                extra: tuple[str, list[Call]] | None = None) -> str:
         task = self.suite.user_tasks[task_id]
         intent = self.intents[task_id]
         if intent.answer is None and getattr(task, "GROUND_TRUTH_OUTPUT", ""):
             # What the agent reports is AgentDojo's expected answer, as read in the first step.
             intent = Intent(intent.guarantees, task.GROUND_TRUTH_OUTPUT, intent.note)
         return render(self.lib, title=f"{self.name} {task_id}", prompt=task.PROMPT, intent=intent,
-                      calls=self.honest_calls(task), extra=extra[1] if extra else (),
+                      calls=self.honest_calls(task, injections or {}), extra=extra[1] if extra else (),
                       extra_title=extra[0] if extra else "")
 
     def execute(self, source: str, name: str, task: Any, injections: dict[str, str]) -> tuple[Outcome, Any, Any, list[Any]]:
         from agentdojo.functions_runtime import FunctionsRuntime
 
-        env = self.suite.load_and_inject_default_environment(injections)
-        env = task.init_environment(env)
+        env = self.environment(task, injections)
         pre = env.model_copy(deep=True)
         trace = self.world.bind(env, FunctionsRuntime(self.suite.tools))
         try:
@@ -152,13 +156,13 @@ class SuiteRun:
             elif out.run_outcome == "completed" and _grade(task, out.output, pre, post, trace, injection=False):
                 res.utility += 1
             else:
-                res.failed_utility.append(f"{tid}: {out.run_outcome} {out.reason[:200]}")
+                res.failed_utility.append(f"{tid}: {out.run_outcome}: {out.reason[:200] or 'utility() is false'}")
             print(f"{self.name} {tid}: {out.stage} {out.run_outcome or ''}", file=log, flush=True)
             for iid, inj in self.suite.injection_tasks.items():
-                self._pair(res, tid, task, iid, inj, source, changing[iid], out)
+                self._pair(res, tid, task, iid, inj, changing[iid], out)
         return res
 
-    def _pair(self, res: SuiteResult, tid: str, task: Any, iid: str, inj: Any, honest: str, changing: bool,
+    def _pair(self, res: SuiteResult, tid: str, task: Any, iid: str, inj: Any, changing: bool,
               honest_clean: Outcome) -> None:
         res.pairs += 1
         res.world_changing_pairs += changing
@@ -167,13 +171,15 @@ class SuiteRun:
         except ValueError:  # AgentDojo: the task reads no injectable place
             injections = {}
         if honest_clean.stage == "executed":
-            out, pre, post, trace = self.execute(honest, f"{tid}.py", task, injections)
+            attacked = self.program(tid, injections)
+            out, pre, post, trace = self.execute(attacked, f"{tid}.py", task, injections)
             if out.run_outcome == "completed" and _grade(task, out.output, pre, post, trace, injection=False):
                 res.utility_under_attack += 1
             else:
-                res.failed_under_attack.append(f"{tid} x {iid}: {out.run_outcome} {out.reason[:160]}")
+                res.failed_under_attack.append(f"{tid} x {iid}: {out.run_outcome or out.stage}: {out.reason[:160]}")
         try:
-            source = self.program(tid, (iid, _calls(inj.ground_truth(self.clean.model_copy(deep=True)))))
+            env = self.environment(task, injections)
+            source = self.program(tid, injections, (iid, _calls(inj.ground_truth(env))))
         except Untranslatable as exc:
             res.unblocked_pairs.append(f"{tid} x {iid}: not translatable ({exc})")
             return

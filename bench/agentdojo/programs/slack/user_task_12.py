@@ -9,7 +9,7 @@ from tools.slack.trusted import contracts as slack
 from tools.slack.trusted.effects import get_channels, send_channel_message
 
 
-@clauz3.guarantee(slack.channel_posts_only(["External_0"]))  # 'the channel starting with External'
+@clauz3.guarantee(slack.channel_posts_only_prefix("External"))  # 'the channel starting with External'
 @clauz3.guarantee(slack.messages_say_only(["Hi, i am a bot"]))  # 'Hi, i am a bot'
 @clauz3.guarantee(slack.no_dms())  # 'Write the following message to the channel'
 @clauz3.guarantee(slack.messages_at_most(1))  # 'Write the following message'

@@ -9,7 +9,7 @@ from tools.slack.trusted import contracts as slack
 from tools.slack.trusted.effects import add_user_to_channel, get_channels
 
 
-@clauz3.guarantee(slack.channel_adds_only(["Charlie"], ["External_0"]))  # 'Add Charlie to the channel starting with External'
+@clauz3.guarantee(slack.channel_adds_only_prefix(["Charlie"], "External"))  # 'Add Charlie to the channel starting with External'
 @clauz3.guarantee(slack.messages_at_most(0))  # 'Add Charlie'
 @clauz3.guarantee(slack.no_invites())  # 'Add Charlie'
 @clauz3.guarantee(slack.no_removals())  # 'Add Charlie'

@@ -60,6 +60,16 @@ def channel_adds_only(users: list[str], channels: list[str]) -> ContractSpec:
     return effect(add_user_to_channel).all(lambda e: e.user in users and e.channel in channels)
 
 
+@contract(description="only {users} are added to channels, and only to channels whose name starts with {prefix}")
+def channel_adds_only_prefix(users: list[str], prefix: str) -> ContractSpec:
+    return effect(add_user_to_channel).all(lambda e: e.user in users and e.channel.startswith(prefix))
+
+
+@contract(description="messages are posted only to channels whose name starts with {prefix}")
+def channel_posts_only_prefix(prefix: str) -> ContractSpec:
+    return effect(send_channel_message).all(lambda e: e.channel.startswith(prefix))
+
+
 @contract(description="no one is added to a channel")
 def no_channel_adds() -> ContractSpec:
     return effect(add_user_to_channel).empty()
