@@ -1,0 +1,12 @@
+"""The last call breaks slack.channel_adds_only_prefix(["Charlie"], "External")."""
+# clauz3-expect: violated guarantee
+
+import clauz3
+from tools.slack.trusted import contracts as slack
+from tools.slack.trusted.effects import add_user_to_channel
+
+
+@clauz3.guarantee(slack.channel_adds_only_prefix(["Charlie"], "External"))
+def main() -> None:
+    add_user_to_channel("Charlie", "External_0")
+    add_user_to_channel("Charlie", "general")
