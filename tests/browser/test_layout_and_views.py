@@ -31,7 +31,9 @@ async def test_mobile_width_has_no_horizontal_overflow(tmp_path: Path) -> None:
         await page.get_by_role("button", name="Send a mock email").click()
         await s.send(EMAIL.starters[0].text)
         await expect(page.locator("section.approval").get_by_role("button", name="Approve", exact=True)).to_be_enabled(timeout=30_000)
-        await page.locator("section.approval").get_by_text("Program source", exact=True).click()
+        run = page.locator("section.run").last
+        await run.get_by_text("Details", exact=True).first.click()  # the card's technical part, program included
+        await run.get_by_text("Program source", exact=True).first.click()
         await s.no_overflow()
         await page.get_by_role("button", name="Files", exact=True).click()
         await expect(page.get_by_role("dialog", name="Files")).to_be_visible()
