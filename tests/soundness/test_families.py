@@ -73,6 +73,10 @@ ITERATION = {
     "iter_values_overwrite": prog(PAY1, 'd = {"a": 1, "b": 0}\nfor v in d.values():\n    pay(v)\n    d["b"] = 100'),
     "iter_set_add": prog(LOCKED, 's = {1}\nunlock("d")\nfor x in s:\n    s.add(x + 1)\nlock("d")'),
     "iter_comprehension_source": prog(PAY1, "a = [1]\nb = [x for x in a]\na.append(100)\npay(b[-1])"),
+    # A mutation inside a comprehension stays (only the comprehension's variable is scoped).
+    "comp_mutation_stays": prog(PAY1, "a = [1]\nb = [a.append(2) for x in [1, 2]]\npay(len(a) - 2)"),
+    "comp_set_mutation_stays": prog(PAY1, "s = {1}\nb = [s.add(x) for x in [5, 6]]\npay(len(s) - 2)"),
+    "comp_mutation_over_limit": prog(PAY1, "a = [1]\nb = [a.append(2) for x in [1, 2]]\npay(len(a))"),
 }
 
 # Family 4: sets iterate in insertion order everywhere (never CPython's hash order).
@@ -234,6 +238,9 @@ def test_family3_loops_iterate_a_snapshot(results: dict[str, Any]) -> None:
     _check_family(ITERATION, results)
     for name in ITERATION:
         r = results[name]
+        if name == "comp_mutation_over_limit":
+            assert r["status"] != "proved" and "amount=3" in r["error"], r
+            continue
         if name == "iter_dict_reads_current":
             assert r["status"] != "proved" and _pays(r) == [1] and "amount=100" in r["error"], r
             continue

@@ -353,7 +353,22 @@ class Executor:
 
     def e_RowNew(self, e: ir.RowNew) -> Any:
         # Fields in the order written; each keeps its value (and provenance), as the interpreter does.
-        return RowV(e.schema, {name: self.eval(value) for name, value in e.fields})
+        # clauz3.Row wants exactly an int for an int field: a path where the value is a bool (or a
+        # float) raises TypeError in the interpreter, so it is an obligation here.
+        from clauz3.prover.values import is_int, options, raw
+
+        schema = self.program.rows.get(e.schema)
+        types = dict(schema.fields) if schema is not None else {}
+        fields = {}
+        for name, value in e.fields:
+            v = self.eval(value)
+            if types.get(name) == ir.INT:
+                other = [g for g, x in options(raw(v)) if not is_int(x)]
+                if other:
+                    self.exception("TypeError", e, z3.Not(z3.Or(*other)),
+                                   f"{e.schema.rsplit('.', 1)[-1]}({name}=…)")
+            fields[name] = v
+        return RowV(e.schema, fields)
 
     def e_ListExpr(self, e: ir.ListExpr) -> Any:
         items = [self.eval(x) for x in e.elts]
@@ -376,7 +391,10 @@ class Executor:
 
     def e_ListComp(self, e: ir.ListComp) -> Any:
         items = ops.iterate(self, e.iter)
-        saved_env = dict(self.frame.env)
+        # Only the comprehension's own variables are scoped (as in the interpreter): a mutation in
+        # its element or condition (xs.append(…)) stays.
+        names = _target_names(e.target)
+        saved = {n: self.frame.env[n] for n in names if n in self.frame.env}
         out = ListV([], 0, "list")
         for guard, item in items:
             with self.under(guard):
@@ -388,7 +406,9 @@ class Executor:
                 with self.under(keep):
                     value = self.eval(e.elt)
                 out = ops.append_if(out, mk_and(guard, keep), value)
-        self.frame.env = saved_env
+        for n in names:
+            self.frame.env.pop(n, None)
+        self.frame.env.update(saved)
         return out
 
     def e_BinOp(self, e: ir.BinOp) -> Any:
@@ -593,6 +613,12 @@ class Executor:
                             predicate=cond.source, call=getattr(node, "source", "")[:300],
                             module=fn.module, source_kind="library", message=cond.message)
         return result
+
+
+def _target_names(target: ir.Target) -> list[str]:
+    if isinstance(target, ir.NameTarget):
+        return [target.id]
+    return [n for t in target.elts for n in _target_names(t)]
 
 
 def _row_key(program: ir.CheckedProgram, schema: str) -> str:
