@@ -102,3 +102,25 @@ def test_the_allow_list_helper_keeps_only_locale_identity_path_and_the_callers_o
     assert env == {"PATH": "/bin", "LC_ALL": "C.UTF-8", "TMPDIR": "/tmp/s"}
     assert clean_environment({"CLAUZ3_SEARCH_URL": "u"}, effects=True) == {"CLAUZ3_SEARCH_URL": "u"}
     assert python_module_argv("m")[1:] == ["-I", "-B", "-X", "utf8", "-m", "m"]
+
+
+def test_clauz3_run_refuses_a_pythonpath_that_puts_the_workspace_on_its_own_path(
+        project: Path, data: Path, tmp_path: Path) -> None:
+    import os
+    import subprocess
+    import sys
+
+    (project / "main.py").write_text(HEADER + "    mark('effect.txt')\n")
+    with MockApprovalService(data, project) as svc:
+        base = {k: v for k, v in os.environ.items() if not k.startswith("CLAUZ3_")}
+        base.update(CLAUZ3_HOME=str(data), CLAUZ3_APPROVAL_TOKEN=svc.token)
+        for value in (":/opt/x", "/opt/x:.", str(project)):
+            out = subprocess.run([sys.executable, "-m", "clauz3", "run", "--trusted-root", "tools/slow/trusted", "main.py"], cwd=project,
+                                 env={**base, "PYTHONPATH": value}, capture_output=True, text=True, timeout=120,
+                                 stdin=subprocess.DEVNULL)
+            assert out.returncode == 2 and "PYTHONPATH" in out.stderr, (value, out.stdout, out.stderr)
+        assert svc.requests == []
+        fine = subprocess.run([sys.executable, "-m", "clauz3", "run", "--trusted-root", "tools/slow/trusted", "main.py"], cwd=project,
+                              env={**base, "PYTHONPATH": str(tmp_path / "opt")}, capture_output=True, text=True,
+                              timeout=120, stdin=subprocess.DEVNULL)
+    assert fine.returncode == 0 and (project / "effect.txt").exists(), (fine.stdout, fine.stderr)

@@ -131,6 +131,7 @@ def run(args: argparse.Namespace) -> int:
     except ValueError as exc:
         raise CommandError(str(exc)) from None
     workspace = Path.cwd()
+    _refuse_workspace_on_path(workspace)
     try:
         data = data_dir()
     except DataDirError as exc:
@@ -168,6 +169,22 @@ def run(args: argparse.Namespace) -> int:
         step_budget=step_budget, require_sandbox=require, use_cache=not args.no_cache,
     )
     return _supervise(config)
+
+
+def _refuse_workspace_on_path(workspace: Path) -> None:
+    """Issue 11 §4 for this process itself: a PYTHONPATH entry that is empty, relative or inside the
+    workspace puts files the agent (or an approved program) wrote on the path of the process that holds
+    the submission token and picks the verifying key; ``export PYTHONPATH=$PYTHONPATH:/opt/x`` with
+    PYTHONPATH unset is the common way to get one. Refuse before anything is read or sent."""
+    raw = os.environ.get("PYTHONPATH")
+    if raw is None or sys.flags.ignore_environment:
+        return
+    for entry in raw.split(os.pathsep):
+        if not entry or not os.path.isabs(entry) or _inside(Path(entry), workspace):
+            shown = repr(entry) if entry else "an empty entry"
+            raise CommandError(f"refusing to run: PYTHONPATH holds {shown}, which puts the workspace on this "
+                               "command's import path; remove it (export PYTHONPATH=/opt/x, not "
+                               "$PYTHONPATH:/opt/x)")
 
 
 def _roots(args: argparse.Namespace, workspace: Path, program: Path | None, anchor: Any) -> tuple[list[Path], list[Path]]:
