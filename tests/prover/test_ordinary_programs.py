@@ -425,3 +425,29 @@ def test_absolute_database_file_paths_and_constructed_rows(env: dict[str, str], 
                           capture_output=True, text=True, env=env, cwd=tmp_path, timeout=300)
     report = json.loads(diff.stdout)
     assert report["findings"] == [] and report["summary"]["programs"] == 1, report
+
+
+def test_a_built_row_must_get_exactly_its_field_types(env: dict[str, str], tmp_path: Path) -> None:
+    """clauz3.Row refuses a bool for an int field: refused when known, an obligation when path-dependent."""
+    trusted = tmp_path / "tools" / "store" / "trusted"
+    trusted.mkdir(parents=True)
+    (trusted / "schemas.py").write_text(STORE_SCHEMAS)
+    (trusted / "effects.py").write_text(STORE_EFFECTS)
+    (trusted / "contracts.py").write_text(STORE_CONTRACTS)
+    head = STORE_PROGRAM.split("@clauz3.guarantee")[0]
+    cases = {
+        "literal_bool": "def main() -> None:\n    insert_item(\"/d.db\", Item(name=\"a\", count=True))\n",
+        "maybe_bool": "def main(flag: bool) -> None:\n    insert_item(\"/d.db\", Item(name=\"a\", count=True if flag else 2))\n",
+        "ints": "def main(flag: bool) -> None:\n    insert_item(\"/d.db\", Item(name=\"a\", count=1 if flag else 2))\n",
+    }
+    for name, body in cases.items():
+        (tmp_path / f"{name}.py").write_text(head + "@clauz3.guarantee(store.inserts_at_most(1))\n" + body)
+    proc = subprocess.run([sys.executable, "-m", "clauz3", "prove", "--json", "--no-cache",
+                           *[str(tmp_path / f"{n}.py") for n in cases], "--trusted-root", "tools/store/trusted"],
+                          capture_output=True, text=True, env=env, cwd=tmp_path, timeout=300)
+    entries = {Path(e["path"]).stem: e for e in json.loads(proc.stdout)["entries"]}
+    assert entries["literal_bool"]["status"] == "refused"
+    assert "field `count` of `Item` must be int, got bool" in proc.stderr
+    maybe = {o["kind"] + " " + str(o.get("conclusion")) for o in entries["maybe_bool"]["obligations"]}
+    assert "exception violated" in maybe, entries["maybe_bool"]
+    assert entries["ints"]["status"] == "proved", _summary(entries["ints"])

@@ -259,7 +259,13 @@ class Evaluator:
     def _rownew(self, e: ir.RowNew, env: dict[str, Any]) -> Any:
         # Fields in the order written; a field keeps its value's tag, like the prover's RowV.
         fields = {name: self.eval(value, env) for name, value in e.fields}
-        return RowValue(e.schema, e.schema.rsplit(".", 1)[-1], fields)
+        short = e.schema.rsplit(".", 1)[-1]
+        schema = self.program.rows.get(e.schema)
+        for name, t in schema.fields if schema is not None else ():
+            # clauz3.Row's own check, at the construction (where the prover puts the obligation).
+            if t == ir.INT and type(untag(fields[name])) is not int:
+                raise TypeError(f"{short}.{name} must be int, got {type(untag(fields[name])).__name__}")
+        return RowValue(e.schema, short, fields)
 
     def _list(self, e: ir.ListExpr, env: dict[str, Any]) -> Any:
         return [self.eval(x, env) for x in e.elts]

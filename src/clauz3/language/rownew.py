@@ -46,7 +46,8 @@ def row_new(c: _Checker, node: ast.Call, key: str, spelled: str) -> Any:
     for k in node.keywords:
         assert k.arg is not None
         value = c.expr(k.value)
-        if not T.is_err(value.type) and not T.assignable(value.type, types[k.arg]):
+        # Exact scalar types: clauz3.Row refuses a bool for an int field (type(value) is int).
+        if not T.is_err(value.type) and value.type != types[k.arg]:
             return c.err(k.value, "type-error", f"field `{k.arg}` of `{spelled}` must be "
                          f"{T.show(types[k.arg])}, got {T.show(value.type)}")
         fields.append((k.arg, value))
