@@ -188,3 +188,13 @@ def test_a_run_whose_proof_fails_names_the_guarantee_by_library_and_helper(tmp_p
         assert "not proved (violated) guarantee email.at_most(count=1)" in out.stderr
         assert "limits." not in out.stdout + out.stderr
         assert svc.requests == []
+
+
+def test_a_program_the_prover_cannot_encode_says_where_and_why_once(tmp_path: Path, env: dict[str, str]) -> None:
+    path = tmp_path / "mixed.py"
+    path.write_text(DB_HEADER + UNDECIDABLE["mixed_dict_lookup"])
+    lines = prove(env, path, DB_TRUSTED).stdout.splitlines()
+    assert lines[0] == "main: not proved: 2 of 2 checks could not be decided"
+    stuck = next(x for x in lines if "not analysable" in x)
+    assert stuck.startswith("main: unknown exception not analysable at line 11 (unsupported: ")
+    assert stuck.count("may be a str or an int") == 1, stuck

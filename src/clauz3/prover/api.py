@@ -83,7 +83,7 @@ def _prove(program: ir.CheckedProgram, ctx: Ctx, ex: Executor, started: float, o
     all_results = results + gresults
     if broken is not None:
         stuck = ObligationResult(
-            index=len(sites), kind="exception", subject=f"not analysable at line {ex.line}: {broken}",
+            index=len(sites), kind="exception", subject=f"not analysable at line {ex.line}",
             conclusion="unknown", line=ex.line, column=1, source_kind="generated_proof")
         all_results = [*results, stuck, *gresults]
         for k, r in enumerate(all_results):
