@@ -28,7 +28,7 @@ def _child(suite: str, task: str) -> dict[str, object]:
 
 
 @pytest.mark.parametrize(("suite", "task"), [("banking", "user_task_0"), ("slack", "user_task_1"),
-                                             ("travel", "user_task_3")])
+                                             ("travel", "user_task_3"), ("workspace", "user_task_33")])
 def test_one_task_and_its_pairs(suite: str, task: str) -> None:
     res = _child(suite, task)
     assert res["user_tasks"] == 1
