@@ -79,6 +79,11 @@ def main() -> None:
     rate = 1.5
     send_email("bob@example.com", f"rate {rate} of {1e22}")
 ''',
+    "more_case_and_tests": ONLY_BOB + '''def main() -> None:
+    name = "BOB smith".title()
+    if "123".isdigit() and not "12a".isdigit() and not name.isalpha() and "bob".islower():
+        send_email(name.split()[0].casefold() + "@example.com", name.capitalize().swapcase())
+''',
     "empty_list_appended_under_branch": '''@clauz3.guarantee(db.count_at_most(2))
 def main() -> None:
     names = []

@@ -438,8 +438,10 @@ class CallCompiler(ExprCompiler):
                 return ir.TList(ir.STR) if a in (None, ir.STR, ir.NONE) else bad("`str.split` separator must be str")
             if method in ("strip", "lstrip", "rstrip"):
                 return ir.STR if a in (None, ir.STR, ir.NONE) else bad(f"`str.{method}` argument must be str")
-            if method in ("lower", "upper"):
+            if method in ("lower", "upper", "title", "capitalize", "casefold", "swapcase"):
                 return ir.STR
+            if method in ("isdigit", "isalpha", "isalnum", "isspace", "islower", "isupper"):
+                return ir.BOOL
             if method == "replace":
                 return ir.STR if all(x == ir.STR for x in types) else bad("`str.replace` needs str arguments")
         if receiver == "list":

@@ -399,6 +399,14 @@ def _abstract_str(fact: str) -> Model:
     return model
 
 
+def _abstract_test(ex: Executor, node: Any, args: list[Any], kw: dict[str, Any]) -> Any:
+    """``isdigit`` and friends: exact on known ASCII text, else an unconstrained bool."""
+    folded = fold_method(node.method, args)
+    if folded is not None:
+        return folded
+    return ex.ctx.fresh_bool(node.method)
+
+
 def _str_count(ex: Executor, node: Any, args: list[Any], kw: dict[str, Any]) -> Any:
     s, p = val(args[0]), val(args[1])
     out = ex.ctx.fresh(z3.IntSort(), "count", abstract=True)
@@ -537,6 +545,16 @@ MODELS: dict[str, ModelEntry] = {
     "str.lower": ModelEntry(_abstract_str(""), "abstract"),
     "str.upper": ModelEntry(_abstract_str(""), "abstract"),
     "str.replace": ModelEntry(_abstract_str(""), "abstract"),
+    "str.title": ModelEntry(_abstract_str(""), "abstract"),
+    "str.capitalize": ModelEntry(_abstract_str(""), "abstract"),
+    "str.casefold": ModelEntry(_abstract_str(""), "abstract"),
+    "str.swapcase": ModelEntry(_abstract_str(""), "abstract"),
+    "str.isdigit": ModelEntry(_abstract_test, "abstract"),
+    "str.isalpha": ModelEntry(_abstract_test, "abstract"),
+    "str.isalnum": ModelEntry(_abstract_test, "abstract"),
+    "str.isspace": ModelEntry(_abstract_test, "abstract"),
+    "str.islower": ModelEntry(_abstract_test, "abstract"),
+    "str.isupper": ModelEntry(_abstract_test, "abstract"),
     "list.index": ModelEntry(_list_index, "exact"),
     "list.count": ModelEntry(_list_count, "exact"),
     "dict.get": ModelEntry(_dict_get, "exact"),

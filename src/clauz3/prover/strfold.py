@@ -17,6 +17,9 @@ from clauz3.prover.values import ListV, NoneV, Unsupported, check, is_float, is_
 
 # Methods whose result does not depend on Unicode tables when every argument is given.
 _CODEPOINT_ONLY = frozenset({"replace"})
+# Methods that read Unicode tables (case, categories, whitespace): folded on ASCII text only.
+_TABLES = frozenset({"lower", "upper", "title", "capitalize", "casefold", "swapcase", "isdigit", "isalpha",
+                     "isalnum", "isspace", "islower", "isupper"})
 
 
 def known_str(v: Any) -> str | None:
@@ -70,14 +73,16 @@ def fold_method(method: str, args: list[Any]) -> Any | None:
         return None
     given = [t for t in texts if t is not None]
     default_chars = method in ("strip", "lstrip", "rstrip", "split") and (len(texts) == 1 or texts[1] is None)
-    if (method in ("lower", "upper") or default_chars) and not all(t.isascii() for t in given):
+    if (method in _TABLES or default_chars) and not all(t.isascii() for t in given):
         return None
-    if method not in _CODEPOINT_ONLY and method not in ("lower", "upper", "strip", "lstrip", "rstrip", "split"):
+    if method not in _CODEPOINT_ONLY | _TABLES and method not in ("strip", "lstrip", "rstrip", "split"):
         return None
     try:
         out = getattr(str, method)(receiver, *texts[1:])
     except (ValueError, TypeError):
         return None
+    if isinstance(out, bool):
+        return z3.BoolVal(out)
     if isinstance(out, list):
         try:
             return ListV([str_lit(x) for x in out], len(out))
