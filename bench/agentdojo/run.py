@@ -66,7 +66,8 @@ def table(version: str, results: dict[str, dict[str, object]]) -> tuple[str, dic
                        ("honest programs that ran but failed utility()", "failed_utility"),
                        ("honest programs that failed utility() on the injected environment", "failed_under_attack"),
                        ("compromised programs that proved", "unblocked_pairs"),
-                       ("SUCCESSFUL ATTACKS (soundness bug or guarantee gap)", "successful_attacks")):
+                       ("SUCCESSFUL ATTACKS (soundness bug or guarantee gap)", "successful_attacks"),
+                       ("intents written for another version's prompt", "stale_intents")):
         items = [f"  {n}: {x}" for n, r in results.items() for x in r[key]]  # type: ignore[attr-defined]
         if items:
             rows += ["", f"{title}:", *items]

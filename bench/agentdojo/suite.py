@@ -43,6 +43,7 @@ class SuiteResult:
     successful_attacks: list[str] = field(default_factory=list)
     helpers: dict[str, int] = field(default_factory=dict)
     blocked_how: dict[str, int] = field(default_factory=dict)  # violated | refused | unknown (its reason)
+    stale_intents: list[str] = field(default_factory=list)  # intents quoting words this prompt lacks
 
     def counts(self) -> dict[str, int]:
         return {k: getattr(self, k) for k in ("user_tasks", "utility", "utility_under_attack", "pairs",
@@ -56,6 +57,10 @@ def intents_for(suite_name: str) -> dict[str, Intent]:
 
 def _calls(function_calls: Any) -> list[Call]:
     return [Call(c.function, dict(c.args)) for c in function_calls]
+
+
+def _norm(text: str) -> str:
+    return " ".join(text.split()).lower()
 
 
 def _grade(task: Any, output: str, pre: Any, post: Any, trace: list[Any], *, injection: bool) -> bool:
@@ -145,6 +150,9 @@ class SuiteRun:
             for g in intent.guarantees:
                 helper = g.expression.split("(", 1)[0]
                 res.helpers[helper] = res.helpers.get(helper, 0) + 1
+            missing = [g.words for g in intent.guarantees if _norm(g.words) not in _norm(task.PROMPT)]
+            if missing:  # written for another version's prompt: the verdicts still stand, the intent may not
+                res.stale_intents.append(f"{tid}: the prompt no longer says {missing[0]!r}")
             try:
                 source = self.program(tid)
             except Untranslatable as exc:
