@@ -37,10 +37,11 @@ async def _assert_inert(s) -> None:
 
 
 async def test_hostile_text_everywhere_stays_inert(tmp_path: Path) -> None:
+    """On the real bridge and prover: agent text, the card's program source, a file preview, a library."""
     from playwright.async_api import expect
 
     project = tmp_path / "project"
-    async with open_page(tmp_path, bridge=HTML_BRIDGE, sign_in=False) as s:
+    async with open_page(tmp_path, bridge=None, sign_in=False) as s:
         page = s.page
         await page.add_init_script(TRAP)
         (project / "preview.html").write_text(f"<html><body>{PAYLOAD}</body></html>\n")
@@ -51,20 +52,14 @@ async def test_hostile_text_everywhere_stays_inert(tmp_path: Path) -> None:
         # Agent text (the demo repeats the message) and the approval card's program source.
         await s.send(f'email bob@example.com "{PAYLOAD}"')
         card = page.locator("section.approval")
-        await expect(card.get_by_role("button", name="Approve", exact=True)).to_be_enabled(timeout=30_000)
+        await expect(card.get_by_role("button", name="Approve", exact=True)).to_be_enabled(timeout=60_000)
         await expect(page.locator(".bubble.assistant").first).to_contain_text("<img src=x onerror=window.__pwned=1>")
-        await card.get_by_text("Program source", exact=True).click()
-        await expect(card.locator("pre.program")).to_contain_text("<script>window.__pwned=2</script>")
+        run = page.locator("section.run").last
+        await run.get_by_text("Details", exact=True).first.click()
+        await expect(run.locator("pre").filter(has_text="send_email(")).to_contain_text(
+            "<script>window.__pwned=2</script>")
         await card.get_by_role("button", name="Reject", exact=True).click()
         await s.idle()
-        # A tool result (the bridge's status answer) shown in its card and quoted by the agent.
-        await s.send("show status")
-        await s.idle()
-        tool = page.locator("details.tool", has_text="Check runs")
-        await tool.locator("summary").first.click()
-        await expect(tool.locator(".tool-result")).to_contain_text("<script>window.__pwned=12</script>")
-        await tool.get_by_text("Raw tool data", exact=True).click()
-        await expect(tool.locator("pre.raw")).to_contain_text("onerror")
         # A file preview.
         await page.get_by_role("button", name="Files", exact=True).click()
         await page.get_by_role("region", name="Files").get_by_role("button", name="preview.html").click()
@@ -78,6 +73,27 @@ async def test_hostile_text_everywhere_stays_inert(tmp_path: Path) -> None:
         if await view.locator(".library-list").count():
             await expect(view).to_contain_text("<script>window.__pwned=6</script> summary", timeout=10_000)
             await expect(view).to_contain_text("Evil <img src=x onerror=window.__pwned=5>")
+        await page.wait_for_timeout(300)
+        await _assert_inert(s)
+        s.clean()
+
+
+async def test_hostile_tool_result_stays_inert(tmp_path: Path) -> None:
+    """A tool result carrying HTML, shown in its card and quoted by the agent. Page mechanics only: the
+    PageOnlyBridge's status tool answers the hostile text (no proof or run is involved)."""
+    from playwright.async_api import expect
+
+    async with open_page(tmp_path, bridge=HTML_BRIDGE, sign_in=False) as s:
+        page = s.page
+        await page.add_init_script(TRAP)
+        await s.sign_in()
+        await s.send("show status")
+        await s.idle()
+        tool = page.locator("details.tool", has_text="Check runs")
+        await tool.locator("summary").first.click()
+        await expect(tool.locator(".tool-result")).to_contain_text("<script>window.__pwned=12</script>")
+        await tool.get_by_text("Raw tool data", exact=True).click()
+        await expect(tool.locator("pre.raw")).to_contain_text("onerror")
         await page.wait_for_timeout(300)
         await _assert_inert(s)
         s.clean()
