@@ -126,6 +126,7 @@ SUMS = {
     # int <-> str of 1,000 digits: the same whatever int-max-str-digits the run's environment sets.
     "digits_int_of_str": prog(LOCKED, 'unlock("d")\ny = int("7" * 1000)\nlock("d")'),
     "digits_str_of_int": prog(LOCKED, 'unlock("d")\ny = str(10 ** 1000) + f"{7 ** 1200}"\nlock("d")'),
+    "digits_literal": prog(LOCKED, f'unlock("d")\ny = {"9" * 1000} + 1\nlock("d")'),
 }
 
 # Family 8: every exception the interpreter can raise is ruled out by the proof (or the proof fails).
@@ -304,7 +305,7 @@ def test_family6_merges_keep_python_types(results: dict[str, Any]) -> None:
 def test_family7_float_sum_is_left_to_right_on_every_version(results: dict[str, Any]) -> None:
     _check_family(SUMS, results)
     compensated = _run(SUMS, "--compensated-sum", PYTHONINTMAXSTRDIGITS="640")
-    for name in ("digits_int_of_str", "digits_str_of_int"):
+    for name in ("digits_int_of_str", "digits_str_of_int", "digits_literal"):
         for r in (results[name], compensated[name]):
             assert r["status"] == "proved" and r["outcome"] == "completed", (name, r)
     for name in ("sum_float_order", "sum_float_start"):

@@ -46,6 +46,7 @@ from clauz3.language.bindings import (
 )
 from clauz3.language.context import LayerView, ProgramContext, Source
 from clauz3.language.diagnostics import Diagnostics, Refused
+from clauz3.language.digits import fixed_digit_limit
 from clauz3.language.guarantees import Guarantees, Site
 from clauz3.language.inline import Inliner
 from clauz3.language.modulelevel import ModuleLevel, scan_refusals
@@ -74,7 +75,8 @@ def check_source(source: bytes, path: str, layer: Any, target: str = "main",
     diags.raise_if_errors()
     assert text is not None
     try:
-        tree = ast.parse(text, filename=path)
+        with fixed_digit_limit():
+            tree = ast.parse(text, filename=path)
     except SyntaxError as exc:
         diags.error(exc.lineno or 1, exc.offset or 1, "syntax-error", exc.msg or "invalid syntax")
         diags.raise_if_errors()

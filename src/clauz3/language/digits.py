@@ -9,6 +9,10 @@ checked subset's meaning must not depend on it (DEC-15): ``int(str)`` accepts at
 
 from __future__ import annotations
 
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+
 # Below this many bits an int has fewer than 640 decimal digits.
 _STR_SAFE_BITS = 2_000
 _SAFE_DIGITS = 600
@@ -44,3 +48,15 @@ def int_text(n: int) -> str:
     digits = (n.bit_length() * 3) // 20  # about half the decimal digits (log10 2 ≈ 0.30)
     high, low = divmod(n, 10 ** digits)
     return sign + int_text(high) + int_text(low).rjust(digits, "0")
+
+
+@contextmanager
+def fixed_digit_limit() -> Iterator[None]:
+    """Parse program text under CPython's default 4,300-digit limit for int literals, whatever the
+    environment sets (PYTHONINTMAXSTRDIGITS would otherwise decide whether a program is refused)."""
+    old = sys.get_int_max_str_digits()
+    sys.set_int_max_str_digits(INT_DIGIT_LIMIT)
+    try:
+        yield
+    finally:
+        sys.set_int_max_str_digits(old)

@@ -769,6 +769,10 @@ def to_jsonable(value: Any) -> Any:
         return [to_jsonable(v) for v in value]
     if isinstance(value, float):
         return {"_": "float", "repr": repr(value)}
+    if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > 2_000:
+        from clauz3.language.digits import int_text
+
+        return {"_": "int", "digits": int_text(value)}  # json would need CPython's int→str, env-limited
     if isinstance(value, (frozenset, set)):
         return sorted((to_jsonable(v) for v in value), key=repr)
     return value
