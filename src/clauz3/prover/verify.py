@@ -221,6 +221,7 @@ class _Served:
         self.imports = [Path(p) for p in hello["import_roots"]]
         self.project = Path(hello["project"])
         self.cache = ProofCache(Path(hello["cache_root"]), None, bytes.fromhex(hello["secret"]))
+        self.pending: tuple[str, dict[str, Any]] | None = None
         before = fingerprint(self.trusted, self.project)
         import clauz3.prover.api  # noqa: F401 - warm: the first proof pays no import
 
@@ -262,8 +263,14 @@ class _Served:
             return {"restart": True}
         entry["effect_facts"] = _facts(outcome.program)  # the card's summary, from this proof (issue 12)
         if not outcome.deadline_expired:
-            self.cache.put(key, entry)
+            self.pending = (key, entry)  # stored after the answer is sent: the fsync is off the card's path
         return {"entry": _summary(entry)}
+
+    def store(self) -> None:
+        if self.pending is not None:
+            key, entry = self.pending
+            self.pending = None
+            self.cache.put(key, entry)
 
 
 def _child() -> int:
@@ -290,6 +297,10 @@ def _child() -> int:
         out.flush()
         if answer.get("restart"):
             return 0
+        try:
+            served.store()
+        except OSError:
+            pass  # a cache that cannot be written costs time later, never a verdict
     return 0
 
 
