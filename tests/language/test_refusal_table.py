@@ -54,7 +54,7 @@ TABLE: list[tuple[str, str, str, int, int]] = [
     ("eval", MAIN + "    eval('1')\n", "unsupported-call", 2, 5),
     ("exec", MAIN + "    exec('1')\n", "unsupported-call", 2, 5),
     ("getattr", MAIN + "    getattr('a', 'b')\n", "unsupported-call", 2, 5),
-    ("unknown method", MAIN + "    'a'.casefold()\n", "unsupported-call", 2, 5),
+    ("unknown method", MAIN + "    'a'.expandtabs()\n", "unsupported-call", 2, 5),
     # module level and imports (§3.2)
     ("module-level call", MAIN + "    pass\n\n\nprint('x')\n", "module-level-code", 5, 1),
     ("main guard", MAIN + "    pass\n\n\nif __name__ == '__main__':\n    main()\n", "module-level-code", 5, 1),
