@@ -334,6 +334,8 @@ class RunCard {
   setApproval(record) {
     this.record = record;
     this.approvalBox.hidden = false;
+    // The one Details belongs to the request once there is one (the card's technical record).
+    if (this.detailsBox.parentNode !== this.approvalBox) this.approvalBox.append(this.detailsBox);
     this.drawHead();
     this.drawApproval();
   }
