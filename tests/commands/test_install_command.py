@@ -41,10 +41,6 @@ def env(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> dict[str, Path]:
     data = tmp_path / "data"
     monkeypatch.setenv("CLAUZ3_HOME", str(data))
     monkeypatch.setenv("CLAUZ3_CACHE", str(tmp_path / "cache"))
-    stdlib = tmp_path / "stdlib"
-    make_domain(stdlib / "filesystem", "filesystem")
-    make_domain(stdlib / "env", "env")
-    monkeypatch.setattr(sources, "STDLIB_OVERRIDE", stdlib)
     project = tmp_path / "project"
     project.mkdir()
     monkeypatch.chdir(project)
@@ -74,7 +70,9 @@ def test_dry_run_then_yes(env: dict[str, Path], capsys: pytest.CaptureFixture[st
     assert main(["install", "stdlib:filesystem", "--dry-run"]) == 0
     out = capsys.readouterr().out
     assert out.startswith("Review: install stdlib:filesystem into ")
-    assert "filesystem: 2 added · 0 changed · 0 removed" in out and "  + trusted/effects.py" in out
+    bundled = sources.stdlib_root() / "filesystem" / "tools" / "filesystem"
+    files = [p for p in bundled.rglob("*") if p.is_file() and "__pycache__" not in p.parts]
+    assert f"filesystem: {len(files)} added · 0 changed · 0 removed" in out and "  + trusted/effects.py" in out
     assert not (env["project"] / ".clauz3" / "tools").exists()
     assert main(["install", "stdlib:filesystem", "--yes", "--skills"]) == 0
     out = capsys.readouterr().out
@@ -82,7 +80,7 @@ def test_dry_run_then_yes(env: dict[str, Path], capsys: pytest.CaptureFixture[st
     assert f"installed filesystem (from stdlib:filesystem) → {installed}" in out
     assert "generated skill: " in out
     skill = env["project"] / ".clauz3" / "skills" / "filesystem" / "SKILL.md"
-    assert "- `touch(path: str) -> None`: Touch a path." in skill.read_text()
+    assert "- `read_file(path: str) -> str`: Return the text of the file at path" in skill.read_text()
     assert main(["install", "stdlib:filesystem", "--yes"]) == 2
     assert "already installed from stdlib:filesystem. Use --force" in capsys.readouterr().err
     skill.write_text("my own notes\n")
@@ -111,9 +109,7 @@ def test_workspace_lease_held_exit_5(env: dict[str, Path], capsys: pytest.Captur
     fcntl.flock(fd, fcntl.LOCK_EX)
     try:
         child = subprocess.run(
-            [sys.executable, "-c", "import sys; from clauz3.cli import main; from clauz3.layers import sources;"
-             f"from pathlib import Path; sources.STDLIB_OVERRIDE = Path({str(env['tmp'] / 'stdlib')!r});"
-             "sys.exit(main(['install', 'stdlib:filesystem', '--yes']))"],
+            [sys.executable, "-m", "clauz3", "install", "stdlib:filesystem", "--yes"],
             capture_output=True, text=True, cwd=env["project"], env={**os.environ})
     finally:
         os.close(fd)

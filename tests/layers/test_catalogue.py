@@ -58,17 +58,13 @@ def test_bundled_stdlib_manifests_validate() -> None:
 
 def test_offline_catalogue(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("CLAUZ3_HOME", str(tmp_path / "data"))
-    stdlib = tmp_path / "stdlib"
-    make_source(stdlib / "filesystem", {"filesystem": None})
-    make_source(stdlib / "sentinel", {"sentinel": {"trusted/effects.py": SENTINEL}})
-    monkeypatch.setattr(sources, "STDLIB_OVERRIDE", stdlib)
     monkeypatch.setattr("clauz3.layers.catalogue.load_registry",
                         lambda: ["stdlib:filesystem", "gh:acme/remote"])
     project = tmp_path / "project"
     project.mkdir()
     target = Target.for_project(project)
     apply_review(target, prepare_install(target, "stdlib:filesystem", cwd=project)["id"])
-    make_source(project, {"mail": None})
+    make_source(project, {"mail": None, "sentinel": {"trusted/effects.py": SENTINEL}})
 
     def no_network(*_a: object, **_k: object) -> None:
         raise AssertionError("network used")
@@ -86,8 +82,8 @@ def test_offline_catalogue(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> N
     assert by_source["stdlib:filesystem"]["installed"] is True
     assert by_source["project:mail"]["install_command"] is None
     assert by_source["project:mail"]["mock"] == "mock"
-    assert by_source["stdlib:sentinel"]["mock"] == "unmarked"
-    assert "  Undeclared" in render_text(by_source["stdlib:sentinel"])
+    assert by_source["project:sentinel"]["mock"] == "unmarked"
+    assert "  Undeclared" in render_text(by_source["project:sentinel"])
     ranked = query_catalogue(records, ["mail"])
     assert ranked[0]["source"] == "project:mail"
     assert query_catalogue(records, ["nothing-here"]) == []

@@ -10,7 +10,6 @@ import pytest
 from libkit import make_source, manifest, snapshot
 
 from clauz3.layers import apply as apply_mod
-from clauz3.layers import sources
 from clauz3.layers.apply import apply_review
 from clauz3.layers.inventory import read_origin
 from clauz3.layers.liberrors import LibraryError
@@ -24,13 +23,10 @@ def env(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> dict[str, Path]:
     data = tmp_path / "data"
     monkeypatch.setenv("CLAUZ3_HOME", str(data))
     monkeypatch.setenv("CLAUZ3_CACHE", str(tmp_path / "cache"))
-    stdlib = tmp_path / "stdlib"
-    make_source(stdlib / "filesystem", {"filesystem": None})
-    monkeypatch.setattr(sources, "STDLIB_OVERRIDE", stdlib)
     project = tmp_path / "project"
     project.mkdir()
     monkeypatch.chdir(project)
-    return {"data": data, "project": project, "tmp": tmp_path, "stdlib": stdlib}
+    return {"data": data, "project": project, "tmp": tmp_path}
 
 
 def install(target: Target, source: str | Path, **kw: object) -> dict:

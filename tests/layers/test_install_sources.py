@@ -8,7 +8,6 @@ from pathlib import Path
 import pytest
 from libkit import make_source
 
-from clauz3.layers import sources
 from clauz3.layers.apply import apply_review
 from clauz3.layers.catalogue_cache import read_cached
 from clauz3.layers.gitfetch import git_env
@@ -27,9 +26,6 @@ def test_refused_sources(text: str, tmp_path: Path) -> None:
 
 
 def test_forms(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    stdlib = tmp_path / "stdlib"
-    make_source(stdlib / "filesystem", {"filesystem": None})
-    monkeypatch.setattr(sources, "STDLIB_OVERRIDE", stdlib)
     gh = parse_source("gh:acme/tools@v1.2", cwd=tmp_path)
     assert (gh.kind, gh.url, gh.ref) == ("git", "https://github.com/acme/tools.git", "v1.2")
     scp = parse_source("git@example.com:acme/tools.git@main", cwd=tmp_path)
@@ -38,7 +34,7 @@ def test_forms(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     assert parse_source("filesystem", cwd=tmp_path).text == "stdlib:filesystem"
     (tmp_path / "filesystem" / "tools").mkdir(parents=True)
     assert parse_source("filesystem", cwd=tmp_path).kind == "local"  # ./NAME exists: a path wins
-    with pytest.raises(LibraryError, match="stdlib libraries are filesystem") as info:
+    with pytest.raises(LibraryError, match="stdlib libraries are db, env, filesystem") as info:
         parse_source("stdlib:nope", cwd=tmp_path)
     assert info.value.code == "unknown_source"
     tools_dir = parse_source(str(tmp_path / "filesystem" / "tools"), cwd=tmp_path)

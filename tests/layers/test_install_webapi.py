@@ -7,16 +7,13 @@ from pathlib import Path
 import pytest
 from libkit import make_source
 
-from clauz3.layers import sources, webapi
+from clauz3.layers import webapi
 from clauz3.layers.liberrors import LibraryError
 
 
 @pytest.fixture
 def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     monkeypatch.setenv("CLAUZ3_HOME", str(tmp_path / "data"))
-    stdlib = tmp_path / "stdlib"
-    make_source(stdlib / "filesystem", {"filesystem": None})
-    monkeypatch.setattr(sources, "STDLIB_OVERRIDE", stdlib)
     monkeypatch.setattr("clauz3.layers.catalogue.load_registry", lambda: ["stdlib:filesystem"])
     proj = tmp_path / "project"
     proj.mkdir()
@@ -49,7 +46,7 @@ def test_browser_flow(project: Path, tmp_path: Path) -> None:
     assert webapi.apply(project, update["id"])["backup"]
     snap = webapi.libraries_snapshot(project, active=["filesystem"])
     assert snap["selected"] == ["filesystem"] and snap["review"] is None
-    assert snap["mock_declarations"]["filesystem"]["kind"] == "mock"
+    assert snap["mock_declarations"]["filesystem"]["kind"] == "real"  # the bundled library acts on real files
     inspected = webapi.inspect_source(project, "stdlib:filesystem")
     assert "trusted/effects.py" in inspected["source_code"]["filesystem"]
     assert webapi.select(project, ["filesystem"]) == {"selected": ["filesystem"]}

@@ -8,7 +8,6 @@ from pathlib import Path
 import pytest
 from libkit import make_source, manifest
 
-from clauz3.layers import sources
 from clauz3.layers.apply import apply_review
 from clauz3.layers.liberrors import LibraryError
 from clauz3.layers.locations import Target
@@ -31,9 +30,6 @@ from clauz3.layers.selection import (
 @pytest.fixture
 def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     monkeypatch.setenv("CLAUZ3_HOME", str(tmp_path / "data"))
-    stdlib = tmp_path / "stdlib"
-    make_source(stdlib / "filesystem", {"filesystem": None})
-    monkeypatch.setattr(sources, "STDLIB_OVERRIDE", stdlib)
     proj = tmp_path / "project"
     proj.mkdir()
     target = Target.for_project(proj)
@@ -135,10 +131,6 @@ def test_terminal_chooser(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> No
     from clauz3.layers.chooser import NO_TTY, run_chooser
 
     monkeypatch.setenv("CLAUZ3_HOME", str(tmp_path / "data"))
-    stdlib = tmp_path / "stdlib"
-    make_source(stdlib / "filesystem", {"filesystem": None})
-    make_source(stdlib / "env", {"env": None})
-    monkeypatch.setattr(sources, "STDLIB_OVERRIDE", stdlib)
     monkeypatch.setattr("clauz3.layers.catalogue.load_registry", lambda: [])
     proj = tmp_path / "p"
     proj.mkdir()
@@ -153,5 +145,5 @@ def test_terminal_chooser(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> No
     assert (proj / ".clauz3" / "tools" / "filesystem" / "trusted").is_dir()
     out = io.StringIO()
     assert run_chooser(proj, stdin=io.StringIO("2\n1\n"), out=out, is_tty=True) == "installed"
-    assert "1) stdlib:env" in out.getvalue()
-    assert (proj / ".clauz3" / "tools" / "env" / "trusted").is_dir()
+    assert "1) stdlib:db" in out.getvalue()  # the bundled stdlib's first entry, by name
+    assert (proj / ".clauz3" / "tools" / "db" / "trusted").is_dir()

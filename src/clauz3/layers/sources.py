@@ -21,14 +21,9 @@ _GH_PART = re.compile(r"[A-Za-z0-9_.-]+")
 _CONTROL = re.compile(r"[\x00-\x20\x7f]")
 
 
-# Tests point this at a folder of fake stdlib sources; None means the bundled package data.
-STDLIB_OVERRIDE: Path | None = None
-
-
 def stdlib_root() -> Path:
-    """``clauz3/stdlib/`` as a real folder (package data; works from an unpacked wheel)."""
-    if STDLIB_OVERRIDE is not None:
-        return STDLIB_OVERRIDE
+    """``clauz3/stdlib/`` as a real folder (package data; works from an unpacked wheel). Tests use it as it
+    is: there is no switch to point it elsewhere."""
     return Path(str(resources.files("clauz3"))) / "stdlib"
 
 
