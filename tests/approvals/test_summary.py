@@ -196,3 +196,17 @@ def main() -> None:
         "kind": "refusal", "line": 8, "warnings": [], "blocks": [],
         "sentences": ["This program would send a mock email to bob@example.com (line 8), but the guarantee says "
                       "every email goes to ann@example.com."]}
+
+
+def test_a_broken_count_names_every_breaking_call(project: Path, data_dir: Path) -> None:
+    source = HEADER + '''@clauz3.guarantee(emails.at_most(1))
+def main() -> None:
+    send_email("bob@example.com", "Hi")
+    send_email("ann@example.com", "Hi")
+'''
+    record = _run(project, data_dir, source, "req_sum_run_03")
+    assert record["phase"] == "refused", record
+    assert record["summary"]["sentences"] == [
+        "This program would send 2 mock emails to bob@example.com and ann@example.com (lines 8 and 9), but the "
+        "guarantee says at most 1 email is sent."]
+    assert [x["n"] for x in record["summary"]["excerpt"] if x["mark"]] == [8, 9]

@@ -263,20 +263,30 @@ def remember_scope(guarantees: list[str]) -> str:
     return f"{SCOPE_INTRO} {listed}"
 
 
-def failure(call: Call | None, line: int | None, guarantee: str, result: str | None) -> str:
-    """A refused proof as a sentence: "This program would send … (line 9), but the guarantee says: …"."""
-    at = f" (line {line})" if line else ""
+def failure(call: Call | Sequence[Call] | None, line: int | None, guarantee: str, result: str | None) -> str:
+    """A refused proof as a sentence: "This program would send … (line 9), but the guarantee says: …".
+
+    ``call`` is the breaking call, or all of them (a count broken by two sends names both lines).
+    """
+    calls = [] if call is None else [call] if isinstance(call, Call) else list(call)
+    lines = sorted({c.line for c in calls if c.line}) or ([line] if line else [])
+    at = ""
+    if lines:
+        at = f" (line {lines[0]})" if len(lines) == 1 else f" (lines {prose_join([str(n) for n in lines])})"
     said = guarantee.rstrip(".")
     said = said[0].lower() + said[1:] if said else said
-    if call is None:
+    if not calls:
         why = f" ({result})" if result else ""
         return f"This program can break the guarantee “{said}”{at}{why}."
     out = Text()
-    verb, rest = _phrase([Call(call.effect, call.domain, call.mock, call.args, call.params)], out, extras=False)
-    if rest and rest.startswith("1 "):
-        rest = ("an " if rest[2:3] in "aeiou" else "a ") + rest[2:]
-    return f"This program would {verb} {rest or ''}{at}, but the guarantee says {said}.".replace("  ", " ")
-
+    groups = _groups([Call(c.effect, c.domain, c.mock, c.args, c.params) for c in calls])
+    phrases = []
+    for group in groups:
+        verb, rest = _phrase(group, out, extras=False)
+        if rest and rest.startswith("1 "):
+            rest = ("an " if rest[2:3] in "aeiou" else "a ") + rest[2:]
+        phrases.append(f"{verb} {rest or ''}".strip())
+    return f"This program would {prose_join(phrases)}{at}, but the guarantee says {said}.".replace("  ", " ")
 
 # ------------------------------------------------------------------------------- request field
 
@@ -343,19 +353,21 @@ def outcome_record(calls: list[Call], total: int) -> dict[str, Any]:
 EXCERPT_BEFORE, EXCERPT_AFTER, EXCERPT_LINE = 4, 2, 400
 
 
-def excerpt(source: str, line: int | None) -> list[dict[str, Any]]:
-    """The lines around ``line`` with their numbers, escaped; a long line says how much is left out."""
+def excerpt(source: str, line: int | None, marks: set[int] | None = None) -> list[dict[str, Any]]:
+    """The lines around ``line`` (and the other ``marks``, up to 12 lines on) with their numbers, escaped;
+    a long line says how much is left out."""
     from clauz3._describe import reveal
 
     if not line:
         return []
+    marks = {n for n in (marks or set()) if line <= n <= line + 12} | {line}
     lines = source.splitlines()
     out = []
-    for n in range(max(1, line - EXCERPT_BEFORE), min(len(lines), line + EXCERPT_AFTER) + 1):
+    for n in range(max(1, line - EXCERPT_BEFORE), min(len(lines), max(marks) + EXCERPT_AFTER) + 1):
         text, _ = reveal(lines[n - 1])
         if len(text) > EXCERPT_LINE:
             text = f"{text[:EXCERPT_LINE]}… ({len(text) - EXCERPT_LINE:,} more characters on this line)"
-        out.append({"n": n, "text": text, "mark": n == line})
+        out.append({"n": n, "text": text, "mark": n in marks})
     return out
 
 
@@ -371,22 +383,24 @@ def refusal_record(ob: Mapping[str, Any], guarantee: str | None, mock_of: Mappin
     first = breaking[0] if breaking and isinstance(breaking[0], Mapping) else None
     line = first.get("line") if first else ob.get("line")
     warnings: set[str] = set()
+    calls: list[Call] = []
     if guarantee is None:
         what = prose_value(str(ob.get("description") or "a check"), warnings).strip("“”")
         why = str(ob.get("result") or "").strip()
         text = f"This program was not proved: {what}" + (f" — {prose_value(why, warnings).strip('“”')}" if why else "")
         text = sentence(text)
     else:
-        call = None
-        if first and isinstance(first.get("args"), Mapping):
-            effect = str(first.get("effect") or "")
-            domain = domain_of.get(effect, "")
-            args = dict(first["args"])
-            call = Call(effect, domain, mock_of.get(effect, False), args, tuple(args))
+        for b in breaking[:MAX_FACT_CALLS]:
+            if not isinstance(b, Mapping) or not isinstance(b.get("args"), Mapping):
+                continue
+            effect = str(b.get("effect") or "")
+            args = dict(b["args"])
+            at_line = b.get("line") if isinstance(b.get("line"), int) else None
+            calls.append(Call(effect, domain_of.get(effect, ""), mock_of.get(effect, False), args, tuple(args), at_line))
             for value in args.values():
                 prose_value(value, warnings)  # collects the warnings the sentence's values deserve
-        text = failure(call, line if isinstance(line, int) else None, guarantee, None)
+        text = failure(calls or None, line if isinstance(line, int) else None, guarantee, None)
     at = line if isinstance(line, int) else None
     return {"kind": "refusal", "sentences": [text], "warnings": sorted(warnings), "blocks": [], "line": at,
-            "excerpt": excerpt(source, at)}
+            "excerpt": excerpt(source, at, {c.line for c in calls if c.line})}
 
