@@ -10,7 +10,10 @@ Session host (in-process, same event loop; 03 API-4, 00 DEC-5)::
                     approval_wait_seconds: float = 300.0, require_sandbox: bool = False,
                     policy: Policy | None = None, policy_timeout: float = 20.0,
                     entails: Entailment = never_entails, profiles: bool = False,
-                    submitter_grace_seconds: float = 15.0, workspace_generation: str | None = None)
+                    submitter_grace_seconds: float = 15.0, workspace_generation: str | None = None,
+                    verify: Verifier | None = None, verify_timeout: float = 60.0)
+    # verify: the authority's own proof of each request (issue 11 §5); the product passes
+    # clauz3.prover.verify.ProofVerifier() (also `entails=verifier.entails`); None labels proofs "claimed"
     a = ApprovalAuthority(config)
     a.register_conversation(conversation_id: str | None, trusted_roots, import_roots, *, token=None) -> str
     a.end_conversation(conversation_id: str | None, reason: str = "bridge_gone") -> None
