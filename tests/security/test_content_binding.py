@@ -358,3 +358,25 @@ async def test_the_authority_refuses_a_request_whose_loaded_layer_is_not_the_one
         assert created and record.layer_sha256 == request["layer_sha256"]
     finally:
         await authority.close()
+
+
+def test_a_planted_bytecode_file_matching_the_sources_mtime_and_size_never_runs(
+        project: Path, data: Path) -> None:
+    import importlib._bootstrap_external as external
+    import importlib.util
+
+    effects = project / "tools" / "slow" / "trusted" / "effects.py"
+    st = effects.stat()
+    evil = effects.read_text().replace('with open(path, "w") as fh:', 'with open(path + ".pyc-ran", "w") as fh:')
+    code = compile(evil, str(effects), "exec")
+    # What Python's import checks for a timestamp .pyc: the source's mtime and size, not its bytes.
+    pyc = external._code_to_timestamp_pyc(code, int(st.st_mtime), st.st_size)
+    cached = Path(importlib.util.cache_from_source(str(effects)))
+    cached.parent.mkdir(exist_ok=True)
+    cached.write_bytes(pyc)
+    marker = project / "effect.txt"
+    with MockApprovalService(data, project) as svc:
+        result = Supervisor(_config(project, data, svc, PROGRAM.format(path=str(marker)))).run()
+    assert not Path(str(marker) + ".pyc-ran").exists(), "a planted .pyc ran instead of the approved source"
+    assert result.record["phase"] == "completed" and marker.exists(), (result.record.get("reason"),
+                                                                        result.record.get("message"))
