@@ -147,7 +147,7 @@ def test_target_rules(refused: Any) -> None:
     ("    x = 'a' % 3\n", "unsupported-expression"),
     ("    x = b'a'\n", "unsupported-expression"),
     ("    x = 1 is 1\n", "unsupported-expression"),
-    ("    x = f'{1:>3}'\n", "unsupported-expression"),
+    ("    x = f'{1:.2}'\n", "unsupported-expression"),
     ("    c.at_most(1)\n", "unsupported-expression"),
     ("    x = rec(1)\n", "recursion"),
     ("    x = half(1)\n", "implicit-none"),

@@ -44,7 +44,7 @@ TABLE: list[tuple[str, str, str, int, int]] = [
     ("bytes", MAIN + "    b = b'x'\n", "unsupported-expression", 2, 9),
     ("is not None-less", MAIN + "    x = 1\n    y = x is 2\n", "unsupported-expression", 3, 9),
     ("matmul", MAIN + "    x = 1 @ 2\n", "unsupported-expression", 2, 9),
-    ("f-string format spec", MAIN + "    x = f'{1:>3}'\n", "unsupported-expression", 2, 9),
+    ("f-string format spec", MAIN + "    x = f'{1:.2}'\n", "unsupported-expression", 2, 9),
     ("percent formatting", MAIN + "    x = '%s' % 'a'\n", "unsupported-expression", 2, 9),
     ("function as value", MAIN + "    f = send_email\n", "unsupported-expression", 2, 9),
     ("dunder attribute", MAIN + "    x = 'a'.__class__\n", "unsupported-expression", 2, 9),

@@ -84,6 +84,11 @@ def main() -> None:
     if "123".isdigit() and not "12a".isdigit() and not name.isalpha() and "bob".islower():
         send_email(name.split()[0].casefold() + "@example.com", name.capitalize().swapcase())
 ''',
+    "fstring_format_specs": '''@clauz3.guarantee(db.only(["bob-3.14-0042-1,234-  x@example.com"]))
+def main() -> None:
+    pi = 3.14159
+    send_email(f"bob-{pi:.2f}-{42:04d}-{1234:,}-{'x':>3}@example.com", f"{len(db_query('users')) / 3:.1f}")
+''',
     "empty_list_appended_under_branch": '''@clauz3.guarantee(db.count_at_most(2))
 def main() -> None:
     names = []
@@ -456,3 +461,35 @@ def test_a_built_row_must_get_exactly_its_field_types(env: dict[str, str], tmp_p
     maybe = {o["kind"] + " " + str(o.get("conclusion")) for o in entries["maybe_bool"]["obligations"]}
     assert "exception violated" in maybe, entries["maybe_bool"]
     assert entries["ints"]["status"] == "proved", _summary(entries["ints"])
+
+
+
+@pytest.mark.parametrize("field", ["{x:d}", "{x:.2}", "{x:c}", "{x:{w}}", "{x!r}"])
+def test_format_specs_that_could_raise_are_refused(field: str, env: dict[str, str], tmp_path: Path) -> None:
+    prog = tmp_path / "spec.py"
+    prog.write_text(HEADER + "@clauz3.guarantee(db.count_at_most(1))\ndef main() -> None:\n    x = 1.5\n    w = 3\n"
+                    f"    send_email(\"bob@example.com\", f\"{field}\")\n")
+    proc = subprocess.run([sys.executable, "-m", "clauz3", "prove", "--no-cache", str(prog),
+                           "--trusted-root", str(DB_TRUSTED)], capture_output=True, text=True, env=env, cwd=DB,
+                          timeout=300)
+    assert proc.returncode == 2, proc.stdout
+    assert "(hint: " in proc.stderr and "Traceback" not in proc.stderr
+
+
+def test_format_spec_on_a_huge_int_is_an_obligation(env: dict[str, str], tmp_path: Path) -> None:
+    """Not left to CPython's environment-dependent digit limit: a fixed rule, proved or violated."""
+    prog = tmp_path / "huge.py"
+    prog.write_text(HEADER + "@clauz3.guarantee(db.count_at_most(1))\ndef main(n: int) -> None:\n"
+                    "    send_email(\"bob@example.com\", f\"{n:,}\")\n")
+    proc = subprocess.run([sys.executable, "-m", "clauz3", "prove", "--no-cache", str(prog),
+                           "--trusted-root", str(DB_TRUSTED)], capture_output=True, text=True, env=env, cwd=DB,
+                          timeout=300)
+    assert proc.returncode == 1, proc.stdout + proc.stderr
+    assert "main: violated exception ValueError at line 8: f-string field with a format spec" in proc.stdout
+    small = tmp_path / "small.py"
+    small.write_text(prog.read_text().replace("def main(n: int) -> None:\n",
+                                              "def main(n: int) -> None:\n    n = n % 1000\n"))
+    proc = subprocess.run([sys.executable, "-m", "clauz3", "prove", "--no-cache", str(small),
+                           "--trusted-root", str(DB_TRUSTED)], capture_output=True, text=True, env=env, cwd=DB,
+                          timeout=300)
+    assert proc.returncode == 0, proc.stdout + proc.stderr

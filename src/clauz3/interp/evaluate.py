@@ -154,6 +154,7 @@ class Evaluator:
             ir.SolverCall: self.call_solver,
             ir.RecordVar: self._recordvar,
             ir.RowNew: self._rownew,
+            ir.Formatted: self._formatted,
         }
 
     # ------------------------------------------------------------------ plumbing
@@ -255,6 +256,15 @@ class Evaluator:
 
     def _recordvar(self, r: ir.RecordVar, env: dict[str, Any]) -> Any:
         return env[r.id]
+
+    def _formatted(self, e: ir.Formatted, env: dict[str, Any]) -> Any:
+        from clauz3.language.formatspec import INT_BITS
+
+        value = untag(self.eval(e.value, env))
+        if type(value) is int and value.bit_length() > INT_BITS:
+            # Not CPython's digit limit (the environment may lower it): a fixed rule the prover models.
+            raise ValueError(f"an int of more than {INT_BITS} bits cannot be formatted with a spec")
+        return format(value, e.spec)
 
     def _rownew(self, e: ir.RowNew, env: dict[str, Any]) -> Any:
         # Fields in the order written; a field keeps its value's tag, like the prover's RowV.

@@ -521,9 +521,23 @@ class ExprCompiler:
             assert isinstance(v, ast.FormattedValue)
             if v.conversion != -1:
                 return self.err(v, "unsupported-expression", "conversion (`!r`, `!s`, `!a`) in an f-string")
+            spec = None
             if v.format_spec is not None:
-                return self.err(v, "unsupported-expression", "format spec in an f-string")
+                from clauz3.language.formatspec import HINT
+
+                pieces = v.format_spec.values if isinstance(v.format_spec, ast.JoinedStr) else []
+                if not all(isinstance(p, ast.Constant) and isinstance(p.value, str) for p in pieces):
+                    return self.err(v, "unsupported-expression", "a computed format spec in an f-string", HINT)
+                spec = "".join(p.value for p in pieces)  # type: ignore[attr-defined]
             e = self.expr(v.value)
+            if spec is not None and not T.is_err(e.type):
+                from clauz3.language.formatspec import HINT, spec_problem
+
+                problem = spec_problem(spec, e.type)
+                if problem:
+                    return self.err(v, "unsupported-expression", problem, HINT)
+                parts.append(ir.Formatted(e, spec, ir.STR, *self.loc(v)))
+                continue
             # float fields print CPython's repr, which the prover computes exactly for known floats.
             if not T.is_err(e.type) and e.type not in (ir.STR, ir.INT, ir.BOOL, ir.FLOAT):
                 return self.err(v, "type-error", f"f-string field must be str, int, float or bool, got "

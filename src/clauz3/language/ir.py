@@ -351,6 +351,17 @@ class SolverCall:
 
 
 @dataclass(frozen=True)
+class Formatted:
+    """An f-string field with a format spec: ``format(value, spec)`` (language/formatspec.py)."""
+
+    value: Expr
+    spec: str
+    type: Type
+    line: int
+    col: int
+
+
+@dataclass(frozen=True)
 class RowNew:
     """``Schema(field=value, …)``: a row of a declared schema built by the program, every field given."""
 
@@ -374,7 +385,7 @@ class RecordVar:
 Expr = Union[
     Const, Name, ListExpr, TupleExpr, SetExpr, DictExpr, ListComp, BinOp, UnaryOp, BoolOp, Compare,
     IfExp, Subscript, Slice, FieldGet, FString, EffectCall, HelperCall, BuiltinCall, MethodCall,
-    SolverCall, RecordVar, RowNew,
+    SolverCall, RecordVar, RowNew, Formatted,
 ]
 
 # ----------------------------------------------------------------------------------- statements

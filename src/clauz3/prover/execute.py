@@ -351,6 +351,33 @@ class Executor:
     def e_RecordVar(self, e: ir.RecordVar) -> Any:
         return self.frame.env[e.id]
 
+    def e_Formatted(self, e: ir.Formatted) -> Any:
+        # format(value, spec) on a known value is computed with CPython's own format (the spec subset
+        # of language/formatspec.py never raises and does not depend on the Python version).
+        from clauz3.language.formatspec import INT_BITS
+        from clauz3.prover.strfold import known_float, known_str
+        from clauz3.prover.values import is_int, options, raw
+
+        v = check(self.eval(e.value))
+        # The interpreter refuses ints of more than INT_BITS bits (CPython's digit limit, which the
+        # environment may lower, and int -> float overflow would otherwise decide).
+        limit = 2 ** INT_BITS
+        fits = [z3.Or(z3.Not(g), z3.And(x > -limit, x < limit)) for g, x in options(raw(v)) if is_int(x)]
+        if fits:
+            self.exception("ValueError", e, z3.And(*fits), "f-string field with a format spec")
+        known: Any = known_str(v)
+        if known is None:
+            known = known_float(v)
+        if known is None:
+            term = z3.simplify(v) if isinstance(v, z3.ExprRef) else None
+            if term is not None and z3.is_int_value(term):
+                known = term.as_long()
+            elif term is not None and (z3.is_true(term) or z3.is_false(term)):
+                known = z3.is_true(term)
+        if known is not None and not (type(known) is int and known.bit_length() > INT_BITS):
+            return str_lit(format(known, e.spec))
+        return self.ctx.fresh(z3.StringSort(), "formatted", abstract=True)
+
     def e_RowNew(self, e: ir.RowNew) -> Any:
         # Fields in the order written; each keeps its value (and provenance), as the interpreter does.
         # clauz3.Row wants exactly an int for an int field: a path where the value is a bool (or a
