@@ -287,6 +287,8 @@ def _print(ex: Executor, node: Any, args: list[Any], kw: dict[str, Any]) -> Any:
 
 
 def _isclose(ex: Executor, node: Any, args: list[Any], kw: dict[str, Any]) -> Any:
+    for arg in (args[0], args[1], *kw.values()):
+        ops._overflow_check(ex, node, val(arg))  # an int operand is converted to float first
     a, b = to_float(val(args[0])), to_float(val(args[1]))
     rel = to_float(kw["rel_tol"]) if "rel_tol" in kw else float_lit(1e-09)
     abs_tol = to_float(kw["abs_tol"]) if "abs_tol" in kw else float_lit(0.0)
@@ -301,11 +303,13 @@ def _isclose(ex: Executor, node: Any, args: list[Any], kw: dict[str, Any]) -> An
 
 def _isinf(ex: Executor, node: Any, args: list[Any], kw: dict[str, Any]) -> Any:
     v = val(args[0])
+    ops._overflow_check(ex, node, v)  # math.isinf(int) converts to float: OverflowError past 2**1024
     return z3.fpIsInf(v) if is_float(v) else z3.BoolVal(False)
 
 
 def _isnan(ex: Executor, node: Any, args: list[Any], kw: dict[str, Any]) -> Any:
     v = val(args[0])
+    ops._overflow_check(ex, node, v)
     return z3.fpIsNaN(v) if is_float(v) else z3.BoolVal(False)
 
 

@@ -81,9 +81,17 @@ def _operand_detail(expr: ir.Expr, value: Any) -> tuple[tuple[str, Any], ...]:
 def _overflow_check(ex: Executor, node: Any, v: Any) -> None:
     """``float(int)`` raises OverflowError when the int is too large for binary64."""
     v = raw(v)
-    if is_int(v) and not z3.is_int_value(z3.simplify(v)):
-        ex.exception("OverflowError", node, z3.Not(z3.fpIsInf(int_to_float(v))), _src(node) or "int to float",
-                     (("value", v),))
+    if not is_int(v):
+        return
+    known = z3.simplify(v)
+    if z3.is_int_value(known):
+        try:
+            float(known.as_long())  # the very conversion the interpreter makes
+        except OverflowError:
+            ex.exception("OverflowError", node, z3.BoolVal(False), _src(node) or "int to float")
+        return
+    ex.exception("OverflowError", node, z3.Not(z3.fpIsInf(int_to_float(v))), _src(node) or "int to float",
+                 (("value", v),))
 
 
 def lift(ex: Executor, args: list[Any], fn: Callable[[list[Any]], Any]) -> Any:
