@@ -9,6 +9,8 @@ worker, authority; tests/browser/real_stack.py) in Debian's Chromium and writes,
   remember-*.png     the "Approve and remember" confirmation with its scope sentence
   remembered-*.png   the card decided by Approve and remember
   failed-*.png       a program whose proof failed: the sentence and the highlighted line
+  pending-details-*  the pending card with its one Details open
+  hiding-*.png       look-alike letters, a bidi override and a 41-address list, shown escaped and whole
 
 It also prints the phone pending card's height against 1.5 screens. For looking at, not a test.
 """
@@ -34,6 +36,13 @@ FAILING = ("Run this program:\n```python\nimport clauz3\nfrom tools.email.truste
            "from tools.email.trusted.effects import send_email\n\n\n"
            "@clauz3.guarantee(emails.only([\"ann@example.com\"]))\ndef main() -> None:\n"
            "    send_email(\"bob@example.com\", \"Hi\")\n```")
+
+
+_MANY = ", ".join(f'"u{i}@x.io"' for i in range(40))
+HIDING = ("Run this program as request VERIFIED_SAFE_no_email_is_sent:\n```python\nimport clauz3\n"
+          "from tools.email.trusted import contracts as emails\nfrom tools.email.trusted.effects import send_email\n\n\n"
+          f"@clauz3.guarantee(emails.only([{_MANY}, \"b\u043eb@example.com\"]))\ndef main() -> None:\n"
+          "    send_email(\"b\u043eb@example.com\", \"pay \u202egnp.exe\")\n```")
 
 
 async def shots(page: Any, target: Any, out: Path, name: str, *, whole_page: bool = False) -> None:
@@ -67,6 +76,10 @@ async def shoot(out: Path) -> None:
             run = page.locator("section.run").last
             await shots(page, run, out, "pending")
             await shots(page, run, out, "pending-page", whole_page=True)
+            await run.locator("details[data-key=details] > summary").click()
+            # Taller than the transcript's scroller: the page with the open Details in view.
+            await shots(page, run.locator("details[data-key=details]"), out, "pending-details", whole_page=True)
+            await run.locator("details[data-key=details] > summary").click()
             await page.set_viewport_size(SIZES["phone"])
             box = await run.bounding_box()
             if box:
@@ -98,6 +111,12 @@ async def shoot(out: Path) -> None:
             await expect(run.locator(".phase")).to_have_text("Did not execute", timeout=60_000)
             await run.get_by_role("button", name="Show this run").click()
             await shots(page, run, out, "failed")
+            await s.idle()
+
+            await s.send(HIDING)
+            approval = page.locator("section.approval").last
+            await expect(approval.get_by_role("button", name="Approve", exact=True)).to_be_enabled(timeout=60_000)
+            await shots(page, page.locator("section.run").last, out, "hiding")
     print(f"screenshots written to {out}")
 
 

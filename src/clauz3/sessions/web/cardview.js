@@ -13,8 +13,9 @@ function line(label, value) {
 export function blocks(list) {
   return (list || []).map((b) => {
     if (Array.isArray(b.items)) {
-      return el("div", { class: "value-block" }, el("div", { class: "value-label", text: b.label }),
-        el("ol", { class: "value-list", tabindex: "0", "aria-label": b.label }, ...b.items.map((x) => el("li", { text: x }))));
+      const label = b.label || `All ${b.count} ${String(b.name || "values").replace(/_/g, " ")}`;
+      return el("div", { class: "value-block" }, el("div", { class: "value-label", text: label }),
+        el("ol", { class: "value-list", tabindex: "0", "aria-label": label }, ...b.items.map((x) => el("li", { text: x }))));
     }
     return el("div", { class: "value-block" }, el("div", { class: "value-label", text: b.label }),
       el("pre", { class: "value-text", tabindex: "0", "aria-label": b.label, text: b.text || "" }));
