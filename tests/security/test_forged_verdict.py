@@ -64,13 +64,13 @@ def service(project: Path) -> Iterator[httpx.Client]:
         proc.wait(timeout=30)
 
 
-def proved_entry(project: Path, program: str) -> dict[str, Any]:
+def proved_entry(project: Path, program: str, *extra: str) -> dict[str, Any]:
     """What ``clauz3 prove`` says of ``program`` (the honest submitter's evidence)."""
     path = project.parent / "evidence.py"
     path.write_text(program)
     out = subprocess.run([sys.executable, "-m", "clauz3", "prove", "--json", "--no-cache", "--trusted-root",
-                          "tools/email/trusted", "--import-root", ".", str(path)], cwd=project, env=_env(project),
-                         capture_output=True, text=True, timeout=120)
+                          "tools/email/trusted", "--import-root", ".", *extra, str(path)], cwd=project,
+                         env=_env(project), capture_output=True, text=True, timeout=120)
     entry: dict[str, Any] = json.loads(out.stdout)["entries"][0]
     return entry
 
@@ -202,3 +202,16 @@ async def test_no_verdict_from_the_authoritys_prover_means_no_card(tmp_path: Pat
         assert authority.list() == []
     finally:
         await authority.close()
+
+
+def test_the_authority_proves_with_the_requests_import_allowlist(service: httpx.Client, project: Path) -> None:
+    """``clauz3 run --allow-import``: the request names the allowlist and the authority proves with it."""
+    program = HONEST.replace("import clauz3\n", "import clauz3\nimport json\n").replace("Hi from", "Hi, json, from")
+    entry = proved_entry(project, program, "--allow-import", "json")
+    assert entry["status"] == "proved"
+    without = submit(service, request(project, "req_allow_0001", program, entry))
+    assert without.status_code == 400 and without.json()["error"]["code"] == "unproved_request"
+    body = dict(request(project, "req_allow_0002", program, entry), allow_imports=["json"])
+    created = submit(service, body)
+    assert created.status_code == 201, created.text
+    assert created.json()["allow_imports"] == ["json"]

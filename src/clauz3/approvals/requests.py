@@ -28,7 +28,9 @@ CANCEL_REASONS = ("workspace_switched", "stopped", "bridge_gone", "submitter_gon
 _REQUIRED = ("schema_version", "kind", "request_id", "program", "program_sha256", "source_name",
              "trusted_roots", "import_roots", "guarantees", "coverage", "proofs",
              "execution_timeout_seconds", "sandbox")
-_OPTIONAL = ("workspace_generation", "target", "approval_timeout_seconds", "effects", "layer_sha256")
+_OPTIONAL = ("workspace_generation", "target", "approval_timeout_seconds", "effects", "layer_sha256",
+             "allow_imports")
+_DOTTED = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*$")
 
 
 def new_request_id() -> str:
@@ -89,6 +91,7 @@ class ApprovalRequest:
     approval_timeout_seconds: int | None = None
     effects: dict[str, Any] | None = None  # the prover's effect facts, for the card's summary (issue 12)
     layer_sha256: str | None = None  # the content hash of the layer copy the worker loaded (issue 11 §2)
+    allow_imports: tuple[str, ...] = ()  # `clauz3 run --allow-import`: the authority proves with them too
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {
@@ -107,6 +110,8 @@ class ApprovalRequest:
             out["effects"] = self.effects
         if self.layer_sha256 is not None:
             out["layer_sha256"] = self.layer_sha256
+        if self.allow_imports:
+            out["allow_imports"] = list(self.allow_imports)
         return out
 
     def payload_sha256(self) -> str:
@@ -238,12 +243,15 @@ def parse_request(obj: Any) -> ApprovalRequest:
     layer = obj.get("layer_sha256")
     if layer is not None and (type(layer) is not str or not _HEX64.match(layer)):
         raise _bad("layer_sha256", "must be 64 lowercase hex digits")
+    allow_imports = _str_list(obj.get("allow_imports") or [], "allow_imports", 64, 200)
+    if not all(_DOTTED.match(m) for m in allow_imports):
+        raise _bad("allow_imports", "must be dotted module names")
     return ApprovalRequest(
         request_id=request_id, program=program, program_sha256=digest, source_name=source_name, target=target,
         trusted_roots=trusted_roots, import_roots=import_roots, guarantees=guarantees, coverage=tuple(coverage),
         proofs=tuple(proofs), execution_timeout_seconds=execution_timeout, sandbox=sandbox,
         workspace_generation=generation, approval_timeout_seconds=approval_timeout, effects=effects,
-        layer_sha256=layer,
+        layer_sha256=layer, allow_imports=allow_imports,
     )
 
 

@@ -32,6 +32,7 @@ class ProofQuery:
     import_roots: tuple[str, ...]
     project: str
     timeout_seconds: float
+    allow_imports: tuple[str, ...] = ()
 
 
 Verifier = Callable[[ProofQuery], Mapping[str, Any]]
@@ -96,7 +97,8 @@ def start_verify(verify: Verifier | None, request: ApprovalRequest, *, trusted_r
         done: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
         done.set_result({"by": "submitter", "status": UNVERIFIED})
         return done
-    query = ProofQuery(request.program, request.target, trusted_roots, import_roots, project, timeout)
+    query = ProofQuery(request.program, request.target, trusted_roots, import_roots, project, timeout,
+                       request.allow_imports)
     running = asyncio.get_running_loop().run_in_executor(None, _answer, verify, query)
 
     async def finish() -> dict[str, Any]:

@@ -144,7 +144,8 @@ class ProofVerifier:
     def __call__(self, query: Any) -> dict[str, Any]:
         doc = asdict(query) if is_dataclass(query) else dict(query)
         ask = {"program": doc.get("program"), "target": doc.get("target") or "main",
-               "timeout_seconds": float(doc.get("timeout_seconds") or 60.0)}
+               "timeout_seconds": float(doc.get("timeout_seconds") or 60.0),
+               "allow_imports": list(doc.get("allow_imports") or ())}
         return self._ask(doc, ask)
 
     def entails(self, query: Any) -> bool:
@@ -248,15 +249,16 @@ class _Served:
             from clauz3.prover.entailment import evaluate
 
             return {"entail": evaluate(doc)}  # the layer loaded here is the query's (same roots: TL-6)
+        allow = [str(m) for m in doc.get("allow_imports") or ()]
         key = cache_key(engine=engine(), program_sha256=hashlib.sha256(source).hexdigest(), target=target,
-                        layer_sha256=self.layer_sha, import_roots=[str(p) for p in self.imports], allow_imports=[])
+                        layer_sha256=self.layer_sha, import_roots=[str(p) for p in self.imports], allow_imports=allow)
         hit = self.cache.get(key)
         if hit is not None:
             return {"entry": _summary(hit)}
         timeout = max(0.5, float(doc.get("timeout_seconds") or 60.0) - 0.2)
         req = ProofRequest(path=self.project / LABEL, trusted_roots=self.trusted, import_roots=self.imports,
-                           target=target, proof_timeout=timeout, obligation_timeout=min(10.0, timeout),
-                           use_cache=False, source=source)
+                           target=target, allow_imports=allow, proof_timeout=timeout,
+                           obligation_timeout=min(10.0, timeout), use_cache=False, source=source)
         outcome = prove_file(req, project_root=self.project)
         entry = outcome.entry
         if entry.get("layer_sha256") != self.layer_sha:

@@ -246,6 +246,8 @@ class Worker:
             request["workspace_generation"] = self.c["workspace_generation"]
         if self.c.get("approval_timeout_seconds") is not None:
             request["approval_timeout_seconds"] = int(self.c["approval_timeout_seconds"])
+        if self.c.get("allow_imports"):  # the authority proves the program with the same allowlist
+            request["allow_imports"] = list(self.c["allow_imports"])
         from clauz3.prover.facts import effect_facts
 
         facts = effect_facts(program)  # the card's summary: what the proved program will call (issue 12)
