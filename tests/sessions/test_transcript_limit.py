@@ -14,7 +14,7 @@ from clauz3.sessions.store import LIMIT_BYTES
 
 
 async def test_limit_mid_run(tmp_path: Path) -> None:
-    async with signed_in(tmp_path) as svc:
+    async with signed_in(tmp_path, bridge=None) as svc:
         project = Path(svc.host.project)
         ws, cid, record = await start_email_run(svc)
         await recv_until(ws, run_phase("awaiting_approval"))
@@ -42,7 +42,7 @@ async def test_limit_mid_run(tmp_path: Path) -> None:
         assert again["params"]["code"] == "storage_full"
         await ws.close()
 
-    async with running_service(tmp_path, project=project) as svc:
+    async with running_service(tmp_path, project=project, bridge=None) as svc:
         await svc.login()
         ws = await svc.ws()
         restore = await recv(ws)
