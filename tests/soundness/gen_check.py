@@ -99,6 +99,9 @@ def holds(helper: str, args: Mapping[str, Any], calls: list[tuple[str, dict[str,
         return state.get(args["door"], True) is False
     if helper == "all_locked_at_end":
         return all(state.values())
+    if helper == "to_contacts":  # by value: the monitor's run judges provenance itself
+        emails = {e for n, a in calls if n == "contacts:result" for e in a["emails"]}
+        return all(a["to"] in emails for a in of["send"])
     raise KeyError(f"no judge for {helper}")
 
 
@@ -200,8 +203,10 @@ class Lab:
         return found
 
     def check(self, prog: Program, runs: int, seed: str) -> list[Violation]:
+        return self.check_source(prog.source(), runs, seed)
+
+    def check_source(self, source: str, runs: int, seed: str) -> list[Violation]:
         self.counts.generated += 1
-        source = prog.source()
         program, proved, reason = self.prove(source, f"gen_{self.counts.generated}")
         if proved is None:
             if reason.startswith("refused"):
@@ -247,7 +252,10 @@ def recording(stub: Callable[..., Any], short: str, calls: list[tuple[str, dict[
         bound = sig.bind(*args, **kwargs)
         bound.apply_defaults()
         calls.append((short, copy.deepcopy(dict(bound.arguments))))
-        return stub(*args, **kwargs)
+        result = stub(*args, **kwargs)
+        if short == "contacts":
+            calls.append(("contacts:result", {"emails": [row.email for row in result]}))
+        return result
 
     effect.__signature__ = sig  # type: ignore[attr-defined]
     effect.__name__ = short
@@ -275,6 +283,15 @@ def random_mode(lab: Lab, args: argparse.Namespace) -> None:
 def _proved(lab: Lab, prog: Program) -> tuple[Any, list[Any]]:
     program, proved, _ = lab.prove(prog.source(), "shrunk")
     return program, proved or []
+
+
+def files_mode(lab: Lab, args: argparse.Namespace) -> None:
+    """Regression programs (shrunk findings) over the gen layer: each must prove and run clean."""
+    for path in args.program:
+        found = lab.check_source(Path(path).read_text(), args.runs, str(args.seed))
+        if found:
+            lab.counts.violations.append(found[0])
+            print(found[0].render(), flush=True)
 
 
 def hypothesis_mode(lab: Lab, args: argparse.Namespace) -> None:
@@ -309,11 +326,16 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--engine", choices=("hypothesis", "random"), default="hypothesis")
     ap.add_argument("--survey", action="store_true", help="random engine: keep going after a violation")
     ap.add_argument("--shrink", action="store_true", help="random engine: shrink each violation")
+    ap.add_argument("--program", action="append", default=[], metavar="FILE",
+                    help="check these programs instead of generating (regressions)")
     args = ap.parse_args(argv)
     started = time.monotonic()
     with tempfile.TemporaryDirectory(prefix="clauz3-gen-") as tmp:
         lab = Lab(Path(tmp))
-        (random_mode if args.engine == "random" else hypothesis_mode)(lab, args)
+        if args.program:
+            files_mode(lab, args)
+        else:
+            (random_mode if args.engine == "random" else hypothesis_mode)(lab, args)
     print(json.dumps(lab.counts.summary(time.monotonic() - started)))
     return 1 if lab.counts.violations else 0
 

@@ -27,7 +27,7 @@ HEADER = """import math
 import clauz3
 from tools.gen.trusted import contracts as g
 from tools.gen.trusted.effects import (
-    lock, note, pair, pay, read_big, read_flag, read_float, read_int, read_list, read_str, send, unlock,
+    contacts, lock, note, pair, pay, read_big, read_flag, read_float, read_int, read_list, read_str, send, unlock,
 )
 
 
@@ -295,7 +295,7 @@ class Builder:
     def statement(self, depth: int = 0) -> list[str]:
         kinds = ["int", "float", "bool", "str", "effect", "effect", "effect", "list", "slist", "alias", "alias",
                  "mutate", "mutate", "set", "dict", "sdict", "view", "merge", "if", "loop", "loop", "exit",
-                 "kwcall", "alias_use", "alias_use", "view_use", "set_use", "nan_use", "merge_use", "nested"]
+                 "kwcall", "alias_use", "alias_use", "view_use", "set_use", "nan_use", "merge_use", "nested", "rows", "rows"]
         if depth > 1:
             kinds = ["int", "effect", "effect", "mutate", "merge"]
         k = self.ch.choice(kinds)
@@ -446,6 +446,26 @@ class Builder:
         self.used.add("pay")
         return [*lines, self.ch.choice((f"send({read}[-1], 1)", f"pay(len({read}))", f"send({xs}[-1], 1)"))]
 
+    def st_rows(self, depth: int) -> list[str]:
+        """Send a contact's address through some expression: only an unchanged field keeps its provenance."""
+        self.used.add("rows")
+        self.used.add("send")
+
+        def through(v: str, flag: str) -> str:
+            return self.ch.choice((
+                v, v, f"{v} + ''", f"{v}.strip()", f"{v} if {flag} else 'a'", f"ident({v})", f"pick({flag}, {v}, {v})",
+                f"{v} or 'a'", f"{v} and {v}", f"{{'k': {v}}}['k']", f"[{v}][0]", f"({v}, 1)[0]", f"f'{{{v}}}'",
+                f"str({v})", f"{v}[0:]", f"max({v}, {v})", f"{v}.lower()", f"{v}.replace('x', 'x')",
+                f"first_or([{v}], 'a')", f"{{'k': {v}}}.get('k', 'a')"))
+
+        if self.ch.chance(0.5):
+            return ["for c in contacts():", f"    if {self.ch.choice(('c.vip', 'True', 'not c.vip'))}:",
+                    f"        send({through('c.email', 'c.vip')}, 1)"]
+        rows = self.fresh("rows")
+        e = self.fresh("str")
+        return [f"{rows} = contacts()", f"if len({rows}) > {self.ch.choice(('0', '1'))}:",
+                f"    {e} = {through(rows + '[0].email', rows + '[0].vip')}", f"    send({e}, 1)"]
+
     def st_view_use(self, depth: int) -> list[str]:
         lines = self.st_sdict(depth)
         d = self.pool["sdict"][-1]
@@ -592,6 +612,8 @@ class Builder:
         if "note" in self.used:
             out.append("g.notes_are_numbers()")
             out.append(f"g.notes_below({self.ch.choice(('2.0', '1e16', '100.0'))})")
+        if "rows" in self.used:
+            out.append("g.to_contacts()")
         if "door" in self.used:
             out += [f"g.locked_at_end({d!r})" for d in DOORS]
             out.append(self.ch.choice(("g.all_locked_at_end()", 'g.unlocked_at_end("front")')))

@@ -62,6 +62,33 @@ def test_the_check_catches_a_prover_that_drops_a_guarantee() -> None:
     assert "def main() -> None:" in out  # the failing program is printed
 
 
+# Programs the generator found breaking a proof (shrunk), kept as regressions: each must prove and run clean.
+FOUND = {
+    # The prover kept a row field's provenance through min()/max() of a list; the interpreter dropped it,
+    # so the monitor stopped a run the proof allowed.
+    "min_of_row_fields": """
+@clauz3.guarantee(g.to_contacts())
+def main() -> None:
+    r = contacts()
+    if len(r) > 1:
+        send(min([r[0].email]), 1)
+        send(max([r[1].email]), 1)
+""",
+}
+
+
+@pytest.mark.parametrize("name", sorted(FOUND))
+def test_shrunk_findings_prove_and_run_clean(name: str, tmp_path: Path) -> None:
+    sys.path.insert(0, str(HERE))
+    from generator import HEADER
+
+    path = tmp_path / f"{name}.py"
+    path.write_text(HEADER + FOUND[name])
+    summary, out = gen_check("--program", str(path), "--runs", "40")
+    assert summary["proved"] == 1, summary
+    assert summary["violations"] == 0, out[-5000:]
+
+
 @pytest.mark.soak
 @pytest.mark.timeout(1800)
 def test_generated_programs_soak() -> None:

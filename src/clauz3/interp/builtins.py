@@ -174,8 +174,9 @@ METHODS: dict[str, Impl] = {
 IMPLEMENTATIONS: dict[str, Impl] = {**BUILTINS, **METHODS}
 
 # Calls whose arguments are stored unmodified (their provenance tags must survive, MON-1).
-STORING: frozenset[str] = frozenset({"list.append", "list.extend", "set.add", "dict.get"})
-# Calls returning a stored element unmodified (the result keeps its tag).
-RETRIEVING: frozenset[str] = frozenset({"dict.get"})
+STORING: frozenset[str] = frozenset({"list.append", "list.extend", "set.add", "dict.get", "min", "max"})
+# Calls returning a stored element unmodified (the result keeps its tag). min/max return one of their
+# arguments or elements itself, and the prover keeps that value's provenance (PRED-3).
+RETRIEVING: frozenset[str] = frozenset({"dict.get", "min", "max"})
 # Calls that leave their receiver in place and may mutate it (never untag or copy the receiver).
 MUTATING: frozenset[str] = frozenset({"list.append", "list.extend", "set.add"})

@@ -1,6 +1,7 @@
 """Contracts of the generative test layer: immediate limits and end states."""
 
 from tools.gen.trusted.effects import Locked, note, pay, send
+from tools.gen.trusted.rows import Contact
 
 from clauz3.spec import ContractSpec, contract, effect
 
@@ -53,3 +54,8 @@ def unlocked_at_end(door: str) -> ContractSpec:
 @contract(description="every door is locked at the end")
 def all_locked_at_end() -> ContractSpec:
     return Locked.final.all(lambda item: item.value == True)  # noqa: E712 (builds a spec, not a test)
+
+
+@contract(description="every message goes to an address taken unchanged from a contact")
+def to_contacts() -> ContractSpec:
+    return effect(send).all(lambda e: e.to == Contact.email)

@@ -1,5 +1,7 @@
 """Effects of the generative test layer. Bodies never run in the check: stubs record the calls."""
 
+from tools.gen.trusted.rows import Contact
+
 import clauz3
 import clauz3.fluent
 from clauz3.fluent import fluent
@@ -97,4 +99,12 @@ def read_str(key: str) -> str:
 @clauz3.ensures(lambda key, result: len(result) <= 3)
 def read_list(key: str) -> list[int]:
     """A short list of ints (simulated)."""
+    return []
+
+
+@clauz3.trusted
+@clauz3.mock
+@clauz3.ensures(lambda result: len(result) <= 3)
+def contacts() -> list[Contact]:
+    """Up to three contacts (simulated)."""
     return []
