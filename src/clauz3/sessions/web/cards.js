@@ -239,10 +239,11 @@ class RunCard {
     if (this.record) rows.push(...details(this.record, this.record.presentation || {}, r, this.open));
     if (r) {
       if (r.reason) rows.push(line("Reason", String(r.reason)));
-      if (r.message && r.summary) rows.push(el("div", { class: "run-message", text: String(r.message) }));
       const o = r.obligation;
+      // The failure message repeats the obligation's rows below; show it only when they are absent.
+      if (r.message && r.summary && !(o && o.result)) rows.push(el("div", { class: "run-message", text: String(r.message) }));
       if (o && typeof o === "object") {
-        if (o.line !== undefined && o.line !== null) rows.push(line("Obligation line", String(o.line)));
+        if (o.line !== undefined && o.line !== null) rows.push(line("Stated at line", String(o.line)));
         if (o.call) rows.push(line("Expression", String(o.call)));
         if (o.predicate) rows.push(line("Predicate", String(o.predicate)));
         if (o.conclusion) rows.push(line("Conclusion", String(o.conclusion)));
