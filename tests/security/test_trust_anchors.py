@@ -185,3 +185,21 @@ def test_beside_the_persons_service_the_mock_refuses_and_the_agents_key_and_url_
     assert "executed:" not in out.stdout and out.returncode == 2, (out.stdout, out.stderr)
     assert out.stdout.startswith("main: proved") and "expired" in out.stderr, (out.stdout, out.stderr)
     assert not (project / "effect.txt").exists()
+
+
+def test_a_stale_or_reused_pid_record_is_no_anchor(project: Path, data: Path) -> None:
+    from clauz3.approvals.anchor import AUTHORITY, MOCK, AnchorRecord, anchor_path, read_anchor, write_anchor
+
+    def record(kind: str, pid: int) -> AnchorRecord:
+        return AnchorRecord(kind, "http://127.0.0.1:9", "k", os.path.realpath(project), (), (), pid)
+
+    dead = subprocess.Popen([sys.executable, "-c", "pass"])
+    dead.wait()
+    write_anchor(data, record(AUTHORITY, dead.pid))
+    assert read_anchor(data, project) is None  # the service is gone
+    write_anchor(data, record(AUTHORITY, os.getpid()))
+    assert read_anchor(data, project) is None  # a live pid, but not an approval service: a reused pid
+    write_anchor(data, record(MOCK, os.getpid()))
+    assert read_anchor(data, project) is not None  # the in-process test form names its own process
+    anchor_path(data, project).chmod(0o644)
+    assert read_anchor(data, project) is None  # a record others could have written is no anchor

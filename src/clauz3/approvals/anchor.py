@@ -65,13 +65,23 @@ def remove_anchor(data: Path, project: str | os.PathLike[str], pid: int | None =
             pass
 
 
-def _alive(pid: int) -> bool:
+def _alive(pid: int, kind: str) -> bool:
+    """The record's process still runs, and for an authority it is still ``clauz3 approval-service`` (a
+    reused pid of a service killed with SIGKILL is no authority)."""
     try:
         os.kill(pid, 0)
     except ProcessLookupError:
         return False
     except PermissionError:
-        return True
+        return False
+    if kind == AUTHORITY:
+        try:
+            cmdline = Path(f"/proc/{pid}/cmdline").read_bytes()
+        except FileNotFoundError:
+            return not Path("/proc/self").exists()  # no procfs: the signal check is all there is
+        except OSError:
+            return False
+        return b"approval-service" in cmdline.split(b"\0")
     return True
 
 
@@ -106,7 +116,7 @@ def read_anchor(data: Path, project: str | os.PathLike[str], *, live_only: bool 
         return None
     if record.kind not in (AUTHORITY, MOCK) or record.project != canonical_project(project):
         return None
-    if live_only and not _alive(record.pid):
+    if live_only and not _alive(record.pid, record.kind):
         return None
     return record
 
