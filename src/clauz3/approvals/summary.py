@@ -151,7 +151,8 @@ def _phrase(calls: Sequence[Call], out: Text, *, extras: bool) -> tuple[str, str
         if unknown:
             names = prose_join([_NOUNS.get(p, p.replace("_", " ")) for p in unknown])
             rest += f" ({names} computed when it runs)"
-    if n > 1 and (noun is None or noun.endswith("s")):
+    distinct = len({repr(c.args[target]) for c in calls}) if known and target is not None else 0
+    if n > 1 and (noun is None or noun.endswith("s")) and distinct != n:  # "first and second" counts itself
         rest += f" ({n} times)"
     return _VERB_TEXT.get(verb, verb), rest.strip() or None
 
@@ -400,6 +401,13 @@ def refusal_record(ob: Mapping[str, Any], guarantee: str | None, mock_of: Mappin
             for value in args.values():
                 prose_value(value, warnings)  # collects the warnings the sentence's values deserve
         text = failure(calls or None, line if isinstance(line, int) else None, guarantee, None)
+        # A path-dependent failure: the library results that lead there ("when reading() … returns 4").
+        returns = [str(x.get("text")) for x in cex.get("returns") or [] if isinstance(x, Mapping) and x.get("text")]
+        if returns:
+            when = prose_join([prose_value(t.replace(" returned ", " returns "), warnings).strip("“”")
+                               for t in returns[:5]])
+            more = f" and {len(returns) - 5} more results" if len(returns) > 5 else ""
+            text = f"{text[:-1]} — for example when {when}{more}."
     at = line if isinstance(line, int) else None
     return {"kind": "refusal", "sentences": [text], "warnings": sorted(warnings), "blocks": [], "line": at,
             "excerpt": excerpt(source, at, {c.line for c in calls if c.line})}

@@ -240,8 +240,7 @@ class RunCard {
     if (r) {
       if (r.reason) rows.push(line("Reason", String(r.reason)));
       const o = r.obligation;
-      // The failure message repeats the obligation's rows below; show it only when they are absent.
-      if (r.message && r.summary && !(o && o.result)) rows.push(el("div", { class: "run-message", text: String(r.message) }));
+      if (r.message && r.summary) rows.push(el("div", { class: "run-message", text: String(r.message) }));
       if (o && typeof o === "object") {
         if (o.line !== undefined && o.line !== null) rows.push(line("Stated at line", String(o.line)));
         if (o.call) rows.push(line("Expression", String(o.call)));
