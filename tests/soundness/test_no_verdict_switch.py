@@ -45,6 +45,7 @@ SETTINGS = {
     "CLAUZ3_APPROVAL_SIGNING_KEY": "receipt signing key (approval, not proof)",
     "CLAUZ3_APPROVAL_DECISION_TOKEN": "decision credential (approval, not proof)",
     "CLAUZ3_FILE_JOURNAL": "the undo journal of a run's file writes",
+    "PYTHONPATH": "read only to refuse a run whose import path holds the workspace (issue 11 §4)",
 }
 # Functions that read a variable named by their argument (every caller passes a SETTINGS name, checked
 # below), or that copy an allow-listed or whole environment into a child without deciding anything.
