@@ -155,13 +155,14 @@ def test_outcome_and_failure_sentences() -> None:
                     "every email goes to ann@example.com.")
 
 
-def _run(project: Path, data: Path, source: str, rid: str) -> dict[str, Any]:
+def _run(project: Path, data: Path, source: str, rid: str, extra: tuple[str, ...] = ()) -> dict[str, Any]:
     """One real run: real worker, real mock authority (approves), real ledger; the final record."""
     from clauz3.approvals.mock import MockApprovalService
     from clauz3.runs.supervisor import RunConfig, Supervisor
 
     data.mkdir(mode=0o700, exist_ok=True)
     trusted, imports = roots(project)
+    trusted = [*trusted, *extra]
     with MockApprovalService(data, project) as svc:
         config = RunConfig(source=source, project=project, trusted_roots=trusted, import_roots=imports,
                            service_url=svc.url, submission_token=svc.token, verify_key=svc.verify_key.text,
@@ -210,3 +211,20 @@ def main() -> None:
         "This program would send 2 mock emails to bob@example.com and ann@example.com (lines 8 and 9), but the "
         "guarantee says at most 1 email is sent."]
     assert [x["n"] for x in record["summary"]["excerpt"] if x["mark"]] == [8, 9]
+
+
+GATE = Path(__file__).resolve().parents[1] / "browser" / "libraries" / "gate"
+
+
+def test_a_path_dependent_refusal_says_which_result_leads_there(project: Path, data_dir: Path) -> None:
+    shutil.copytree(GATE, project / "tools" / "gate", ignore=shutil.ignore_patterns("__pycache__"))
+    source = (
+        "import clauz3\nfrom tools.gate.trusted import contracts as gate\n"
+        "from tools.gate.trusted.effects import reading, step\n\n\n"
+        "@clauz3.guarantee(gate.steps_at_most(count=1))\ndef main() -> None:\n    n = reading()\n"
+        "    step(\"first\")\n    if n > 3:\n        step(\"second\")\n")
+    record = _run(project, data_dir, source, "req_sum_run_04", (str(project / "tools" / "gate" / "trusted"),))
+    assert record["phase"] == "refused", record
+    (sentence,) = record["summary"]["sentences"]
+    assert sentence.startswith("This program would step first and second (lines 9 and 11), but the guarantee says ")
+    assert sentence.endswith(" — for example when reading() at line 8 returns 4."), sentence
