@@ -110,7 +110,7 @@ async def test_removal_widening_note_reopen_and_new_chat(tmp_path: Path) -> None
 
 
 async def test_paused_chat_still_auto_rejects_a_remembered_denial(tmp_path: Path) -> None:
-    async with signed_in(tmp_path) as svc:
+    async with signed_in(tmp_path, bridge=None) as svc:
         ws, cid, record = await start_email_run(svc)
         await recv_until(ws, run_phase("awaiting_approval"))
         async with svc.client(cookies=svc.cookies()) as c:

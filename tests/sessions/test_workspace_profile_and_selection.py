@@ -15,7 +15,7 @@ from clauz3.sessions.libraries import pending_notes
 
 
 async def test_remember_then_disable_a_decision(tmp_path: Path) -> None:
-    async with signed_in(tmp_path) as svc:
+    async with signed_in(tmp_path, bridge=None) as svc:
         ws, _cid, record = await start_email_run(svc)
         await recv_until(ws, run_phase("awaiting_approval"))
         async with svc.client(cookies=svc.cookies()) as c:
