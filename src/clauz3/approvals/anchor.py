@@ -20,7 +20,6 @@ from clauz3.approvals._paths import canonical_project, workspace_state_dir
 FILE_NAME = "authority.json"
 AUTHORITY = "authority"
 MOCK = "mock"
-MAX_RECORD_BYTES = 64 * 1024
 
 
 @dataclass(frozen=True)
@@ -90,20 +89,13 @@ def read_anchor(data: Path, project: str | os.PathLike[str], *, live_only: bool 
 
     A record must be a regular file owned by this user and closed to others: one that anybody else
     could have written is no anchor at all."""
+    from clauz3.approvals.secretfiles import InsecureFileError, read_secret
+
     path = anchor_path(data, project)
     try:
-        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC)
-    except OSError:
+        raw = read_secret(path)  # a regular 0600 file, no link, in a directory others cannot write
+    except (InsecureFileError, OSError, ValueError):
         return None
-    try:
-        st = os.fstat(fd)
-        if st.st_uid != os.getuid() or st.st_mode & 0o077 or not os.path.samestat(st, os.stat(path)):
-            return None
-        raw = os.read(fd, MAX_RECORD_BYTES + 1)
-    except OSError:
-        return None
-    finally:
-        os.close(fd)
     try:
         doc = json.loads(raw.decode("utf-8"))
         record = AnchorRecord(

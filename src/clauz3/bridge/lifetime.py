@@ -21,11 +21,11 @@ from __future__ import annotations
 import json
 import os
 import socket
-import stat
 import sys
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 SOCKET_ENV = "CLAUZ3_SESSION_LIFETIME_SOCKET"
@@ -76,19 +76,16 @@ class Credentials:
 
 def read_ticket_file(path: str) -> str:
     """Read and unlink the host's ticket file: a regular 0600 file of ours, not a link (issue 11 §5)."""
+    from clauz3.approvals.secretfiles import InsecureFileError, read_secret
+
     try:
-        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC)
+        data = read_secret(Path(path))
     except FileNotFoundError:
         raise BootstrapError(f"{TICKET_FILE_ENV}: the ticket file is gone (a ticket serves one bridge start)") from None
-    except OSError as exc:
-        raise BootstrapError(f"{TICKET_FILE_ENV}: cannot open the ticket file: {exc.strerror or exc}") from None
-    try:
-        st = os.fstat(fd)
-        if not stat.S_ISREG(st.st_mode) or st.st_uid != os.getuid() or st.st_mode & 0o077:
-            raise BootstrapError(f"{TICKET_FILE_ENV}: the ticket file is not a private (0600) file of this user")
-        data = os.read(fd, MAX_TICKET_BYTES + 1)
-    finally:
-        os.close(fd)
+    except InsecureFileError:
+        raise BootstrapError(f"{TICKET_FILE_ENV}: the ticket file is not a private (0600) file") from None
+    except (OSError, ValueError) as exc:
+        raise BootstrapError(f"{TICKET_FILE_ENV}: cannot read the ticket file: {exc}") from None
     try:
         os.unlink(path)  # spent at once, whatever happens next
     except OSError:
