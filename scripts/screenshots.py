@@ -95,6 +95,7 @@ async def shoot(out: Path) -> None:
             await s.send(EMAIL.starters[2].text)
             approval = page.locator("section.approval").last
             await expect(approval.get_by_role("button", name="Approve", exact=True)).to_be_enabled(timeout=60_000)
+            await approval.get_by_role("button", name="More", exact=True).click()
             await approval.get_by_role("button", name="Approve and remember").click()
             dialog = page.get_by_role("dialog", name="Approve and remember?")
             await expect(dialog).to_be_visible()

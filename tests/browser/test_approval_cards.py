@@ -31,12 +31,14 @@ async def test_remember_buttons_and_approvals_view(tmp_path: Path) -> None:
         record = next(iter(s.svc.host.conversation.approvals.values()))
         # The email tutorial's contract is meant to be remembered (its "Try Approve and remember" starter).
         assert record["profile"]["eligible"], record["profile"]["reason"]
+        await card.get_by_role("button", name="More", exact=True).click()  # issue 12: the rest under More
         await expect(card.get_by_role("button", name="Reject and remember")).to_be_visible()
         await card.get_by_role("button", name="Approve", exact=True).click()
         await expect(page.locator("section.run").first).to_contain_text("Completed", timeout=30_000)
         await s.idle()
 
         card = await _card_for_next_run(s, EMAIL.starters[2].text, 1)
+        await card.get_by_role("button", name="More", exact=True).click()
         await card.get_by_role("button", name="Approve and remember").click()
         await page.get_by_role("dialog").get_by_role("button", name="Approve and remember").click()  # scope stated
         await expect(card).to_contain_text("Decision: Approved and remembered", timeout=10_000)
@@ -52,6 +54,12 @@ async def test_remember_buttons_and_approvals_view(tmp_path: Path) -> None:
         await view.get_by_role("button", name="Disable rule").click()
         await expect(view).to_contain_text("Rule disabled.")
         await expect(view.get_by_role("button", name="Disable rule")).to_have_count(0)
+        # A disabled rule reads as a sentence and can be enabled again (issue 12).
+        await expect(view.locator(".rule-text")).to_contain_text("Runs without asking")
+        await view.get_by_role("button", name="Enable rule").click()
+        await expect(view).to_contain_text("Rule enabled.")
+        await view.get_by_role("button", name="Disable rule").click()
+        await expect(view.get_by_role("button", name="Disable rule")).to_have_count(0)
         # The approved_once decision can be remembered afterwards (DEC-10 name).
         remember = view.get_by_role("button", name="Remember this decision")
         await expect(remember.first).to_be_visible()
@@ -59,6 +67,9 @@ async def test_remember_buttons_and_approvals_view(tmp_path: Path) -> None:
         await expect(view).to_contain_text("No matching decisions.")
         await view.get_by_role("searchbox", name="Search decisions").fill("")
         await remember.first.click()
+        dialog = page.get_by_role("dialog")  # remember asks, with the scope sentence (issue 12)
+        await expect(dialog.locator(".remember-scope")).to_contain_text("exactly these guarantees")
+        await dialog.get_by_role("button", name="Remember: always approve").click()
         await expect(view).to_contain_text("Decision remembered.")
         await expect(view.get_by_role("button", name="Disable rule")).to_have_count(1)
         # Back to the chat: the transcript and socket survived the view change.

@@ -150,6 +150,7 @@ async def test_remember_confirmation_states_its_scope(tmp_path: Path) -> None:
     async with real_stack(tmp_path) as s:
         await s.send(EMAIL.starters[2].text)
         card = await pending_card(s.page)
+        await card.get_by_role("button", name="More", exact=True).click()  # issue 12: the rest under More
         await card.get_by_role("button", name="Approve and remember").click()
         dialog = s.page.get_by_role("dialog", name="Approve and remember?")
         await expect(dialog).to_be_visible()

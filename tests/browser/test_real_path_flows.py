@@ -156,6 +156,8 @@ async def decide(s: Stack, card: Any, label: str, feedback: str | None = None) -
 
     if feedback:
         await card.get_by_role("textbox", name="Feedback for the agent (optional)").fill(feedback)
+    if label not in ("Approve", "Reject"):  # issue 12: the other decisions are under More
+        await card.get_by_role("button", name="More", exact=True).click()
     await card.get_by_role("button", name=label, exact=True).click()
     if label.endswith("and remember"):  # the page states the rule's reach and asks first
         dialog = s.page.get_by_role("dialog")

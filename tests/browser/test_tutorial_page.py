@@ -53,7 +53,9 @@ async def test_starter_to_completed_run(tmp_path: Path) -> None:
             await expect(card).to_contain_text("Mock email")
             await expect(card).to_contain_text("bob@example.com")
             await expect(page.get_by_role("textbox", name="Feedback for the agent (optional)")).to_be_visible()
-            for name in ("Reject", "Reject contract", "Need more info"):
+            await expect(page.get_by_role("button", name="Reject", exact=True)).to_be_visible()
+            await page.get_by_role("button", name="More", exact=True).click()  # issue 12: the rest under More
+            for name in ("Reject contract", "Need more info"):
                 await expect(page.get_by_role("button", name=name, exact=True)).to_be_visible()
             await page.get_by_role("button", name="Approve", exact=True).click()
             await expect(page.locator("section.run")).to_contain_text("Completed", timeout=30_000)

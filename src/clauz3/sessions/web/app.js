@@ -3,6 +3,7 @@
 // Every piece of data is inserted with textContent / DOM construction only (02 UI-3).
 
 import * as approvalsView from "./approvals.js";
+import * as attention from "./attention.js";
 import * as cards from "./cards.js";
 import * as composer from "./composer.js";
 import * as transcript from "./conversation.js";
@@ -76,7 +77,7 @@ function statusText() {
 function drawHeader() {
   const s = store.state;
   $("title").textContent = s.title;
-  document.title = `${s.title} · clauz3`;
+  document.title = attention.pageTitle(s.title);
   $("agent-line").textContent = `${s.agent_label} · ${s.model}`;
   $("mode-badge").textContent = s.unrestricted ? "Unrestricted" : "Restricted";
   $("mode-badge").className = `badge ${s.unrestricted ? "unrestricted" : "restricted"}`;
@@ -185,6 +186,7 @@ function showView(path, push) {
   if (view === "libraries") librariesView.show();
   if (view === "approvals") approvalsView.show();
   setSidebar(false);
+  emit("view-shown", view);
 }
 
 document.addEventListener("click", (event) => {
@@ -223,6 +225,7 @@ document.addEventListener("keydown", (event) => {
 
 function init() {
   cards.setPlacer(transcript.turnContainer);
+  attention.init();
   composer.init();
   sidebar.init();
   files.init();

@@ -1,33 +1,85 @@
-// The Approvals view (/ui/profile; 02 UI-26, 03 §9.6): remembered rules with `Disable rule`,
-// the decision history with search and `Remember this decision` (00 DEC-10), empty states.
+// The Approvals view (/ui/profile; 02 UI-26, 03 §9.6): requests waiting for a decision first, then
+// remembered rules as sentences with Disable / Enable, the decision history with search and
+// `Remember this decision` (00 DEC-10), which states the rule's scope and asks first (issue 12).
 
 import { api } from "./api.js";
 import { $, button, el, formatTime, statusNote } from "./dom.js";
 import { DECISION_LABELS } from "./cards.js";
+import { modal } from "./dialogs.js";
+import { store } from "./state.js";
+import { send } from "./ws.js";
 
 const REMEMBERABLE = new Set(["approved_once", "approved_remember", "rejected", "rejected_contract"]);
+const APPROVING = new Set(["approved_once", "approved_remember"]);
 let data = null;
+let pending = [];
 let error = null;
 let search = "";
 let message = null;
 
 async function load() {
-  const result = await api("/api/profile?limit=500");
+  const [result, waiting] = await Promise.all([api("/api/profile?limit=500"), api("/api/requests?state=pending&limit=500")]);
   data = result.ok ? result.data : null;
   error = result.ok ? null : result.status === 404 ? "Remembered approvals are off for this workspace." : result.message;
+  const generation = store.state && store.state.generation;
+  pending = waiting.ok ? (waiting.data.requests || []).filter((r) => !generation || !r.workspace_generation || r.workspace_generation === generation) : [];
+}
+
+function cardSummary(record) {
+  return ((record && record.presentation) || {}).summary || {};
 }
 
 function summary(record) {
   const r = record || {};
+  const s = cardSummary(r);
+  if (Array.isArray(s.guarantees) && s.guarantees.length) {
+    return { target: r.target || "main", limits: s.guarantees.map((g) => String(g.text).replace(/\.$/, "")).join("; ") };
+  }
   const guarantees = Array.isArray(r.guarantees) ? r.guarantees.join(", ") : "";
   const contracts = r.presentation && Array.isArray(r.presentation.contracts) ? r.presentation.contracts.map((c) => c.call || c.expression).join(", ") : "";
   return { target: r.target || "main", limits: contracts || guarantees };
+}
+
+// What a rule does, as one sentence ("Runs without asking: programs that …").
+function ruleSentence(rule, record) {
+  const s = summary(record);
+  const verb = rule.effect === "allow" ? "Runs without asking" : "Rejects without asking";
+  return s.limits ? `${verb}: programs whose guarantees are exactly — ${s.limits}.` : `${verb}: programs with this exact contract.`;
+}
+
+function planLine(record) {
+  const plan = cardSummary(record).plan || {};
+  const first = Array.isArray(plan.sentences) && plan.sentences.length ? plan.sentences[0] : null;
+  const text = typeof first === "string" ? first : first && typeof first === "object" ? first.text : null;
+  return text || `Run ${(record && record.target) || "main"}`;
+}
+
+function openRequest(record) {
+  const current = store.state && store.state.conversation_id;
+  if (record.conversation_id && record.conversation_id !== current) send("clauz3/select", { id: record.conversation_id });
+  history.pushState({}, "", "/ui");
+  window.dispatchEvent(new PopStateEvent("popstate"));
+}
+
+function pendingSection() {
+  const nodes = [el("h3", { text: "Waiting for your decision" })];
+  if (!pending.length) {
+    nodes.push(el("p", { class: "muted", text: "Nothing is waiting for a decision." }));
+    return nodes;
+  }
+  const titles = new Map((store.conversations || []).map((c) => [c.id, c.title]));
+  nodes.push(el("ul", { class: "pending-requests" }, ...pending.map((r) => el("li", { class: "card pending-request" },
+    el("div", {}, el("strong", { text: planLine(r) })),
+    el("div", { class: "muted", text: `${titles.get(r.conversation_id) || "A conversation"} · asked ${formatTime(r.created_at)}` }),
+    button("Open to decide", () => openRequest(r), { class: "primary" })))));
+  return nodes;
 }
 
 function draw() {
   const body = $("view-approvals").querySelector(".view-body");
   const nodes = [el("h2", { text: "Approvals" })];
   if (message) nodes.push(message);
+  nodes.push(...pendingSection());
   if (!data) {
     nodes.push(el("div", { class: "notice error", role: "note", text: error || "Loading…" }));
     body.replaceChildren(...nodes);
@@ -45,9 +97,11 @@ function draw() {
       const item = el("li", { class: "card rule" + (rule.enabled ? "" : " disabled") },
         el("div", { class: "rule-head" }, el("strong", { text: rule.effect === "allow" ? "Always approve" : "Always reject" }),
           el("span", { class: "muted", text: ` · ${rule.enabled ? "active" : "disabled"} · ${formatTime(rule.created)}` })),
-        el("div", { text: `Runs ${s.target}${s.limits ? ` with ${s.limits}` : ""}` }),
-        el("div", { class: "muted mono", text: `Signature ${String(rule.signature).slice(0, 16)}…` }));
+        el("div", { class: "rule-text", text: ruleSentence(rule, h && h.record) }),
+        el("div", { class: "muted", text: `Program ${s.target}` }));
       if (rule.enabled) item.append(button("Disable rule", () => disable(rule.id)));
+      // Remembering the same decision again re-enables the same rule (03 PRO-11).
+      else if (h) item.append(button("Enable rule", () => act("/api/profile/remember", { history_id: h.id }, "Rule enabled.")));
       return item;
     })));
   }
@@ -77,7 +131,7 @@ function draw() {
         el("div", { text: `Runs ${s.target}${s.limits ? ` with ${s.limits}` : ""}` }));
       if (h.record && h.record.request_id) item.append(el("div", { class: "muted mono", text: h.record.request_id }));
       if (active.has(h.id)) item.append(el("div", { class: "muted", text: "Remembered" }));
-      else if (h.signature && h.decided_by === "human" && REMEMBERABLE.has(h.decision)) item.append(button("Remember this decision", () => remember(h.id)));
+      else if (h.signature && h.decided_by === "human" && REMEMBERABLE.has(h.decision)) item.append(button("Remember this decision", () => remember(h)));
       return item;
     }));
   }
@@ -90,7 +144,22 @@ async function act(path, body, done) {
   draw();
 }
 
-const remember = (historyId) => act("/api/profile/remember", { history_id: historyId }, "Decision remembered.");
+// Remember states its scope and asks, in the card's own words (issue 12).
+async function remember(h) {
+  const s = cardSummary(h.record);
+  const approve = APPROVING.has(h.decision);
+  const flip = (t) => (approve ? t : t.replace("will run without asking", "will be rejected without asking"));
+  const limits = (s.guarantees || []).map((g) => el("li", { text: g.text }));
+  const said = s.scope_intro && limits.length
+    ? el("div", { class: "remember-scope" }, el("p", { text: flip(s.scope_intro) }), el("ul", {}, ...limits))
+    : el("p", { class: "remember-scope", text: flip(s.scope || `From now on, programs in this project with exactly this contract (${summary(h.record).limits || "no guarantees"}) will run without asking.`) });
+  const choice = await modal({
+    title: approve ? "Always approve programs like this?" : "Always reject programs like this?",
+    body: [said, el("p", { class: "muted", text: "You can disable the rule later here." })],
+    actions: [{ id: "yes", label: approve ? "Remember: always approve" : "Remember: always reject", primary: approve, danger: !approve }],
+  });
+  if (choice === "yes") await act("/api/profile/remember", { history_id: h.id }, "Decision remembered.");
+}
 const disable = (ruleId) => act("/api/profile/disable", { rule_id: ruleId }, "Rule disabled.");
 
 export async function show() {

@@ -5,6 +5,7 @@
 // Details; a finished card is one line ("Approved by you · Sent 1 email …") that expands.
 
 import { api } from "./api.js";
+import { decisionRow } from "./decisions.js";
 import { blocks, details, guaranteeList, libraryLines, sentences, sourceRows, warningsNote } from "./cardview.js";
 import { button, disclosure, el, formatTime } from "./dom.js";
 import { modal } from "./dialogs.js";
@@ -20,16 +21,6 @@ export const DECISION_LABELS = {
   rejected: "Rejected", rejected_contract: "Contract rejected", request_more: "More information requested",
   auto_rejected: "Rejected automatically",
 };
-const DECISIONS = [
-  ["Approve", { decision: "approved_once" }, "primary"],
-  ["Reject contract", { decision: "rejected_contract" }],
-  ["Need more info", { decision: "request_more" }],
-  ["Reject", { decision: "rejected" }, "danger"],
-];
-const REMEMBER = [
-  ["Approve and remember", { decision: "approved_remember" }],
-  ["Reject and remember", { decision: "rejected", remember: true }],
-];
 const OUTCOMES = {
   restored: "Restored", removed: "Removed", changed_since: "Changed since the run — left alone",
   not_undoable: "Can't be undone", failed: "Failed",
@@ -405,16 +396,11 @@ class RunCard {
     const disabled = !pending || runEnded || this.inflight || agent === "stopped" || agent === "unavailable";
     this.feedbackBox.hidden = !pending;
     const eligible = r.profile && r.profile.eligible === true;
-    const wanted = [...DECISIONS, ...(eligible ? REMEMBER : [])];
-    const key = wanted.map((w) => w[0]).join("|") + (pending ? "" : "-done");
+    const key = `${eligible ? "remember" : "once"}${pending ? "" : "-done"}`;
     if (this.buttonKey !== key) {
       this.buttonKey = key;
-      const nodes = pending ? wanted.map(([label, body, cls]) => button(label, () => this.decide(body), { class: cls || null })) : [];
-      if (pending && !eligible) {
-        const reason = (r.profile && r.profile.reason) || "This decision can't be remembered.";
-        nodes.push(el("div", { class: "muted ineligible", text: reason }));
-      }
-      this.buttons.replaceChildren(...nodes);
+      // Approve / Reject up front, the rest under More (decisions.js, issue 12).
+      this.buttons.replaceChildren(...(pending ? decisionRow(this, eligible, r.profile && r.profile.reason) : []));
     }
     for (const b of this.buttons.querySelectorAll("button")) b.disabled = disabled;
     if (pending && runEnded) this.status.textContent = "This action is no longer running.";

@@ -1,0 +1,55 @@
+// The decision row of an approval card (issue 12): Approve and Reject up front, every other decision
+// under one "More" with a line on what it does; Need more info needs a question; keyboard keys shown
+// on the buttons (A approve, R reject, M more) and active while focus is in the row.
+
+import { button, el } from "./dom.js";
+
+const MORE = [
+  ["Reject contract", { decision: "rejected_contract" }, "The guarantees are wrong: the agent is told to propose different ones."],
+  ["Need more info", { decision: "request_more" }, "Nothing runs; your question (type it above first) goes to the agent."],
+];
+const REMEMBER = [
+  ["Approve and remember", { decision: "approved_remember" }, "Approve, and from now on run programs with exactly these guarantees without asking (you confirm the scope next)."],
+  ["Reject and remember", { decision: "rejected", remember: true }, "Reject, and from now on reject programs with exactly these guarantees without asking."],
+];
+
+function keyed(label, key, onclick, attrs) {
+  const node = button(label, onclick, { ...attrs, "aria-keyshortcuts": key, title: `${label} (${key})` });
+  node.append(el("kbd", { "aria-hidden": "true", text: key }));
+  return node;
+}
+
+function guarded(card, body) {
+  if (body.decision !== "request_more") return card.decide(body);
+  if (card.feedback.value.trim()) return card.decide(body);
+  card.status.textContent = "Type your question for the agent in the box above first — Need more info sends it.";
+  card.feedback.setAttribute("aria-invalid", "true");
+  card.feedback.focus();
+  return undefined;
+}
+
+// `card` is the RunCard: this row uses its decide(body), feedback textarea and status line.
+export function decisionRow(card, eligible, reason) {
+  const approve = keyed("Approve", "A", () => card.decide({ decision: "approved_once" }), { class: "primary" });
+  const reject = keyed("Reject", "R", () => card.decide({ decision: "rejected" }), { class: "danger" });
+  const panel = el("div", { class: "more-decisions", hidden: true });
+  const more = keyed("More", "M", () => {
+    panel.hidden = !panel.hidden;
+    more.setAttribute("aria-expanded", String(!panel.hidden));
+    if (!panel.hidden) { const first = panel.querySelector("button"); if (first) first.focus(); }
+  }, { class: "more-toggle", "aria-expanded": "false" });
+  const entries = [...MORE, ...(eligible ? REMEMBER : [])];
+  panel.append(...entries.map(([label, body, what]) => el("div", { class: "more-entry" },
+    button(label, () => guarded(card, body)), el("span", { class: "muted", text: what }))));
+  if (!eligible) panel.append(el("div", { class: "muted ineligible", text: reason || "This decision can't be remembered." }));
+  const row = el("div", { class: "decision-main" }, approve, reject, more);
+  row.addEventListener("keydown", (event) => {
+    if (event.ctrlKey || event.metaKey || event.altKey) return;
+    const target = { a: approve, r: reject, m: more }[event.key.toLowerCase()];
+    if (!target || target.disabled) return;
+    event.preventDefault();
+    target.click();
+  });
+  card.feedback.addEventListener("input", () => card.feedback.removeAttribute("aria-invalid"), { once: true });
+  return [row, panel];
+}
