@@ -360,3 +360,67 @@ def test_family10_keyword_arguments_evaluate_in_source_order(results: dict[str, 
         r = results[name]
         assert [eff for eff, _ in r["trace"]] == ["unlock", "lock"], (name, r)
         assert r["status"] == "proved" and r["outcome"] == "completed", (name, r)
+
+
+# ---------------------------------------------------------------------------------- class sweeps
+# Families 5, 6 and 1 as classes: every combination below is proved and run. A condition and its
+# negation guard a payment of 100 under max_pay(1), so exactly one of the pair can be proved and
+# the run must agree; the default tier sweeps a slice, the soak tier all of it.
+
+NAN = "(math.inf - math.inf)"
+SWEEP_VALUES = ["1", "1.0", "True", "0", "-0.0", "n", "2 ** 53 + 1", "float(2 ** 53)"]
+SWEEP_CONTAINERS = ["[{a}]", "({a},)", "{{{a}}}", "{{{a}: 1}}", "[{a}, {b}]", "({a}, {b})", "{{{a}, {b}}}",
+                    "{{{a}: 1, {b}: 2}}"]
+MERGE_VALUES = ["True", "1", "1.0", "2 ** 53 + 1", "0.5", "False"]
+MERGE_TESTS = ['str(x) == "True"', 'str(x) == "1"', 'x == 1', 'str(x * 2) == "2"', 'x / 2 == 0.5', 'str(-x) == "-1"',
+               'x - 2 ** 53 == 1', 'f"{x}" == "True"', 'bool(x)', 'str(max(x, 1)) == "True"', 'x in {1.0}',
+               'int(x) == 1', 'str(float(x)) == "1.0"', 'x > 0.9', 'str(x // 1) == "1"']
+
+
+def _container_conditions(values: list[str]) -> list[str]:
+    out = []
+    for a in values:
+        for b in values:
+            out += [f"{b} in {c.format(a=a, b=b)}" for c in SWEEP_CONTAINERS]
+            out += [f"len({c.format(a=a, b=b)}) == 1" for c in SWEEP_CONTAINERS]
+            out += [f"[{a}] == [{b}]", f"({a}, 1) == ({b}, 1)", f"{{{a}: 1}} == {{{b}: 1}}", f"{{{a}}} == {{{b}}}",
+                    f"[{a}, 1] < [{b}, 2]", f"[{a}].count({b}) == 1"]
+    return out
+
+
+def _merge_conditions(values: list[str]) -> list[tuple[str, str]]:
+    out = []
+    for a in values:
+        for b in values:
+            if a != b:
+                for sel in (">= 0", "> 5"):
+                    out += [(f'x = {a} if read_int("k") {sel} else {b}', e) for e in MERGE_TESTS]
+    return out
+
+
+def _sweep(setups: list[tuple[str, str]]) -> None:
+    programs = {}
+    for k, (setup, cond) in enumerate(setups):
+        for neg in (0, 1):
+            programs[f"s{k}_{neg}"] = prog(PAY1, f"{setup}\nif {'not ' if neg else ''}({cond}):\n    pay(100)")
+    out = _run(programs)
+    assert len(out) == len(programs)
+    for k, (setup, cond) in enumerate(setups):
+        pair = [out[f"s{k}_{neg}"] for neg in (0, 1)]
+        for r in pair:
+            _honest(f"{setup}; {cond}", r)
+        assert not all(r["status"] == "proved" for r in pair), (setup, cond)
+    assert any(r["status"] == "proved" for r in out.values())
+
+
+def test_sweep_nan_and_numeric_keys_in_containers() -> None:
+    _sweep([(f"n = {NAN}", c) for c in _container_conditions(["1", "True", "-0.0", "n"])])
+
+
+def test_sweep_merged_numbers() -> None:
+    _sweep(_merge_conditions(["True", "1", "2 ** 53 + 1"]))
+
+
+@pytest.mark.soak
+def test_sweep_all_soak() -> None:
+    _sweep([(f"n = {NAN}", c) for c in _container_conditions(SWEEP_VALUES)] + _merge_conditions(MERGE_VALUES))
