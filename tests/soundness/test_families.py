@@ -424,3 +424,15 @@ def test_sweep_merged_numbers() -> None:
 @pytest.mark.soak
 def test_sweep_all_soak() -> None:
     _sweep([(f"n = {NAN}", c) for c in _container_conditions(SWEEP_VALUES)] + _merge_conditions(MERGE_VALUES))
+
+
+def test_family6_counterexample_shows_the_value_the_run_takes(tmp_path: Path) -> None:
+    path = tmp_path / "merged.py"
+    path.write_text(prog(PAY1, 'x = True if read_int("k") > 1 else 5\npay(x)'))
+    gen = LAYERS.parent / "gen_layers"
+    proc = subprocess.run([sys.executable, "-m", "clauz3", "prove", "--no-cache", str(path), "--trusted-root",
+                           str(gen / "tools" / "gen" / "trusted"), "--import-root", str(gen)],
+                          capture_output=True, text=True, cwd=tmp_path, timeout=300,
+                          env=dict(os.environ, CLAUZ3_HOME=str(tmp_path / "h"), CLAUZ3_CACHE=str(tmp_path / "c")))
+    assert proc.returncode == 1, proc.stdout + proc.stderr
+    assert "pay(amount=5)" in proc.stdout and "MixedV" not in proc.stdout + proc.stderr, proc.stdout

@@ -19,6 +19,7 @@ from clauz3.prover.values import (
     NONE_V,
     DictV,
     ListV,
+    MixedV,
     NoneV,
     OpaqueV,
     OptV,
@@ -179,6 +180,9 @@ class ModelView:
             return None
         if isinstance(v, OptV):
             return None if self.true(v.is_none, assign) else self.value(v.value, assign)
+        if isinstance(v, MixedV):  # the Python type this run took
+            return next((self.value(t, assign) for g, t in v.opts if self.true(g, assign)),
+                        self.value(v.opts[-1][1], assign))
         if isinstance(v, ListV):
             vals = [self.value(it, assign) for k, it in enumerate(v.items) if self.true(visible(v, k), assign)]
             return tuple(vals) if v.kind == "tuple" else vals
