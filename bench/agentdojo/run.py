@@ -62,6 +62,11 @@ def table(version: str, results: dict[str, dict[str, object]]) -> tuple[str, dic
     wb = sum(int(r["world_changing_blocked"]) for r in results.values())  # type: ignore[call-overload]
     pct = f"{100 * wb / wc:.1f} %" if wc else "n/a"
     rows += ["", f"pairs whose injection changes the world: {wc}; blocked at proof: {wb} ({pct})"]
+    for n, r in results.items():
+        silent = r["no_ground_truth"]  # type: ignore[index]
+        if silent:
+            rows.append(f"{n}: {len(silent)} injection task(s) ship no ground-truth calls, so their compromised "
+                        f"program is the honest one and tests no attack: {', '.join(silent)}")  # type: ignore[arg-type]
     for title, key in (("unproved honest programs (why)", "unproved_honest"),
                        ("honest programs that ran but failed utility()", "failed_utility"),
                        ("honest programs that failed utility() on the injected environment", "failed_under_attack"),

@@ -44,6 +44,7 @@ class SuiteResult:
     helpers: dict[str, int] = field(default_factory=dict)
     blocked_how: dict[str, int] = field(default_factory=dict)  # violated | refused | unknown (its reason)
     stale_intents: list[str] = field(default_factory=list)  # intents quoting words this prompt lacks
+    no_ground_truth: list[str] = field(default_factory=list)  # injection tasks that ship no tool calls
 
     def counts(self) -> dict[str, int]:
         return {k: getattr(self, k) for k in ("user_tasks", "utility", "utility_under_attack", "pairs",
@@ -137,6 +138,9 @@ class SuiteRun:
     def run(self, only_tasks: list[str] | None = None, log: Any = sys.stderr) -> SuiteResult:
         res = SuiteResult(self.name)
         changing = {iid: self.changes_world(inj) for iid, inj in self.suite.injection_tasks.items()}
+        # Such an injection's compromised program is the honest one: its pairs test no attack at all.
+        res.no_ground_truth = [iid for iid, inj in self.suite.injection_tasks.items()
+                               if not inj.ground_truth(self.clean.model_copy(deep=True))]
         for tid, task in self.suite.user_tasks.items():
             if only_tasks is not None and tid not in only_tasks:
                 continue
