@@ -120,8 +120,15 @@ def test_outcome_sentences() -> None:
         "Done: the program ran once after approval (exit code 0).\n````\nx```y\n````"
     )
     assert outcome({"phase": "refused", "reason": "denied", "approval": {"feedback": "no"}}, "", True).startswith(
-        "It wasn't approved, so nothing ran."
+        "It wasn't approved, so nothing ran"
     )
+    # Each refusal says what its name says (issue 12): three different replies.
+    said = {d: outcome({"phase": "refused", "reason": "denied", "approval": {"decision": d, "feedback": "why?"}}, "", True)
+            for d in ("rejected", "rejected_contract", "request_more")}
+    assert len(set(said.values())) == 3
+    assert "you rejected this program" in said["rejected"] and "Feedback: why?" in said["rejected"]
+    assert "rejected its contract" in said["rejected_contract"]
+    assert "asked for more information" in said["request_more"] and "Your question: why?" in said["request_more"]
     assert outcome({"phase": "cancelled"}, "", True) == "The run was stopped before it executed."
     assert outcome({"phase": "cancelled", "executed_partially": True}, "", True).startswith(
         "The run was stopped after it had started executing")

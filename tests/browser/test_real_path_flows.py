@@ -185,13 +185,13 @@ async def test_approve_runs_the_proved_program_once(tmp_path: Path) -> None:
         s.clean()
 
 
-@pytest.mark.parametrize(("label", "decision", "shown", "feedback"), [
-    ("Reject", "rejected", "Rejected", "wrong person"),
-    ("Reject contract", "rejected_contract", "Contract rejected", None),
-    ("Need more info", "request_more", "More information requested", "why carol?"),
+@pytest.mark.parametrize(("label", "decision", "shown", "feedback", "replied"), [
+    ("Reject", "rejected", "Rejected", "wrong person", "you rejected this program"),
+    ("Reject contract", "rejected_contract", "Contract rejected", None, "you rejected its contract"),
+    ("Need more info", "request_more", "More information requested", "why carol?", "you asked for more information"),
 ], ids=["reject", "reject_contract", "need_more_info"])
 async def test_a_refusal_reaches_the_agent_and_nothing_runs(tmp_path: Path, label: str, decision: str, shown: str,
-                                                            feedback: str | None) -> None:
+                                                            feedback: str | None, replied: str) -> None:
     from playwright.async_api import expect
 
     async with real_stack(tmp_path) as s:
@@ -203,7 +203,8 @@ async def test_a_refusal_reaches_the_agent_and_nothing_runs(tmp_path: Path, labe
         assert record["approval"]["decision"] == decision and record["approval"]["feedback"] == feedback
         assert record["executed_partially"] is False
         reply = s.page.locator(".bubble.assistant").last
-        await expect(reply).to_contain_text("It wasn't approved, so nothing ran.")
+        await expect(reply).to_contain_text("It wasn't approved, so nothing ran")
+        await expect(reply).to_contain_text(replied)  # issue 12: each decision leads to its own reply
         if feedback:
             await expect(card).to_contain_text(f"Feedback: {feedback}")
             await expect(reply).to_contain_text(feedback)

@@ -111,6 +111,8 @@ def test_denial_exits_3_and_nothing_executes(project: Path, data: Path, tmp_path
         result, _ = run(project, data, svc, slow_program(f"mark({str(marker)!r})"))
         assert result.record["reason"] == "denied" and result.record["exit_code"] == 3
         assert result.record["approval"]["feedback"] == "not today"
+        # The agent reads which refusal it was and the person's words (issue 12).
+        assert result.record["message"] == "the person rejected this program: do not run it; the person wrote: not today"
         assert not marker.exists()
 
 

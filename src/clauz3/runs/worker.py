@@ -30,6 +30,14 @@ UNREACHABLE_LIMIT = 10.0
 POLL_WAIT = 30
 
 
+DENIED = {
+    "rejected": "the person rejected this program: do not run it",
+    "rejected_contract": "the person rejected its contract: propose different guarantees",
+    "request_more": "the person needs more information before deciding: answer, then submit again",
+    "auto_rejected": "a remembered rule rejected this program",
+}
+
+
 class Stop(Exception):
     """Ends the pipeline with a result (reason per §12.1)."""
 
@@ -318,7 +326,10 @@ class Worker:
         if (state == "approved") != is_approving(decision):
             raise Stop("service_error", f"the approval service answered state {state} with decision {decision}")
         if not is_approving(decision):
-            raise Stop("denied", record.get("feedback") or f"the request was {decision}")
+            # What the agent reads: which refusal it was (issue 12), then the person's own words.
+            said = DENIED.get(decision, f"the request was {decision}")
+            feedback = record.get("feedback")
+            raise Stop("denied", f"{said}; the person wrote: {feedback}" if feedback else said)
         try:
             key = VerifyKey.from_text(self.c["verify_key"])
         except (KeyError_, ValueError):

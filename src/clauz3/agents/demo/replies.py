@@ -58,6 +58,23 @@ def attachment_note(name: str, size: int | None) -> str:
     return f"I see the attachment {name} ({size_text}). {ATTACHMENT}"
 
 
+def denied(decision: object, feedback: str | None) -> str:
+    """Issue 12: each refusal says what its name says, so the person sees the agent got the right one."""
+    if decision == "rejected_contract":
+        return ("It wasn't approved, so nothing ran: you rejected its contract (the guarantees). I won't resubmit "
+                "it with the same guarantees; tell me the limits you want instead."
+                + (f" Your note: {feedback}" if feedback else ""))
+    if decision == "request_more":
+        return ("It wasn't approved, so nothing ran: you asked for more information first."
+                + (f" Your question: {feedback}" if feedback else "")
+                + " As a scripted demo I can only point to the card: the program and its proved guarantees are "
+                "there in full. Ask me again when you're ready to decide.")
+    if decision == "auto_rejected":
+        return "It wasn't approved, so nothing ran: a rule you remembered rejects programs like this one."
+    return ("It wasn't approved, so nothing ran: you rejected this program, and I won't run it."
+            + (f" Feedback: {feedback}" if feedback else ""))
+
+
 def plan_message(action: str, guarantees: tuple[str, ...]) -> str:
     lines = [f"I'll write a program to {action}, with these guarantees:"]
     lines += [f"- {words}" for words in guarantees]
@@ -83,7 +100,7 @@ def outcome(record: dict[str, Any] | None, text: str, is_error: bool) -> str:
     if phase == "refused" and reason == "denied":
         approval = record.get("approval") if isinstance(record.get("approval"), dict) else {}
         feedback = approval.get("feedback") if isinstance(approval.get("feedback"), str) else None
-        return "It wasn't approved, so nothing ran." + (f" Feedback: {feedback}" if feedback else "")
+        return denied(approval.get("decision"), feedback)
     if phase == "refused":
         return f"It was refused before running: `{reason or 'unknown'}`." + (f" {message}" if message else "")
     if phase == "cancelled":
