@@ -64,3 +64,12 @@ def test_committed_programs_are_the_ones_the_benchmark_runs(tmp_path: Path) -> N
     assert len(fresh) == 97
     for rel in fresh:
         assert (tmp_path / rel).read_text() == (committed / rel).read_text(), f"{rel} is stale: run just agentdojo --write-programs bench/agentdojo/programs"
+
+
+def test_unknown_suite_version_is_one_line_with_a_code() -> None:
+    import subprocess
+
+    done = subprocess.run([sys.executable, str(ROOT / "bench" / "agentdojo" / "run.py"), "--suite-version", "v9"],
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 2
+    assert done.stderr.strip().splitlines() == ["error: agentdojo-version: AgentDojo has no suite version v9"]
