@@ -1,0 +1,12 @@
+"""Bob gets an attachment."""
+# clauz3-expect: violated guarantee
+
+from tools.smtp.trusted import contracts as mail
+from tools.smtp.trusted.effects import send_email_with_attachment
+
+import clauz3
+
+
+@clauz3.guarantee(mail.attach_only_for(["ann@example.com"]))
+def main() -> None:
+    send_email_with_attachment("bob@example.com", "Report", "Attached", "report.txt")

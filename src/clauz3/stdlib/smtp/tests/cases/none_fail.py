@@ -1,0 +1,12 @@
+"""An attached message is a message too."""
+# clauz3-expect: violated guarantee
+
+from tools.smtp.trusted import contracts as mail
+from tools.smtp.trusted.effects import send_email_with_attachment
+
+import clauz3
+
+
+@clauz3.guarantee(mail.none())
+def main() -> None:
+    send_email_with_attachment("bob@example.com", "Hi", "Hello", "report.txt")

@@ -1,0 +1,12 @@
+"""Another file."""
+# clauz3-expect: violated guarantee
+
+from tools.smtp.trusted import contracts as mail
+from tools.smtp.trusted.effects import send_email_with_attachment
+
+import clauz3
+
+
+@clauz3.guarantee(mail.only_attach_files(["reports/week.pdf"]))
+def main() -> None:
+    send_email_with_attachment("bob@example.com", "Hi", "Hello", "reports/week2.pdf")

@@ -1,0 +1,12 @@
+"""Addresses at the listed domain."""
+
+from tools.smtp.trusted import contracts as mail
+from tools.smtp.trusted.effects import send_email
+
+import clauz3
+
+
+@clauz3.guarantee(mail.only_domains(["example.com"]))
+def main() -> None:
+    send_email("bob@example.com", "Hi", "Hello")
+    send_email("ann@example.com", "Hi", "Hello")

@@ -1,0 +1,12 @@
+"""evilexample.com ends with example.com but not after the @."""
+# clauz3-expect: violated guarantee
+
+from tools.smtp.trusted import contracts as mail
+from tools.smtp.trusted.effects import send_email
+
+import clauz3
+
+
+@clauz3.guarantee(mail.only_domains(["example.com"]))
+def main() -> None:
+    send_email("bob@evilexample.com", "Hi", "Hello")

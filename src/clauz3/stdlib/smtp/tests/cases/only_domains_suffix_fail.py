@@ -1,0 +1,12 @@
+"""example.com.evil is not example.com."""
+# clauz3-expect: violated guarantee
+
+from tools.smtp.trusted import contracts as mail
+from tools.smtp.trusted.effects import send_email
+
+import clauz3
+
+
+@clauz3.guarantee(mail.only_domains(["example.com"]))
+def main() -> None:
+    send_email("bob@example.com.evil", "Hi", "Hello")

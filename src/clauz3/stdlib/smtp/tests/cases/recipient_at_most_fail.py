@@ -1,0 +1,13 @@
+"""Bob twice."""
+# clauz3-expect: violated guarantee
+
+from tools.smtp.trusted import contracts as mail
+from tools.smtp.trusted.effects import send_email
+
+import clauz3
+
+
+@clauz3.guarantee(mail.recipient_at_most("bob@example.com", 1))
+def main() -> None:
+    send_email("bob@example.com", "Hi", "1")
+    send_email("bob@example.com", "Hi", "2")

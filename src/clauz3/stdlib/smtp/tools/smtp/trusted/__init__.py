@@ -1,0 +1,1 @@
+"""Real email over SMTP with STARTTLS or implicit TLS (issue 14)."""

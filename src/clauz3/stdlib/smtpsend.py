@@ -1,0 +1,141 @@
+"""Bodies of the ``smtp`` effects: one message per call, submitted over STARTTLS or implicit TLS.
+
+The run worker calls :func:`prepare` before its sandbox applies, because the settings and the
+password file live in the data dir, which the sandbox does not let the worker read; without that
+call (a test, an unsandboxed caller) the first send loads them itself. One connection per message
+and exactly one attempt: a refused login raises :class:`SmtpError` with one line and is never
+retried, so a wrong password cannot lock the account or send a message twice.
+"""
+
+from __future__ import annotations
+
+import mimetypes
+import smtplib
+import ssl
+import sys
+import threading
+from email.message import EmailMessage
+from email.utils import formatdate, make_msgid
+from pathlib import Path
+
+from clauz3.stdlib.smtpconfig import Credentials, SmtpConfigError, load
+
+__all__ = ["ATTACHMENT_CAP", "SmtpError", "clear", "prepare", "send"]
+
+ATTACHMENT_CAP = 10 * 1024 * 1024
+TIMEOUT = 30.0
+
+_lock = threading.Lock()
+_loaded: Credentials | None = None
+
+
+class SmtpError(Exception):
+    """A message that was not sent; the message is one line and holds no secret."""
+
+
+def prepare(data: Path) -> Credentials:
+    """Load settings, password and CA bundle into this process (before the sandbox applies)."""
+    global _loaded
+    try:
+        creds = load(data)
+    except SmtpConfigError as exc:
+        raise SmtpError(str(exc)) from None
+    with _lock:
+        _loaded = creds
+    return creds
+
+
+def clear() -> None:
+    global _loaded
+    with _lock:
+        _loaded = None
+
+
+def _credentials() -> Credentials:
+    with _lock:
+        creds = _loaded
+    if creds is not None:
+        return creds
+    from clauz3.storage.paths import data_dir
+
+    return prepare(data_dir())
+
+
+def _attachment(path: str) -> tuple[str, bytes]:
+    # Reuses the filesystem library's confined reader: no symlink, nothing outside the project.
+    from clauz3.stdlib.fsops import _parent, _read_bytes
+
+    with _parent(path) as (_, dirfd, name, shown):
+        data, _ = _read_bytes(dirfd, name, shown, ATTACHMENT_CAP)
+    return name, data
+
+
+def compose(sender: str, to: str, subject: str, body: str, attachment: str | None) -> EmailMessage:
+    msg = EmailMessage()
+    try:
+        msg["From"] = sender
+        msg["To"] = to
+        msg["Subject"] = subject
+    except ValueError as exc:  # a header with a line break: refused, never folded into another header
+        raise SmtpError(f"refused message to {to}: {exc}") from None
+    msg["Date"] = formatdate(localtime=False)
+    msg["Message-ID"] = make_msgid(domain=sender.rsplit("@", 1)[1])
+    msg.set_content(body)
+    if attachment is not None:
+        name, data = _attachment(attachment)
+        kind = mimetypes.guess_type(name)[0] or "application/octet-stream"
+        main, sub = kind.split("/", 1)
+        msg.add_attachment(data, maintype=main, subtype=sub, filename=name)
+    return msg
+
+
+def _context(creds: Credentials) -> ssl.SSLContext:
+    ctx = ssl.create_default_context()
+    if creds.ca_data is not None:
+        ctx.load_verify_locations(cadata=creds.ca_data)
+    return ctx
+
+
+def send(to: str, subject: str, body: str, attachment: str | None = None) -> None:
+    """Submit one message from the configured sender to ``to`` (or print it in dry-run mode)."""
+    creds = _credentials()
+    s = creds.settings
+    msg = compose(s.sender, to, subject, body, attachment)
+    if s.dry_run:
+        size = len(msg.as_bytes())
+        print(f"smtp dry run: not sent: to {to}, subject {subject!r}, {size} bytes", file=sys.stderr)
+        return
+    where = f"{s.host}:{s.port}"
+    try:
+        if s.security == "tls":
+            client: smtplib.SMTP = smtplib.SMTP_SSL(s.host, s.port, timeout=TIMEOUT, context=_context(creds))
+        else:
+            client = smtplib.SMTP(s.host, s.port, timeout=TIMEOUT)
+        with client:
+            if s.security == "starttls":
+                client.ehlo()
+                if not client.has_extn("starttls"):
+                    raise SmtpError(f"SMTP server {where} does not offer STARTTLS; nothing was sent")
+                client.starttls(context=_context(creds))
+            client.ehlo()
+            try:
+                client.login(s.username, creds.password or "")
+            except smtplib.SMTPAuthenticationError as exc:
+                raise SmtpError(f"SMTP server {where} refused the login for {s.username} ({exc.smtp_code}); "
+                                "check the password with clauz3 config smtp; nothing was sent") from None
+            refused = client.send_message(msg, from_addr=s.sender, to_addrs=[to])
+            if refused:
+                raise SmtpError(f"SMTP server {where} refused the recipient {to}")
+    except SmtpError:
+        raise
+    except smtplib.SMTPNotSupportedError:
+        raise SmtpError(f"SMTP server {where} does not support login; nothing was sent") from None
+    except smtplib.SMTPResponseException as exc:
+        text = exc.smtp_error.decode("utf-8", "replace") if isinstance(exc.smtp_error, bytes) else str(exc.smtp_error)
+        raise SmtpError(f"SMTP server {where} answered {exc.smtp_code} {text.splitlines()[0] if text else ''}".rstrip()) from None
+    except smtplib.SMTPRecipientsRefused:
+        raise SmtpError(f"SMTP server {where} refused the recipient {to}") from None
+    except ssl.SSLError as exc:
+        raise SmtpError(f"TLS with SMTP server {where} failed: {exc.reason or exc}") from None
+    except (OSError, smtplib.SMTPException) as exc:
+        raise SmtpError(f"cannot submit to SMTP server {where}: {exc}") from None
