@@ -27,6 +27,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="folder holding .claude/ (default: the current folder)")
     parser.add_argument("--force", action="store_true",
                         help="replace an invalid settings file with the canonical content (default: off)")
+    # `clauz3 config smtp …` sets up stdlib:smtp instead (issue 14); its options live in config_smtp.
+    parser.add_argument("section", nargs="?", choices=["smtp"], default=None,
+                        help="smtp: set the server, sender and password source of stdlib:smtp")
+    from clauz3.commands import config_smtp
+
+    config_smtp.add_arguments(parser)
 
 
 def canonical() -> dict[str, Any]:
@@ -71,6 +77,12 @@ def _write(path: Path, data: dict[str, Any], mode: int) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from clauz3.commands import config_smtp
+
+    if getattr(args, "section", None) == "smtp":
+        return config_smtp.run(args)
+    if config_smtp.given(args):
+        raise CommandError("SMTP options need the section word: clauz3 config smtp …")
     base = Path(args.into) if args.into else Path.cwd()
     if not base.is_dir():
         raise CommandError(f"--into {args.into}: no such directory")

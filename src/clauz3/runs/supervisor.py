@@ -127,6 +127,13 @@ def worker_environment(scratch: Path, base: dict[str, str] | None = None,
         overrides["CLAUZ3_SANDBOX"] = "off"  # SBX: the person's choice, shown on the card as "unavailable"
     if data_dir is not None:
         overrides["CLAUZ3_HOME"] = str(data_dir)
+        from clauz3.stdlib.smtpconfig import password_variable
+
+        # stdlib:smtp's password variable, named by the person's settings: the worker takes it out of
+        # its own environment before any program runs (smtpsend.preload).
+        name = password_variable(data_dir)
+        if name is not None and source.get(name):
+            overrides[name] = source[name]
     return clean_environment(base, effects=True, overrides=overrides)
 
 

@@ -359,6 +359,7 @@ class Worker:
 
         self.progress.emit({"phase": "executing", "receipt_nonce": claims.nonce, "approval": self.approval})
         self._open_file_journal()
+        self._preload_smtp(program)
         if self.sandbox_mode == "landlock":
             self._apply_sandbox()
         scrub_environment()
@@ -389,6 +390,13 @@ class Worker:
             raise Stop("runtime_error", f"the file-change journal could not be opened: {exc}") from None
         set_run_context(self.project, journal=fd,
                         protected_roots=[*self.c["trusted_roots"], *self.pinned.trusted_roots])
+
+    def _preload_smtp(self, program: Any) -> None:
+        """stdlib:smtp's settings and password live in the data dir, unreadable once the sandbox applies."""
+        from clauz3.stdlib import smtpsend
+
+        wanted = any(name.startswith("tools.smtp.trusted.") for name in program.effects)
+        smtpsend.preload(self.data_dir, wanted=wanted)
 
     def _apply_sandbox(self) -> None:
         from clauz3.runs import sandbox

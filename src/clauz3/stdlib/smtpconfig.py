@@ -15,13 +15,13 @@ import re
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-__all__ = ["SECURITY", "Credentials", "Settings", "SmtpConfigError", "load", "load_settings", "password_path",
+__all__ = ["ADDRESS", "SECURITY", "Credentials", "Settings", "SmtpConfigError", "load", "load_settings", "password_path", "password_variable",
            "save_password", "save_settings", "settings_path"]
 
 SECURITY = ("starttls", "tls")
 _HOST = re.compile(r"^[A-Za-z0-9]([A-Za-z0-9.-]{0,252})$")
 _ENV_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]{0,127}$")
-_ADDRESS = re.compile(r"^[^@\s<>,;\"'()\\]{1,64}@[A-Za-z0-9]([A-Za-z0-9.-]{0,252})$")
+ADDRESS = re.compile(r"^[^@\s<>,;\"'()\\]{1,64}@[A-Za-z0-9]([A-Za-z0-9.-]{0,252})$")
 
 
 class SmtpConfigError(Exception):
@@ -46,7 +46,7 @@ class Settings:
             raise SmtpConfigError(f"smtp port {self.port} is not between 1 and 65535")
         if self.security not in SECURITY:
             raise SmtpConfigError(f"smtp security {self.security!r} must be one of {', '.join(SECURITY)}")
-        if not _ADDRESS.match(self.sender):
+        if not ADDRESS.match(self.sender):
             raise SmtpConfigError(f"smtp sender {self.sender!r} is not a plain email address")
         if not self.username or any(c in self.username for c in "\r\n\x00"):
             raise SmtpConfigError("smtp user must be non-empty and on one line")
@@ -125,6 +125,15 @@ def _private(directory: Path) -> None:
         ensure_private_dir(directory)
     except InsecureFileError as exc:
         raise SmtpConfigError(str(exc)) from None
+
+
+def password_variable(data: Path) -> str | None:
+    """The environment variable the settings name for the password, or None (never raises)."""
+    try:
+        settings = load_settings(data)
+    except SmtpConfigError:
+        return None
+    return settings.password_env if settings is not None else None
 
 
 def load(data: Path, environ: dict[str, str] | os._Environ[str] | None = None) -> Credentials:

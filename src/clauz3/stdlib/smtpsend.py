@@ -10,6 +10,7 @@ retried, so a wrong password cannot lock the account or send a message twice.
 from __future__ import annotations
 
 import mimetypes
+import os
 import smtplib
 import ssl
 import sys
@@ -18,15 +19,16 @@ from email.message import EmailMessage
 from email.utils import formatdate, make_msgid
 from pathlib import Path
 
-from clauz3.stdlib.smtpconfig import Credentials, SmtpConfigError, load
+from clauz3.stdlib.smtpconfig import ADDRESS, Credentials, SmtpConfigError, load
 
-__all__ = ["ATTACHMENT_CAP", "SmtpError", "clear", "prepare", "send"]
+__all__ = ["ATTACHMENT_CAP", "SmtpError", "clear", "compose", "preload", "prepare", "send"]
 
 ATTACHMENT_CAP = 10 * 1024 * 1024
 TIMEOUT = 30.0
 
 _lock = threading.Lock()
 _loaded: Credentials | None = None
+_load_error: str | None = None
 
 
 class SmtpError(Exception):
@@ -45,17 +47,42 @@ def prepare(data: Path) -> Credentials:
     return creds
 
 
+def preload(data: Path, *, wanted: bool) -> None:
+    """The run worker's call before its sandbox: always drop the password variable from this
+    process's environment (a program using stdlib:env must not read it), and keep the settings only
+    when the program sends email; a loading error is kept and raised by the first send."""
+    global _load_error
+    from clauz3.stdlib.smtpconfig import password_variable
+
+    name = password_variable(data)
+    if not wanted:
+        if name is not None:
+            os.environ.pop(name, None)
+        return
+    try:
+        prepare(data)
+    except SmtpError as exc:
+        with _lock:
+            _load_error = str(exc)
+    finally:
+        if name is not None:
+            os.environ.pop(name, None)
+
+
 def clear() -> None:
-    global _loaded
+    global _loaded, _load_error
     with _lock:
         _loaded = None
+        _load_error = None
 
 
 def _credentials() -> Credentials:
     with _lock:
-        creds = _loaded
+        creds, error = _loaded, _load_error
     if creds is not None:
         return creds
+    if error is not None:
+        raise SmtpError(error)
     from clauz3.storage.paths import data_dir
 
     return prepare(data_dir())
@@ -98,6 +125,8 @@ def _context(creds: Credentials) -> ssl.SSLContext:
 
 def send(to: str, subject: str, body: str, attachment: str | None = None) -> None:
     """Submit one message from the configured sender to ``to`` (or print it in dry-run mode)."""
+    if not ADDRESS.match(to):  # the precondition again, in full, before anything is composed
+        raise SmtpError(f"refused recipient {to!r}: not one plain email address")
     creds = _credentials()
     s = creds.settings
     msg = compose(s.sender, to, subject, body, attachment)
