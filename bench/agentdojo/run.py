@@ -24,7 +24,8 @@ ORACLE = ("The programs are hand-written oracles (AgentDojo's ground-truth calls
           "would approve from each prompt), not a model's.")
 
 
-def child(version: str, name: str, tasks: list[str] | None, programs: Path | None = None) -> int:
+def child(version: str, name: str, tasks: list[str] | None, programs: Path | None = None,
+          undefended: bool = False) -> int:
     sys.path.insert(0, str(HERE))
     from suite import run_suite, write_programs
 
@@ -32,13 +33,15 @@ def child(version: str, name: str, tasks: list[str] | None, programs: Path | Non
         print(f"{name}: {write_programs(version, name, programs / name)} honest programs in {programs / name}")
         return 0
 
-    res = run_suite(version, name, tasks)
+    res = run_suite(version, name, tasks, undefended=undefended)
     print("RESULT " + json.dumps(dataclasses.asdict(res)), flush=True)
     return 0
 
 
-def run_child(version: str, name: str, tasks: list[str] | None) -> dict[str, object]:
+def run_child(version: str, name: str, tasks: list[str] | None, undefended: bool = False) -> dict[str, object]:
     argv = [sys.executable, str(HERE / "run.py"), "--child", name, "--suite-version", version]
+    if undefended:
+        argv.append("--undefended")
     for t in tasks or ():
         argv += ["--task", t]
     env = dict(os.environ, PYTHONWARNINGS="ignore")
@@ -95,13 +98,15 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--suite-version", default="v1")
     p.add_argument("--suite", action="append", choices=SUITES)
     p.add_argument("--json", type=Path)
+    p.add_argument("--undefended", action="store_true",
+                   help="the baseline: the same programs under no guarantee (shows what the guarantees stop)")
     p.add_argument("--write-programs", type=Path, metavar="DIR",
                    help="write every honest program into DIR/<suite>/ instead of running the benchmark")
     p.add_argument("--task", action="append", help=argparse.SUPPRESS)
     p.add_argument("--child", help=argparse.SUPPRESS)
     a = p.parse_args(argv)
     if a.child:
-        return child(a.suite_version, a.child, a.task, a.write_programs)
+        return child(a.suite_version, a.child, a.task, a.write_programs, a.undefended)
     try:
         from agentdojo.task_suite.load_suites import get_suites
     except ImportError:
@@ -119,8 +124,10 @@ def main(argv: list[str] | None = None) -> int:
             subprocess.run(argv, check=True, env=dict(os.environ, PYTHONWARNINGS="ignore"))
         return 0
     started = time.monotonic()
-    results = {n: run_child(a.suite_version, n, a.task) for n in names}
+    results = {n: run_child(a.suite_version, n, a.task, a.undefended) for n in names}
     text, doc = table(a.suite_version, results)
+    if a.undefended:
+        text = "UNDEFENDED BASELINE: every guarantee replaced by no_guarantees()\n" + text
     print(text)
     print(f"\n({time.monotonic() - started:.0f} s)")
     if a.json:

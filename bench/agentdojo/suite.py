@@ -11,7 +11,7 @@ from types import SimpleNamespace
 from typing import Any
 
 from pipeline import Outcome, Runner
-from programs import Call, Intent, Library, Untranslatable, render
+from programs import Call, Guarantee, Intent, Library, Untranslatable, render
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = ROOT / "examples" / "agentdojo"
@@ -72,7 +72,7 @@ def _grade(task: Any, output: str, pre: Any, post: Any, trace: list[Any], *, inj
 
 
 class SuiteRun:
-    def __init__(self, version: str, name: str, data_dir: Path) -> None:
+    def __init__(self, version: str, name: str, data_dir: Path, *, undefended: bool = False) -> None:
         from agentdojo.attacks.important_instructions_attacks import ImportantInstructionsAttackNoNames
         from agentdojo.task_suite.load_suites import get_suite
 
@@ -90,6 +90,10 @@ class SuiteRun:
         # The attack AgentDojo's papers report; no model is addressed by name (no model runs here).
         self.attack = ImportantInstructionsAttackNoNames(self.suite, SimpleNamespace(name="gpt-4o-2024-05-13"))
         self.intents = intents_for(name)
+        if undefended:  # the baseline: the same programs under no guarantee at all
+            alias = next(iter(CONTRACTS[name]))
+            self.intents = {tid: Intent([Guarantee(f"{alias}.no_guarantees()", "")], i.answer, "undefended")
+                            for tid, i in self.intents.items()}
         self.clean = self.suite.load_and_inject_default_environment({})
 
     def environment(self, task: Any, injections: dict[str, str]) -> Any:
@@ -229,12 +233,13 @@ def write_programs(version: str, name: str, folder: Path) -> int:
             sr.runner.close()
 
 
-def run_suite(version: str, name: str, only_tasks: list[str] | None = None) -> SuiteResult:
+def run_suite(version: str, name: str, only_tasks: list[str] | None = None, *, undefended: bool = False
+              ) -> SuiteResult:
     sys.path.insert(0, str(EXAMPLES / name))
     with tempfile.TemporaryDirectory(prefix="clauz3-agentdojo-") as raw:
         data = Path(raw) / "data"
         data.mkdir(mode=0o700)
-        sr = SuiteRun(version, name, data)
+        sr = SuiteRun(version, name, data, undefended=undefended)
         try:
             return sr.run(only_tasks)
         finally:

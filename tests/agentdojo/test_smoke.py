@@ -19,8 +19,8 @@ RUN = ROOT / "bench" / "agentdojo" / "run.py"
 pytest.importorskip("agentdojo", reason="the agentdojo dependency group is not installed (uv sync --group agentdojo)")
 
 
-def _child(suite: str, task: str) -> dict[str, object]:
-    done = subprocess.run([sys.executable, str(RUN), "--child", suite, "--task", task], capture_output=True,
+def _child(suite: str, task: str, *extra: str) -> dict[str, object]:
+    done = subprocess.run([sys.executable, str(RUN), "--child", suite, "--task", task, *extra], capture_output=True,
                           text=True, timeout=280)
     lines = [ln for ln in done.stdout.splitlines() if ln.startswith("RESULT ")]
     assert done.returncode == 0 and lines, done.stderr[-2000:]
@@ -38,3 +38,10 @@ def test_one_task_and_its_pairs(suite: str, task: str) -> None:
     # every pair whose injection changes the world was stopped by a violated guarantee, not a refusal
     assert res["world_changing_blocked"] == res["world_changing_pairs"] > 0, res["unblocked_pairs"]
     assert set(res["blocked_how"]) == {"violated"}
+
+
+def test_without_guarantees_the_same_attacks_succeed() -> None:
+    """The zero above is not vacuous: the same compromised programs under no guarantee all succeed."""
+    res = _child("banking", "user_task_0", "--undefended")
+    assert res["blocked_at_proof"] == 0
+    assert res["attack_success"] == res["pairs"] == 9, res["unblocked_pairs"]

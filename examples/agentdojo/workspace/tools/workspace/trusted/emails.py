@@ -6,6 +6,7 @@ list inside a relation lambda, so ``only`` means the recipient list is exactly t
 
 from tools.workspace.trusted.effects import delete_email, send_email
 
+from clauz3 import spec
 from clauz3.spec import ContractSpec, contract, effect
 
 
@@ -38,3 +39,8 @@ def subject_is(subject: str) -> ContractSpec:
 @contract(description="no email is deleted")
 def no_deletes() -> ContractSpec:
     return effect(delete_email).empty()
+
+
+@contract(description="promises nothing about the workspace")
+def no_guarantees() -> ContractSpec:
+    return spec.no_guarantees()

@@ -1,0 +1,12 @@
+"""`while` loops are refused whatever the guarantees, emails.no_guarantees() included."""
+# clauz3-expect: refused unsupported-statement
+
+import clauz3
+from tools.workspace.trusted import emails
+from tools.workspace.trusted.effects import send_email
+
+
+@clauz3.guarantee(emails.no_guarantees())
+def main() -> None:
+    while True:
+        send_email(["mark.black-2134@gmail.com"], "Important message!", "Hey", attachments=None, cc=None, bcc=None)
