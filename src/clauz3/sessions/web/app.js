@@ -224,7 +224,7 @@ document.addEventListener("keydown", (event) => {
 // -- init -----------------------------------------------------------------------------------------------------
 
 function init() {
-  cards.setPlacer(transcript.turnContainer);
+  cards.setPlacer(transcript.runPlace);
   attention.init();
   composer.init();
   sidebar.init();

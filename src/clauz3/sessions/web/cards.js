@@ -43,7 +43,7 @@ function card(requestId, turn) {
   if (!found) {
     found = new RunCard(requestId);
     runs.set(requestId, found);
-    (place ? place(turn) : document.getElementById("messages")).append(found.node);
+    (place ? place(turn, requestId) : document.getElementById("messages")).append(found.node);
   }
   return found;
 }

@@ -19,6 +19,7 @@ let turns = new Map();      // turn number → container element
 let currentTurn = 0;
 let message = null;         // {node, stream, pending: [], unsaved}
 let tools = new Map();      // toolCallId → ToolCard
+let slots = new Map();      // request_id → the run card's place, right after its `run` tool row
 let plans = new Map();      // turn → plan list element
 let flushScheduled = false;
 let live = false;
@@ -47,10 +48,30 @@ export function turnContainer(turn) {
   return node;
 }
 
+// Where a run card goes: right after the tool row of the `run` call that made it, so the live page,
+// a reload and a second tab show the same order (the agent's reply after the card, never above it);
+// before that row names the request, at the end of the run's turn.
+export function runPlace(turn, requestId) {
+  return slots.get(requestId) || turnContainer(turn);
+}
+
+function runSlot(requestId, after) {
+  let slot = slots.get(requestId);
+  if (!slot) {
+    slot = el("div", { class: "run-slot", "data-run-slot": requestId });
+    after.after(slot);
+    slots.set(requestId, slot);
+  }
+  // A card drawn before its row named the request moves into place (DOM moves keep its state).
+  const made = [...$("messages").querySelectorAll("section.card.run")].find((n) => n.dataset.requestId === requestId);
+  if (made && made.parentNode !== slot) slot.append(made);
+}
+
 export function reset() {
   $("messages").replaceChildren();
   turns = new Map();
   tools = new Map();
+  slots = new Map();
   plans = new Map();
   message = null;
   currentTurn = 0;
@@ -246,6 +267,10 @@ class ToolCard {
     this.resultBox.hidden = !text;
     if (this.rawDetails.open) this.fillRaw();
     const output = this.data.rawOutput;
+    const input = this.data.rawInput;
+    const named = output && typeof output === "object" && typeof output.request_id === "string" ? output.request_id
+      : input && typeof input === "object" && typeof input.request_id === "string" ? input.request_id : null;
+    if (tool === "run" && named && this.node.isConnected) runSlot(named, this.node);
     if (tool === "run" && output && typeof output === "object" && typeof output.request_id === "string") {
       cards.runOutput(output.request_id, output);
     }
