@@ -601,6 +601,8 @@ class Builder:
             for limit in sorted({self.ch.choice((0, 1, 2, 3, 5, 9, 10, 12, 20)) for _ in range(3)}):
                 out.append(f"g.max_pay({limit})")
             out.append(f"g.pays_at_most({self.ch.choice((0, 1, 2, 3))})")
+            if self.ch.chance(0.3):
+                out.append(f"g.spent_at_most({self.ch.choice((0, 2, 5, 9, 10))})")
         if "send" in self.used:
             out += [f"g.never_to({n!r})" for n in NAMES if self.ch.chance(0.5)]
             # What str() and f-strings of merged, NaN or big values may print (families 5, 6).
@@ -609,6 +611,9 @@ class Builder:
                                        'g.only_to(["True", "1"])', 'g.only_to(["1", "2", "0"])',
                                        'g.only_to(["False", "True"])', 'g.only_to(["1.0", "2.5", "0.5"])')))
             out.append(f"g.messages_at_most({self.ch.choice((1, 2, 3, 5))})")
+            if self.ch.chance(0.3):
+                out.append(self.ch.choice((f"g.no_outgoing_to({self.ch.choice(NAMES + PRINTED)!r})",
+                                           f"g.outgoing_at_most({self.ch.choice((0, 1, 2, 3))})")))
         if "note" in self.used:
             out.append("g.notes_are_numbers()")
             out.append(f"g.notes_below({self.ch.choice(('2.0', '1e16', '100.0'))})")
@@ -620,7 +625,7 @@ class Builder:
         return out
 
 
-def build(ch: Chooser, *, max_statements: int = 8, max_guarantees: int = 7) -> Program:
+def build(ch: Chooser, *, max_statements: int = 8, max_guarantees: int = 5) -> Program:
     b = Builder(ch)
     params = ""
     if ch.chance(0.35):

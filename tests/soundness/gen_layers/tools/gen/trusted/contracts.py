@@ -1,6 +1,7 @@
 """Contracts of the generative test layer: immediate limits and end states."""
 
 from tools.gen.trusted.effects import Locked, note, pay, send
+from tools.gen.trusted.events import Outgoing, Spent
 from tools.gen.trusted.rows import Contact
 
 from clauz3.spec import ContractSpec, contract, effect
@@ -59,3 +60,18 @@ def all_locked_at_end() -> ContractSpec:
 @contract(description="every message goes to an address taken unchanged from a contact")
 def to_contacts() -> ContractSpec:
     return effect(send).all(lambda e: e.to == Contact.email)
+
+
+@contract(description="nothing goes out to {who} (over events)")
+def no_outgoing_to(who: str) -> ContractSpec:
+    return Outgoing.where(lambda e: e.to == who).empty()
+
+
+@contract(description="at most {n} outgoing events")
+def outgoing_at_most(n: int) -> ContractSpec:
+    return Outgoing.count() <= n
+
+
+@contract(description="at most {limit} spent in total (over events)")
+def spent_at_most(limit: int) -> ContractSpec:
+    return Spent.sum(lambda e: e.amount) <= limit

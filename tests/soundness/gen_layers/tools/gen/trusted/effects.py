@@ -1,9 +1,11 @@
 """Effects of the generative test layer. Bodies never run in the check: stubs record the calls."""
 
+from tools.gen.trusted.events import Outgoing, Spent
 from tools.gen.trusted.rows import Contact
 
 import clauz3
 import clauz3.fluent
+from clauz3.events import performs
 from clauz3.fluent import fluent
 
 # Whether each door is locked; every door starts locked.
@@ -13,6 +15,7 @@ Locked = fluent("gen_locked", key=str, value=bool, initial=True)
 @clauz3.trusted
 @clauz3.mock
 @clauz3.requires(lambda amount: amount >= 0, message="amount must not be negative")
+@performs(lambda amount: [Spent(amount)])
 def pay(amount: int) -> None:
     """Pay amount (simulated)."""
     return None
@@ -20,6 +23,7 @@ def pay(amount: int) -> None:
 
 @clauz3.trusted
 @clauz3.mock
+@performs(lambda to, n: [Outgoing(to)])
 def send(to: str, n: int) -> None:
     """Send n messages to `to` (simulated)."""
     return None
