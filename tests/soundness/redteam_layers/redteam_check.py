@@ -1,0 +1,86 @@
+"""Red-team driver (issue 10 §6): prove hostile programs, run every proved one, judge the real calls.
+
+``python redteam_check.py --layer gen|hostile --runs R FILE...`` (one layer per process, 01 TL-6).
+Reuses the generative check's lab (tests/soundness/gen_check.py): the real checker and prover, then R
+runs in the real interpreter with sampled trusted results that respect the postconditions, under the
+monitor and with it off (the real calls judged in plain Python). Prints one JSON line per program
+(name, verdict, violation) and a JSON summary last.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import tempfile
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parent))
+
+import gen_check  # noqa: E402
+
+HOSTILE_ROOT = HERE / "hostile"
+
+
+def hostile_holds(helper: str, args: Mapping[str, Any], calls: list[tuple[str, dict[str, Any]]]) -> bool:
+    """The hostile layer's contracts evaluated directly on the calls its effects received."""
+    of = {k: [a for n, a in calls if n == k] for k in ("spend", "post", "arm", "disarm", "store")}
+    armed: dict[str, bool] = {}
+    level: dict[str, int] = {}
+    for name, a in calls:
+        if name in ("arm", "disarm"):
+            armed[a["zone"]] = name == "arm"
+        if name == "store":
+            level[a["tank"]] = a["litres"]
+    if helper == "spend_under":
+        return sum(a["cents"] for a in of["spend"]) < args["cap"]
+    if helper == "spends_at_most":
+        return len(of["spend"]) <= args["n"]
+    if helper == "no_post":
+        return all(a["text"] != args["text"] for a in of["post"])
+    if helper == "posts_short":
+        return all(len(a["text"]) <= args["n"] for a in of["post"])
+    if helper == "armed_at_end":
+        return armed.get(args["zone"], False) is True
+    if helper == "tank_is":
+        return level.get(args["tank"], 0) == args["litres"]
+    if helper == "tank_not_empty":
+        return level.get(args["tank"], 0) != 0
+    raise KeyError(f"no judge for {helper}")
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--layer", choices=("gen", "hostile"), default="gen")
+    ap.add_argument("--runs", type=int, default=30)
+    ap.add_argument("files", nargs="+")
+    args = ap.parse_args(argv)
+    if args.layer == "hostile":
+        gen_check.IMPORT_ROOT = HOSTILE_ROOT
+        gen_check.TRUSTED_ROOT = HOSTILE_ROOT / "tools" / "hostile" / "trusted"
+        gen_check.holds = hostile_holds  # the lab judges real calls with this layer's contracts
+    summary = {"tried": 0, "proved": 0, "violations": 0}
+    with tempfile.TemporaryDirectory(prefix="clauz3-redteam-") as tmp:
+        lab = gen_check.Lab(Path(tmp))
+        for file in args.files:
+            path = Path(file)
+            source = path.read_text()
+            summary["tried"] += 1
+            program, proved, reason = lab.prove(source, path.stem)
+            row: dict[str, Any] = {"name": path.stem, "verdict": reason, "violation": None}
+            if proved:
+                summary["proved"] += 1
+                found = lab.run(program, proved, args.runs, path.stem, source)
+                if found:
+                    summary["violations"] += 1
+                    row["violation"] = f"{found[0].kind}: {found[0].message}"[:800]
+            print(json.dumps(row), flush=True)
+    print(json.dumps(summary))
+    return 1 if summary["violations"] else 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

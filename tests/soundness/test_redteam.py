@@ -1,0 +1,84 @@
+"""Red team for issue 10 (§6: "adversarial programs and layers you have not seen").
+
+Hostile programs (``redteam_layers/programs.py``) over the generative test layer and over a red-team
+layer of its own (``redteam_layers/hostile``: a float result that may be infinite, a string result from
+a fixed list, rows, an int fluent and a bool fluent that starts false, helpers with defaults). Each is
+checked and proved with the real checker and prover; every proved one runs many times in the real
+interpreter with trusted results that respect the postconditions, under the monitor and with it off
+(the real calls judged in plain Python). A proved guarantee that a run breaks is a soundness bug.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+HERE = Path(__file__).resolve().parent
+REPO = HERE.parents[1]
+LAYERS = HERE / "redteam_layers"
+DRIVER = LAYERS / "redteam_check.py"
+sys.path.insert(0, str(LAYERS))
+sys.path.insert(0, str(HERE))
+
+from generator import HEADER  # noqa: E402
+from programs import GEN, GEN_DEFS, HOST, HOST_HEADER, render  # noqa: E402
+
+# Programs that found a bug (each must prove and run clean after its fix), by layer.
+FOUND = {
+    # The monitor compared an int fluent's final value with its type (True is not 1), the prover and
+    # Python by ==: a proved tank_is('t', 1) after store('t', True) was stopped as broken.
+    "h_tank_bool": "hostile",
+}
+
+
+def write(tmp: Path, layer: str) -> list[Path]:
+    table, header = (GEN, HEADER + GEN_DEFS) if layer == "gen" else (HOST, HOST_HEADER)
+    paths = []
+    for name, (guarantees, body) in sorted(table.items()):
+        path = tmp / f"{name}.py"
+        path.write_text(render(header, guarantees, body))
+        paths.append(path)
+    return paths
+
+
+def check(layer: str, files: list[Path], runs: int, *flags: str, hash_seed: str = "0"
+          ) -> tuple[dict[str, dict[str, object]], dict[str, int], str]:
+    env = {**os.environ, "PYTHONHASHSEED": hash_seed}
+    proc = subprocess.run([sys.executable, *flags, str(DRIVER), "--layer", layer, "--runs", str(runs),
+                           *map(str, files)], capture_output=True, text=True, cwd=REPO, env=env, timeout=900,
+                          check=False)
+    lines = proc.stdout.strip().splitlines()
+    assert lines, proc.stderr[-3000:]
+    rows = {r["name"]: r for r in map(json.loads, lines[:-1])}
+    summary = json.loads(lines[-1])
+    print(lines[-1])
+    return rows, summary, proc.stdout
+
+
+@pytest.mark.parametrize("layer", ["gen", "hostile"])
+def test_hostile_programs_that_prove_never_break_a_guarantee(layer: str, tmp_path: Path) -> None:
+    files = write(tmp_path, layer)
+    rows, summary, out = check(layer, files, 20)
+    assert summary["tried"] == len(files) >= 60, summary
+    assert summary["proved"] >= 15, f"too few programs proved to mean anything: {summary}"
+    broken = {n: r["violation"] for n, r in rows.items() if r["violation"]}
+    assert not broken, json.dumps(broken, indent=1)
+    for name, where in FOUND.items():
+        if where == layer:
+            assert rows[name]["verdict"] == "proved", rows[name]
+
+
+@pytest.mark.parametrize("flags,hash_seed", [((), "12345"), (("-X", "int_max_str_digits=640"), "0")])
+def test_no_verdict_depends_on_the_hash_seed_or_the_digit_limit(flags: tuple[str, ...], hash_seed: str,
+                                                                 tmp_path: Path) -> None:
+    files = write(tmp_path, "gen")
+    base, _, _ = check("gen", files, 1)
+    other, _, _ = check("gen", files, 1, *flags, hash_seed=hash_seed)
+    differ = {n: (base[n]["verdict"], other[n]["verdict"]) for n in base if base[n]["verdict"] != other[n]["verdict"]}
+    assert not differ, differ
+    assert sum(r["verdict"] == "proved" for r in base.values()) > 0
