@@ -15,7 +15,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from clauz3.interp.execute import Machine
-from clauz3.interp.semantics import OrderedSet
+from clauz3.interp.semantics import OrderedSet, values_equal
 from clauz3.interp.trace import CallRecord, Trace
 from clauz3.interp.values import MissingField, RecordValue, untag
 from clauz3.language import ir
@@ -265,7 +265,8 @@ class FluentFinalState(SpecState):
         spec = self.spec
         if spec.pred is None:
             current = trace.fluent_value(spec.fluent, _raw(spec.key))
-            equal = current == _raw(spec.value) and type(current) is type(_raw(spec.value))
+            # Python's == (the contract's own meaning, and the prover's): True equals 1 in an int fluent.
+            equal = values_equal(current, _raw(spec.value))
             return equal if spec.op == "==" else not equal
         decl = trace.program.fluents.get(spec.fluent)
         state = trace.fluents.get(spec.fluent, {})
