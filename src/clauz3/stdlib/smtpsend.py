@@ -123,6 +123,20 @@ def _context(creds: Credentials) -> ssl.SSLContext:
     return ctx
 
 
+def _login_once(client: smtplib.SMTP, user: str, password: str) -> None:
+    # smtplib's login() tries every mechanism the server offers after a refusal: a wrong password
+    # would count as several failed logins. One mechanism, one attempt.
+    if not client.has_extn("auth"):
+        raise smtplib.SMTPNotSupportedError("no AUTH")
+    offered = (client.esmtp_features.get("auth") or "").upper().split()
+    mechanism = next((m for m in ("PLAIN", "LOGIN") if m in offered), None)
+    if mechanism is None:
+        raise SmtpError(f"SMTP server offers no PLAIN or LOGIN authentication (offers {' '.join(offered) or 'none'})")
+    client.user, client.password = user, password
+    authobject = client.auth_plain if mechanism == "PLAIN" else client.auth_login
+    client.auth(mechanism, authobject, initial_response_ok=True)
+
+
 def send(to: str, subject: str, body: str, attachment: str | None = None) -> None:
     """Submit one message from the configured sender to ``to`` (or print it in dry-run mode)."""
     if not ADDRESS.match(to):  # the precondition again, in full, before anything is composed
@@ -148,7 +162,7 @@ def send(to: str, subject: str, body: str, attachment: str | None = None) -> Non
                 client.starttls(context=_context(creds))
             client.ehlo()
             try:
-                client.login(s.username, creds.password or "")
+                _login_once(client, s.username, creds.password or "")
             except smtplib.SMTPAuthenticationError as exc:
                 raise SmtpError(f"SMTP server {where} refused the login for {s.username} ({exc.smtp_code}); "
                                 "check the password with clauz3 config smtp; nothing was sent") from None

@@ -1,0 +1,267 @@
+"""stdlib:smtp against a real SMTP server (aiosmtpd on 127.0.0.1 with AUTH and STARTTLS or implicit TLS).
+
+Programs go through the real path — ``clauz3 run``: prove, a signed receipt from the mock approval
+service, the worker (sandboxed where Landlock is available) and the monitor — and the server's
+mailbox is what is checked. The certificate is self-signed, made here with ``cryptography``.
+"""
+
+from __future__ import annotations
+
+import datetime
+import email
+import email.policy
+import ipaddress
+import os
+import shutil
+import socket
+import ssl
+import subprocess
+import sys
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pytest
+from aiosmtpd.controller import Controller
+from aiosmtpd.smtp import SMTP as SMTPServer
+from aiosmtpd.smtp import AuthResult, Envelope, LoginPassword, Session
+from cryptography import x509
+from cryptography.hazmat.primitives import hashes, serialization
+from cryptography.hazmat.primitives.asymmetric import ec
+from cryptography.x509.oid import NameOID
+
+import clauz3
+from clauz3.approvals.mock import MockApprovalService
+from clauz3.stdlib.smtpconfig import Settings, save_password, save_settings
+
+pytestmark = pytest.mark.filterwarnings("ignore:Requiring AUTH while not requiring TLS")
+SMTP_LIB = Path(clauz3.__file__).parent / "stdlib" / "smtp" / "tools" / "smtp"
+USER = "me@example.com"
+PASSWORD = "correct horse battery staple"
+
+PROMISED = '''import clauz3
+from tools.smtp.trusted import contracts as mail
+from tools.smtp.trusted.effects import send_email, send_email_with_attachment
+
+
+@clauz3.guarantee(mail.only(["bob@example.com", "ann@example.com"]))
+@clauz3.guarantee(mail.at_most(2))
+@clauz3.guarantee(mail.only_attach_under("reports"))
+def main() -> None:
+    send_email("bob@example.com", "Hello", "Meeting at 3")
+    send_email_with_attachment("ann@example.com", "Report", "Attached.", "reports/week.txt")
+'''
+
+# A misled agent adds a third recipient: the proof of only([...]) fails, nothing is sent.
+REFUSED = PROMISED.replace('''    send_email("bob@example.com", "Hello", "Meeting at 3")
+''', '''    send_email("bob@example.com", "Hello", "Meeting at 3")
+    send_email("eve@evil.example", "Copy", "Meeting at 3")
+''')
+
+
+@dataclass
+class Mailbox:
+    messages: list[Envelope] = field(default_factory=list)
+    logins: list[tuple[str, str]] = field(default_factory=list)
+
+    async def handle_DATA(self, server: SMTPServer, session: Session, envelope: Envelope) -> str:
+        self.messages.append(envelope)
+        return "250 OK"
+
+    def authenticate(self, server: SMTPServer, session: Session, envelope: Envelope, mechanism: str,
+                     auth_data: Any) -> AuthResult:
+        if not isinstance(auth_data, LoginPassword):
+            return AuthResult(success=False, handled=False)
+        login, password = auth_data.login.decode(), auth_data.password.decode()
+        self.logins.append((login, password))
+        # handled=False: the server answers 235 or 535 itself.
+        return AuthResult(success=login == USER and password == PASSWORD, handled=False)
+
+
+@dataclass
+class Server:
+    mailbox: Mailbox
+    port: int
+    ca_file: Path
+
+
+def _certificate(directory: Path) -> tuple[Path, Path]:
+    key = ec.generate_private_key(ec.SECP256R1())
+    name = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, "clauz3 test SMTP")])
+    now = datetime.datetime.now(datetime.UTC)
+    cert = (x509.CertificateBuilder().subject_name(name).issuer_name(name).public_key(key.public_key())
+            .serial_number(x509.random_serial_number()).not_valid_before(now - datetime.timedelta(minutes=5))
+            .not_valid_after(now + datetime.timedelta(days=1))
+            .add_extension(x509.SubjectAlternativeName([x509.IPAddress(ipaddress.ip_address("127.0.0.1"))]), False)
+            .add_extension(x509.BasicConstraints(ca=True, path_length=None), True)
+            .sign(key, hashes.SHA256()))
+    cert_path, key_path = directory / "server.pem", directory / "server.key"
+    cert_path.write_bytes(cert.public_bytes(serialization.Encoding.PEM))
+    key_path.write_bytes(key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8,
+                                           serialization.NoEncryption()))
+    return cert_path, key_path
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@pytest.fixture(params=["starttls", "tls"])
+def server(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Server]:
+    certs = tmp_path / "certs"
+    certs.mkdir()
+    cert, key = _certificate(certs)
+    tls = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
+    tls.load_cert_chain(cert, key)
+    box = Mailbox()
+    port = _free_port()
+    if request.param == "starttls":
+        ctl = Controller(box, hostname="127.0.0.1", port=port, tls_context=tls, require_starttls=True,
+                         auth_required=True, auth_require_tls=True, authenticator=box.authenticate)
+    else:
+        # The whole connection is TLS; aiosmtpd only counts STARTTLS as TLS for auth_require_tls.
+        ctl = Controller(box, hostname="127.0.0.1", port=port, ssl_context=tls, auth_required=True,
+                         auth_require_tls=False, authenticator=box.authenticate)
+    ctl.start()
+    try:
+        yield Server(box, port, cert)
+    finally:
+        ctl.stop()
+
+
+def _security(server: Server, request: pytest.FixtureRequest) -> str:
+    return str(request.node.callspec.params["server"])
+
+
+@pytest.fixture
+def data(tmp_path: Path) -> Path:
+    home = tmp_path / "data"
+    home.mkdir(mode=0o700)
+    return home
+
+
+@pytest.fixture
+def project(tmp_path: Path) -> Path:
+    proj = tmp_path / "proj"
+    shutil.copytree(SMTP_LIB, proj / "tools" / "smtp", ignore=shutil.ignore_patterns("__pycache__"))
+    (proj / "reports").mkdir()
+    (proj / "reports" / "week.txt").write_text("42 widgets\n")
+    (proj / "main.py").write_text(PROMISED)
+    (proj / "refused.py").write_text(REFUSED)
+    return proj
+
+
+def configure(data: Path, server: Server, security: str, *, password: str = PASSWORD,
+              password_env: str | None = None, dry_run: bool = False) -> None:
+    save_settings(data, Settings(host="127.0.0.1", port=server.port, security=security, username=USER,
+                                 sender=USER, password_env=password_env, dry_run=dry_run,
+                                 ca_file=str(server.ca_file)))
+    if password_env is None:
+        save_password(data, password)
+
+
+def clauz3_run(project: Path, data: Path, svc: MockApprovalService, program: str,
+               env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+    base = {k: v for k, v in os.environ.items() if not k.startswith("CLAUZ3_")}
+    base.update(CLAUZ3_HOME=str(data), CLAUZ3_PROOF_CACHE="0", CLAUZ3_APPROVAL_SERVICE=svc.url,
+                CLAUZ3_APPROVAL_TOKEN=svc.token, CLAUZ3_APPROVAL_VERIFY_KEY=svc.verify_key.text)
+    base.update(env or {})
+    return subprocess.run([sys.executable, "-m", "clauz3", "run", "--trusted-root", "tools/smtp/trusted", program],
+                          cwd=project, env=base, capture_output=True, text=True, timeout=180)
+
+
+def test_proved_approved_program_delivers_exactly_the_promised_messages(
+        server: Server, request: pytest.FixtureRequest, project: Path, data: Path) -> None:
+    configure(data, server, _security(server, request))
+    with MockApprovalService(data, project) as svc:
+        out = clauz3_run(project, data, svc, "main.py")
+    assert out.returncode == 0, out.stdout + out.stderr
+    assert "executed: main" in out.stdout
+    box = server.mailbox
+    assert [(m.mail_from, m.rcpt_tos) for m in box.messages] == [
+        (USER, ["bob@example.com"]), (USER, ["ann@example.com"])]
+    first, second = (email.message_from_bytes(m.original_content or b"", policy=email.policy.default)
+                     for m in box.messages)
+    assert (first["Subject"], first["From"], first["To"]) == ("Hello", USER, "bob@example.com")
+    assert first.get_content().strip() == "Meeting at 3"
+    attachments = list(second.iter_attachments())
+    assert [(a.get_filename(), a.get_content()) for a in attachments] == [("week.txt", "42 widgets\n")]
+    assert box.logins == [(USER, PASSWORD), (USER, PASSWORD)]  # one login per message, never more
+    assert PASSWORD not in out.stdout + out.stderr
+    assert PASSWORD not in (data / "smtp" / "settings.json").read_text()
+
+
+def test_refused_program_delivers_nothing(server: Server, request: pytest.FixtureRequest, project: Path,
+                                          data: Path) -> None:
+    configure(data, server, _security(server, request))
+    with MockApprovalService(data, project) as svc:
+        out = clauz3_run(project, data, svc, "refused.py")
+        assert svc.requests == []  # not proved: approval is never asked
+    assert out.returncode != 0
+    assert "only" in out.stdout + out.stderr
+    assert server.mailbox.messages == [] and server.mailbox.logins == []
+
+
+def test_wrong_password_gives_one_error_line_and_no_retry(server: Server, request: pytest.FixtureRequest,
+                                                         project: Path, data: Path) -> None:
+    configure(data, server, _security(server, request), password="wrong password")
+    with MockApprovalService(data, project) as svc:
+        out = clauz3_run(project, data, svc, "main.py")
+    assert out.returncode != 0
+    lines = [x for x in (out.stdout + out.stderr).splitlines() if "refused the login" in x]
+    assert len(lines) == 1, out.stdout + out.stderr
+    assert f"127.0.0.1:{server.port} refused the login for {USER} (535)" in lines[0]
+    assert "Traceback" not in out.stdout + out.stderr
+    assert server.mailbox.logins == [(USER, "wrong password")]  # one attempt; the second send never ran
+    assert server.mailbox.messages == []
+    assert "wrong password" not in out.stdout + out.stderr
+
+
+def test_password_from_named_variable_reaches_the_sender_only(server: Server, request: pytest.FixtureRequest,
+                                                             project: Path, data: Path) -> None:
+    configure(data, server, _security(server, request), password_env="MY_SMTP_PASSWORD")
+    with MockApprovalService(data, project) as svc:
+        out = clauz3_run(project, data, svc, "main.py", env={"MY_SMTP_PASSWORD": PASSWORD})
+    assert out.returncode == 0, out.stdout + out.stderr
+    assert len(server.mailbox.messages) == 2
+    assert server.mailbox.logins == [(USER, PASSWORD), (USER, PASSWORD)]
+    assert not (data / "smtp" / "password").exists()
+
+
+def test_dry_run_connects_to_nothing(server: Server, request: pytest.FixtureRequest, project: Path,
+                                     data: Path) -> None:
+    configure(data, server, _security(server, request), dry_run=True)
+    with MockApprovalService(data, project) as svc:
+        out = clauz3_run(project, data, svc, "main.py")
+    assert out.returncode == 0, out.stdout + out.stderr
+    assert out.stderr.count("smtp dry run: not sent:") == 2, out.stderr
+    assert "to ann@example.com, subject 'Report'" in out.stderr
+    assert server.mailbox.messages == [] and server.mailbox.logins == []
+
+
+def test_config_smtp_keeps_the_password_out_of_settings_and_output(tmp_path: Path, data: Path) -> None:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("CLAUZ3_")}
+    env["CLAUZ3_HOME"] = str(data)
+
+    def config(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
+        return subprocess.run([sys.executable, "-m", "clauz3", "config", *args], cwd=tmp_path, env=env,
+                              capture_output=True, text=True, timeout=60, input=stdin)
+
+    first = config("smtp", "--host", "smtp.example.com", "--sender", USER, "--password-stdin", stdin=PASSWORD + "\n")
+    assert first.returncode == 0, first.stderr
+    settings, secret = data / "smtp" / "settings.json", data / "smtp" / "password"
+    assert secret.read_text() == PASSWORD
+    assert (settings.stat().st_mode & 0o777, secret.stat().st_mode & 0o777) == (0o600, 0o600)
+    assert (data / "smtp").stat().st_mode & 0o777 == 0o700
+    assert PASSWORD not in settings.read_text()
+    shown = config("smtp", "--show")
+    assert shown.stdout.startswith("smtp: starttls smtp.example.com:587 user me@example.com"), shown.stdout
+    assert PASSWORD not in first.stdout + first.stderr + shown.stdout + shown.stderr
+    bad = config("smtp", "--security", "tls", "--sender", "not an address")
+    assert bad.returncode == 2 and bad.stderr.strip().count("\n") == 0
+    assert "is not a plain email address" in bad.stderr
+    loose = config("--host", "x")
+    assert loose.returncode == 2 and "clauz3 config smtp" in loose.stderr
