@@ -26,7 +26,9 @@ sys.path.insert(0, str(LAYERS))
 sys.path.insert(0, str(HERE))
 
 from generator import HEADER  # noqa: E402
-from programs import GEN, GEN_DEFS, HOST, HOST_HEADER, render  # noqa: E402
+from programs import EXAMPLE_HEADERS, EXAMPLES, GEN, GEN_DEFS, HOST, HOST_HEADER, render  # noqa: E402
+
+BROKEN = REPO / "tests" / "difftest" / "broken_prover.py"
 
 # Programs that found a bug (each must prove and run clean after its fix), by layer.
 FOUND = {
@@ -37,7 +39,11 @@ FOUND = {
 
 
 def write(tmp: Path, layer: str) -> list[Path]:
-    table, header = (GEN, HEADER + GEN_DEFS) if layer == "gen" else (HOST, HOST_HEADER)
+    if layer.startswith("example:"):
+        name = layer.split(":", 1)[1]
+        table, header = EXAMPLES[name], EXAMPLE_HEADERS[name]
+    else:
+        table, header = (GEN, HEADER + GEN_DEFS) if layer == "gen" else (HOST, HOST_HEADER)
     paths = []
     for name, (guarantees, body) in sorted(table.items()):
         path = tmp / f"{name}.py"
@@ -46,10 +52,11 @@ def write(tmp: Path, layer: str) -> list[Path]:
     return paths
 
 
-def check(layer: str, files: list[Path], runs: int, *flags: str, hash_seed: str = "0"
-          ) -> tuple[dict[str, dict[str, object]], dict[str, int], str]:
+def check(layer: str, files: list[Path], runs: int, *flags: str, hash_seed: str = "0", drop: str | None = None
+          ) -> tuple[dict[str, dict[str, object]], dict[str, int]]:
     env = {**os.environ, "PYTHONHASHSEED": hash_seed}
-    proc = subprocess.run([sys.executable, *flags, str(DRIVER), "--layer", layer, "--runs", str(runs),
+    head = [str(BROKEN), drop] if drop else []
+    proc = subprocess.run([sys.executable, *flags, *head, str(DRIVER), "--layer", layer, "--runs", str(runs),
                            *map(str, files)], capture_output=True, text=True, cwd=REPO, env=env, timeout=900,
                           check=False)
     lines = proc.stdout.strip().splitlines()
@@ -57,15 +64,45 @@ def check(layer: str, files: list[Path], runs: int, *flags: str, hash_seed: str 
     rows = {r["name"]: r for r in map(json.loads, lines[:-1])}
     summary = json.loads(lines[-1])
     print(lines[-1])
-    return rows, summary, proc.stdout
+    return rows, summary
 
 
 @pytest.mark.parametrize("layer", ["gen", "hostile"])
 def test_hostile_programs_that_prove_never_break_a_guarantee(layer: str, tmp_path: Path) -> None:
     files = write(tmp_path, layer)
-    rows, summary, out = check(layer, files, 20)
+    rows, summary = check(layer, files, 20)
     assert summary["tried"] == len(files) >= 60, summary
     assert summary["proved"] >= 15, f"too few programs proved to mean anything: {summary}"
+    assert_clean(layer, rows)
+
+
+EXAMPLE_LAYERS = [f"example:{name}" for name in sorted(EXAMPLES)]
+
+
+@pytest.mark.parametrize("layer", EXAMPLE_LAYERS)
+def test_hostile_programs_over_the_example_libraries(layer: str, tmp_path: Path) -> None:
+    files = write(tmp_path, layer)
+    rows, summary = check(layer, files, 20)
+    assert summary["tried"] == len(files), summary
+    assert summary["proved"] >= 4, f"too few programs proved to mean anything: {summary}"
+    assert_clean(layer, rows)
+
+
+@pytest.mark.parametrize("layer,drop,program", [
+    ("hostile", "no_post", "h_code_upper"), ("example:email", "unique_recipients", "email_unique_case"),
+    ("example:trading", "approvals_only_where", "trade_where_extra_key"),
+    ("example:bank", "max_spend", "bank_round_half"), ("example:cloud", "max_instance_hours", "cloud_hours_total_over"),
+])
+def test_the_check_catches_a_prover_that_drops_a_guarantee(layer: str, drop: str, program: str,
+                                                           tmp_path: Path) -> None:
+    """A check that ran on nothing would pass: over a prover that drops one guarantee it must fail."""
+    files = [p for p in write(tmp_path, layer) if p.stem == program]
+    rows, _ = check(layer, files, 20, drop=drop)
+    assert rows[program]["verdict"] == "proved", rows
+    assert rows[program]["violation"], rows
+
+
+def assert_clean(layer: str, rows: dict[str, dict[str, object]]) -> None:
     broken = {n: r["violation"] for n, r in rows.items() if r["violation"]}
     assert not broken, json.dumps(broken, indent=1)
     for name, where in FOUND.items():
@@ -77,8 +114,8 @@ def test_hostile_programs_that_prove_never_break_a_guarantee(layer: str, tmp_pat
 def test_no_verdict_depends_on_the_hash_seed_or_the_digit_limit(flags: tuple[str, ...], hash_seed: str,
                                                                  tmp_path: Path) -> None:
     files = write(tmp_path, "gen")
-    base, _, _ = check("gen", files, 1)
-    other, _, _ = check("gen", files, 1, *flags, hash_seed=hash_seed)
+    base, _ = check("gen", files, 1)
+    other, _ = check("gen", files, 1, *flags, hash_seed=hash_seed)
     differ = {n: (base[n]["verdict"], other[n]["verdict"]) for n in base if base[n]["verdict"] != other[n]["verdict"]}
     assert not differ, differ
     assert sum(r["verdict"] == "proved" for r in base.values()) > 0

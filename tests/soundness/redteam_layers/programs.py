@@ -400,3 +400,89 @@ def render(header: str, guarantees: str, body: str) -> str:
     """The program text: header, the guarantees as decorators, then main's body."""
     decorators = "".join(f"@clauz3.guarantee({g.strip()})\n" for g in guarantees.split(";"))
     return header + "\n" + decorators + "def main() -> None:\n" + "".join(f"    {line}\n" for line in body.split("\n"))
+
+
+# ---------------------------------------------------------------- the example libraries (examples/NAME)
+
+EXAMPLE_HEADERS = {
+    "bank": "import clauz3\nfrom tools.bank.trusted import contracts as b\nfrom tools.bank.trusted.effects import balance, withdraw\n",
+    "email": "import clauz3\nfrom tools.email.trusted import contracts as e\nfrom tools.email.trusted.effects import send_email\n",
+    "trading": ("import clauz3\nfrom tools.trading.trusted import contracts as t\n"
+                "from tools.trading.trusted.effects import list_approvals, sell_shares\n"),
+    "cloud": ("import clauz3\nfrom tools.cloud.trusted import contracts as c\n"
+              "from tools.cloud.trusted.effects import delete_bucket, list_instances, start_instance, stop_instance\n"),
+}
+
+EXAMPLES: dict[str, dict[str, tuple[str, str]]] = {
+    "bank": {
+        "bank_withdraw_balance": ("b.max_spend(5)", 'x = balance("a")\nif x <= 5:\n    withdraw("a", x)'),
+        "bank_min_balance": ("b.max_spend(3)", 'withdraw("a", min(balance("a"), 3))'),
+        "bank_abs_distance": ("b.max_spend(10)", 'x = balance("a")\nif x <= 10:\n    withdraw("a", abs(x - 10))'),
+        "bank_abs_distance_over": ("b.max_spend(9)", 'x = balance("a")\nif x <= 10:\n    withdraw("a", abs(x - 10))'),
+        "bank_strip_account": ("b.only_account('a')", 'withdraw(" a ".strip(), 1)'),
+        "bank_lower_account": ("b.only_account('a')", 'withdraw("A".lower(), 1)'),
+        "bank_fullwidth_account": ("b.only_account('a')", 'withdraw("ａ", 1)'),
+        "bank_set_dedup": ("b.max_spend(3)", 'for acct in {"a", "a"}:\n    withdraw(acct, 3)'),
+        "bank_balance_other": ("b.only_account('a')", 'x = balance("b")\nwithdraw("a", 0)'),
+        "bank_kwargs": ("b.max_spend(2); b.only_account('a')", 'withdraw(amount=2, account="a")'),
+        "bank_running_total": ("b.max_spend(3)", 'total = 0\nfor x in [1, 2]:\n    total = total + x\nwithdraw("a", total)'),
+        "bank_running_total_over": ("b.max_spend(2)", 'total = 0\nfor x in [1, 2]:\n    total = total + x\nwithdraw("a", total)'),
+        "bank_int_trunc": ("b.max_spend(3)", 'withdraw("a", int(3.9))'),
+        "bank_round_half": ("b.max_spend(3)", 'withdraw("a", round(3.5))'),
+        "bank_bool_amount": ("b.max_spend(1)", 'withdraw("a", int(True) + True)'),
+        "bank_items_loop": ("b.max_spend(2)", 'd = {"a": 1, "b": 2}\nfor k, v in d.items():\n    withdraw("a", v)'),
+        "bank_dict_overwrite_loop": ("b.max_spend(3)", 'd = {"a": 1, "b": 2}\nd["a"] = 0\nfor k in d:\n    withdraw("a", d[k] + 0)'),
+        "bank_balance_twice": ("b.max_spend(10)", 'x = balance("a")\ny = balance("a")\nif x <= 5:\n    if y <= 5:\n        withdraw("a", x + y)'),
+        "bank_balance_twice_assumed_equal": ("b.max_spend(5)", 'x = balance("a")\ny = balance("a")\nif x <= 5:\n    withdraw("a", y)'),
+    },
+    "email": {
+        "email_unique_case": ("e.unique_recipients()", 'for a in ["x@y", "X@y".lower()]:\n    send_email(a, "m")'),
+        "email_unique_set": ("e.unique_recipients()", 'for a in {"x@y", "x@y"}:\n    send_email(a, "m")'),
+        "email_repeat_len": ("e.content_length_at_most(6)", 'send_email("a@x", "hi" * 3)'),
+        "email_repeat_len_over": ("e.content_length_at_most(5)", 'send_email("a@x", "hi" * 3)'),
+        "email_float_text_len": ("e.content_length_at_most(5)", 'send_email("a@x", f"{1e16}")'),
+        "email_float_sum_len": ("e.content_length_at_most(18)", 'send_email("a@x", str(0.1 + 0.2))'),
+        "email_strip_twice": ("e.recipient_at_most('a@x', 1)", 'send_email("a@x", "1")\nsend_email("a@x ".strip(), "2")'),
+        "email_join_one": ("e.only(['a@x'])", 'send_email(",".join(["a@x"]), "m")'),
+        "email_join_two": ("e.only(['a@x'])", 'send_email(",".join(["a", "@x"]), "m")'),
+        "email_range_skip": ("e.at_most(1)", 'for i in range(2):\n    if i > 0:\n        send_email("a@x", str(i))'),
+        "email_bool_text": ("e.content_length_at_most(4)", 'send_email("a@x", f"{True}")'),
+        "email_bool_text_over": ("e.content_length_at_most(4)", 'send_email("a@x", f"{False}")'),
+        "email_comprehension_sends": ("e.at_most(2)", 'xs = [send_email(a, "m") for a in ["a@x", "b@x", "c@x"]]'),
+        "email_alias_list": ("e.only(['a@x'])", 'xs = ["a@x"]\nys = xs\nys.append("b@x")\nfor a in xs:\n    send_email(a, "m")'),
+        "email_upper_sharp": ("e.content_length_at_most(1)", 'send_email("a@x", "ß".upper())'),
+    },
+    "trading": {
+        "trade_where_int_for_bool": ("t.approvals_only_where({'approved': True})", 'list_approvals("d", {"approved": 1})'),
+        "trade_where_float_for_bool": ("t.approvals_only_where({'approved': True})", 'list_approvals("d", {"approved": 1.0})'),
+        "trade_where_extra_key": ("t.approvals_only_where({'approved': True})", 'list_approvals("d", {"approved": True, "x": 1})'),
+        "trade_where_tuple_vs_list": ("t.approvals_only_where({'s': [1]})", 'list_approvals("d", {"s": (1,)})'),
+        "trade_where_list_same": ("t.approvals_only_where({'s': [1]})", 'list_approvals("d", {"s": [1]})'),
+        "trade_where_copy_mutated": ("t.approvals_only_where({'approved': True})", 'w = {"approved": True}\nw2 = dict(w)\nw2["approved"] = False\nlist_approvals("d", w)'),
+        "trade_where_alias_mutated": ("t.approvals_only_where({'approved': True})", 'w = {"approved": True}\nv = w\nv["approved"] = False\nlist_approvals("d", w)'),
+        "trade_where_mutated_after": ("t.approvals_only_where({'approved': True})", 'w = {"approved": True}\nlist_approvals("d", w)\nw["approved"] = False'),
+        "trade_where_mutated_before": ("t.approvals_only_where({'approved': True})", 'w = {"approved": True}\nw["approved"] = False\nlist_approvals("d", w)'),
+        "trade_where_key_order": ("t.approvals_only_where({'a': 1, 'b': 2})", 'list_approvals("d", {"b": 2, "a": 1})'),
+        "trade_where_neg_zero": ("t.approvals_only_where({'a': 0.0})", 'list_approvals("d", {"a": -0.0})'),
+        "trade_where_str_vs_int": ("t.approvals_only_where({'a': 1})", 'list_approvals("d", {"a": "1"})'),
+        "trade_where_dup_key": ("t.approvals_only_where({'a': 2})", 'list_approvals("d", {"a": 1, "a": 2})'),
+        "trade_where_int_float_key": ("t.approvals_only_where({'a': 2})", 'list_approvals("d", {"a": 2.0})'),
+        "trade_sell_loop": ("t.orders_at_most(1)", 'for r in list_approvals("d", {}):\n    if r.shares > 0:\n        sell_shares(r.stock, r.shares)'),
+        "trade_sell_loop_break": ("t.orders_at_most(1)", 'for r in list_approvals("d", {}):\n    if r.shares > 0:\n        sell_shares(r.stock, r.shares)\n        break'),
+        "trade_desk_lower": ("t.approvals_only_desk('eq')", 'list_approvals("EQ".lower(), {})'),
+        "trade_desk_from_row": ("t.approvals_only_desk('eq')", 'rs = list_approvals("eq", {})\nif len(rs) > 0:\n    list_approvals(rs[0].approver, {})'),
+    },
+    "cloud": {
+        "cloud_hours_total": ("c.max_instance_hours(72)", 'for h in [24, 48]:\n    start_instance("us", "s", h)'),
+        "cloud_hours_total_over": ("c.max_instance_hours(72)", 'for h in [24, 49]:\n    start_instance("us", "s", h)'),
+        "cloud_region_lower": ("c.only_regions(['us'])", 'list_instances("us")\nstart_instance("US".lower(), "s", 1)'),
+        "cloud_region_from_row": ("c.only_regions(['us'])", 'for r in list_instances("us"):\n    start_instance(r.region, "s", 1)'),
+        "cloud_size_max": ("c.only_sizes(['s'])", 'start_instance("us", max(["s", "m"]), 1)'),
+        "cloud_size_min": ("c.only_sizes(['s'])", 'start_instance("us", min(["s", "m"]), 1)'),
+        "cloud_comprehension_starts": ("c.at_most_instances(2)", 'xs = [start_instance("us", "s", 1) for i in range(3)]'),
+        "cloud_start_per_row": ("c.at_most_instances(20)", 'for r in list_instances("us"):\n    start_instance("us", "s", 1)'),
+        "cloud_start_per_row_over": ("c.at_most_instances(19)", 'for r in list_instances("us"):\n    start_instance("us", "s", 1)'),
+        "cloud_no_deletes_branch": ("c.no_deletes()", 'rs = list_instances("us")\nif len(rs) > 20:\n    delete_bucket("b")'),
+        "cloud_no_deletes_running": ("c.no_deletes()", 'for r in list_instances("us"):\n    if r.running:\n        delete_bucket(r.instance_id + "x")'),
+    },
+}

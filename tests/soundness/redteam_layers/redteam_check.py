@@ -52,9 +52,39 @@ def hostile_holds(helper: str, args: Mapping[str, Any], calls: list[tuple[str, d
     raise KeyError(f"no judge for {helper}")
 
 
+def example_holds(helper: str, args: Mapping[str, Any], calls: list[tuple[str, dict[str, Any]]]) -> bool:
+    """Contracts of the example libraries (bank, email, trading, cloud), judged in plain Python."""
+    of: dict[str, list[dict[str, Any]]] = {}
+    for name, a in calls:
+        of.setdefault(name, []).append(a)
+
+    def get(name: str) -> list[dict[str, Any]]:
+        return of.get(name, [])
+
+    judges = {
+        "max_spend": lambda: sum(a["amount"] for a in get("withdraw")) <= args["limit"],
+        "only_account": lambda: all(a["account"] == args["account"] for a in get("withdraw") + get("balance")),
+        "at_most": lambda: len(get("send_email")) <= args["count"],
+        "only": lambda: all(a["addr"] in args["addresses"] for a in get("send_email")),
+        "unique_recipients": lambda: len({a["addr"] for a in get("send_email")}) == len(get("send_email")),
+        "recipient_at_most": lambda: sum(a["addr"] == args["addr"] for a in get("send_email")) <= args["count"],
+        "content_length_at_most": lambda: all(len(a["msg"]) <= args["max_chars"] for a in get("send_email")),
+        "approvals_only_where": lambda: all(a["where"] == args["filter_dict"] for a in get("list_approvals")),
+        "approvals_only_desk": lambda: all(a["desk"] == args["desk"] for a in get("list_approvals")),
+        "orders_at_most": lambda: len(get("sell_shares")) <= args["n"],
+        "only_regions": lambda: all(a["region"] in args["allowed"] for a in get("start_instance") + get("list_instances")),
+        "only_sizes": lambda: all(a["size"] in args["allowed"] for a in get("start_instance")),
+        "max_instance_hours": lambda: sum(a["hours"] for a in get("start_instance")) <= args["total"],
+        "at_most_instances": lambda: len(get("start_instance")) <= args["n"],
+        "no_deletes": lambda: not get("delete_bucket"),
+        "none": lambda: not get("send_email") and not get("sell_shares"),
+    }
+    return judges[helper]()
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser()
-    ap.add_argument("--layer", choices=("gen", "hostile"), default="gen")
+    ap.add_argument("--layer", default="gen", help="gen, hostile or example:NAME (examples/NAME)")
     ap.add_argument("--runs", type=int, default=30)
     ap.add_argument("files", nargs="+")
     args = ap.parse_args(argv)
@@ -62,6 +92,11 @@ def main(argv: list[str] | None = None) -> int:
         gen_check.IMPORT_ROOT = HOSTILE_ROOT
         gen_check.TRUSTED_ROOT = HOSTILE_ROOT / "tools" / "hostile" / "trusted"
         gen_check.holds = hostile_holds  # the lab judges real calls with this layer's contracts
+    elif args.layer.startswith("example:"):
+        root = HERE.parents[2] / "examples" / args.layer.split(":", 1)[1]
+        gen_check.IMPORT_ROOT = root
+        gen_check.TRUSTED_ROOT = next((root / "tools").glob("*/trusted"))
+        gen_check.holds = example_holds
     summary = {"tried": 0, "proved": 0, "violations": 0}
     with tempfile.TemporaryDirectory(prefix="clauz3-redteam-") as tmp:
         lab = gen_check.Lab(Path(tmp))
