@@ -98,7 +98,9 @@ async def real_stack(tmp: Path, *, tutorial: str | None = "email", libraries: Se
         project = make_project(tmp, libraries)
         args = ["demo", *extra_args]
         cwd = project
-    proc, link = launch_ui(*args, env=ui_env(home), cwd=cwd)
+    env = ui_env(home)
+    env["CLAUZ3_CACHE"] = str(tmp / "cache")  # a first run's empty proof cache: no result from another test
+    proc, link = launch_ui(*args, env=env, cwd=cwd)
     base = link.split("/ui/login")[0]
     try:
         async with async_playwright() as pw:
