@@ -164,12 +164,14 @@ def configure(data: Path, server: Server, security: str, *, password: str = PASS
 
 
 def clauz3_run(project: Path, data: Path, svc: MockApprovalService, program: str,
-               env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+               env: dict[str, str] | None = None,
+               roots: tuple[str, ...] = ("tools/smtp/trusted",)) -> subprocess.CompletedProcess[str]:
     base = {k: v for k, v in os.environ.items() if not k.startswith("CLAUZ3_")}
     base.update(CLAUZ3_HOME=str(data), CLAUZ3_PROOF_CACHE="0", CLAUZ3_APPROVAL_SERVICE=svc.url,
                 CLAUZ3_APPROVAL_TOKEN=svc.token, CLAUZ3_APPROVAL_VERIFY_KEY=svc.verify_key.text)
     base.update(env or {})
-    return subprocess.run([sys.executable, "-m", "clauz3", "run", "--trusted-root", "tools/smtp/trusted", program],
+    flags = [x for root in roots for x in ("--trusted-root", root)]
+    return subprocess.run([sys.executable, "-m", "clauz3", "run", *flags, program],
                           cwd=project, env=base, capture_output=True, text=True, timeout=180)
 
 
@@ -265,3 +267,34 @@ def test_config_smtp_keeps_the_password_out_of_settings_and_output(tmp_path: Pat
     assert "is not a plain email address" in bad.stderr
     loose = config("--host", "x")
     assert loose.returncode == 2 and "clauz3 config smtp" in loose.stderr
+
+
+READS_ENV = '''import clauz3
+from tools.env.trusted.effects import read_env
+from tools.smtp.trusted import contracts as mail
+from tools.smtp.trusted.effects import send_email
+
+
+@clauz3.guarantee(mail.only(["bob@example.com"]))
+def main() -> None:
+    secret = read_env("MY_SMTP_PASSWORD")
+    print("password characters seen:", len(secret))
+    send_email("bob@example.com", "Hi", "[" + secret + "]")
+'''
+
+
+def test_program_cannot_read_the_password_variable(server: Server, request: pytest.FixtureRequest,
+                                                   project: Path, data: Path) -> None:
+    env_lib = Path(clauz3.__file__).parent / "stdlib" / "env" / "tools" / "env"
+    shutil.copytree(env_lib, project / "tools" / "env", ignore=shutil.ignore_patterns("__pycache__"))
+    (project / "reads_env.py").write_text(READS_ENV)
+    configure(data, server, _security(server, request), password_env="MY_SMTP_PASSWORD")
+    with MockApprovalService(data, project) as svc:
+        out = clauz3_run(project, data, svc, "reads_env.py", env={"MY_SMTP_PASSWORD": PASSWORD},
+                         roots=("tools/smtp/trusted", "tools/env/trusted"))
+    assert out.returncode == 0, out.stdout + out.stderr
+    assert "password characters seen: 0" in out.stdout
+    [message] = server.mailbox.messages
+    body = email.message_from_bytes(message.original_content or b"", policy=email.policy.default)
+    assert body.get_content().strip() == "[]"
+    assert server.mailbox.logins == [(USER, PASSWORD)]  # the sender still had it
