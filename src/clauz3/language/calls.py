@@ -156,9 +156,7 @@ class CallCompiler(ExprCompiler):
 
     def arg(self, node: ast.expr, p: ir.Param, fname: str) -> Any:
         e = self.expr(node)
-        if isinstance(node, ast.Name) and node.id in self.env:
-            # MUT-1: a collection passed to a call is no longer uniquely owned.
-            self.env[node.id].owned = False
+        self.release(node)  # MUT-1: a collection passed to a call is no longer uniquely owned
         if not T.is_err(e.type) and not T.is_err(p.type) and not T.assignable(e.type, p.type):
             return self.err(node, "type-error",
                             f"argument `{p.name}` of `{fname}` must be {T.show(p.type)}, got {T.show(e.type)}",

@@ -53,6 +53,20 @@ class Var:
     loop_depth: int = 0  # symbolic-loop nesting depth where the name was bound
 
 
+def alias_names(node: ast.expr) -> list[str]:
+    """Local names whose collection an expression may evaluate to, unchanged (the value shares it)."""
+    if isinstance(node, ast.Name):
+        return [node.id]
+    if isinstance(node, ast.BoolOp):
+        return [n for v in node.values for n in alias_names(v)]
+    if isinstance(node, ast.IfExp):
+        return alias_names(node.body) + alias_names(node.orelse)
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "get" \
+            and len(node.args) >= 2:
+        return alias_names(node.args[1])  # dict.get's default is returned as it is
+    return []
+
+
 def copy_env(env: dict[str, Var]) -> dict[str, Var]:
     return {k: replace(v) for k, v in env.items()}
 
@@ -444,8 +458,12 @@ class ExprCompiler:
         return e
 
     def release(self, node: ast.expr) -> None:
-        if isinstance(node, ast.Name) and node.id in self.env:
-            self.env[node.id].owned = False
+        """MUT-1, one rule for every expression form: a local collection the value may *be* (not
+        merely be computed from) is no longer uniquely owned: `b = a`, `a or [...]`, `x if c else a`,
+        `d.get(k, a)`, and the same as an argument, a stored element or a returned value."""
+        for name in alias_names(node):
+            if name in self.env:
+                self.env[name].owned = False
 
     def elem_of(self, node: ast.AST, elts: list[Any]) -> Any:
         types = [e.type for e in elts]

@@ -162,8 +162,8 @@ class BodyCompiler(CallCompiler):
         elif empty and (getattr(t, "elem", None) == ir.OBJECT or getattr(t, "key", None) == ir.OBJECT):
             refinable = True
         trusted = self.is_trusted(value)
-        if value_node is not None and isinstance(value_node, ast.Name) and value_node.id in self.env:
-            self.env[value_node.id].owned = False  # MUT-1: bound to a second name
+        if value_node is not None:
+            self.release(value_node)  # MUT-1: bound to a second name, through any expression form
         self.env[name] = Var(t, owned=fresh, trusted=trusted, max_len=self.static_len(value), refinable=refinable,
                              loop_depth=self.symbolic_depth)
         return ir.NameTarget(name, t)
