@@ -17,6 +17,7 @@ a{color:#1a4fa0}.badge{display:inline-block;padding:0 .4rem;border-radius:.3rem;
 .red{color:#a01010}.amber{color:#8a5a00}.neutral{color:#444}.card{border:1px solid #ccc;border-radius:.4rem;
 padding:.8rem;margin:.6rem 0}button{margin:.2rem}textarea{width:100%;min-height:4rem}pre{overflow:auto;
 background:#f6f6f6;padding:.5rem}.mock{background:#efe3ff;color:#4b1a8a}
+.summary-line{font-size:1.05rem;font-weight:600}.values{max-height:12rem;overflow:auto;background:#f6f6f6}
 """
 
 _JS = """const post = async (url, body) => {
