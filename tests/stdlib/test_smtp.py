@@ -298,3 +298,60 @@ def test_program_cannot_read_the_password_variable(server: Server, request: pyte
     body = email.message_from_bytes(message.original_content or b"", policy=email.policy.default)
     assert body.get_content().strip() == "[]"
     assert server.mailbox.logins == [(USER, PASSWORD)]  # the sender still had it
+
+
+@pytest.fixture
+def confined(tmp_path: Path) -> Iterator[Path]:
+    from clauz3.stdlib.runtime import clear_run_context, set_run_context
+
+    root = tmp_path / "confined"
+    root.mkdir()
+    set_run_context(root)
+    yield root
+    clear_run_context()
+
+
+def test_attachment_is_read_inside_the_project_only(confined: Path, tmp_path: Path) -> None:
+    from clauz3.stdlib.safefs import FsError
+    from clauz3.stdlib.smtpsend import compose
+
+    (tmp_path / "outside.txt").write_text("secret")
+    (confined / "link.txt").symlink_to(tmp_path / "outside.txt")
+    (confined / "ok.txt").write_text("fine")
+    msg = compose(USER, "bob@example.com", "Hi", "body", "ok.txt")
+    assert [a.get_content() for a in msg.iter_attachments()] == ["fine"]
+    with pytest.raises(FsError):
+        compose(USER, "bob@example.com", "Hi", "body", "link.txt")
+    with pytest.raises(FsError):
+        compose(USER, "bob@example.com", "Hi", "body", "../outside.txt")
+
+
+def test_sender_refuses_what_the_preconditions_refuse(tmp_path: Path) -> None:
+    from clauz3.stdlib import smtpsend
+
+    data = tmp_path / "d"
+    data.mkdir(mode=0o700)
+    save_settings(data, Settings(host="127.0.0.1", port=_free_port(), security="starttls", username=USER,
+                                 sender=USER, dry_run=True))
+    smtpsend.prepare(data)
+    try:
+        for bad in ("Bob <bob@example.com>", "bob@example.com, eve@evil.example", "bob@example.com\r\nBcc: e@x"):
+            with pytest.raises(smtpsend.SmtpError, match="not one plain email address"):
+                smtpsend.send(bad, "Hi", "body")
+        with pytest.raises(smtpsend.SmtpError, match="refused message"):
+            smtpsend.send("bob@example.com", "Hi\r\nBcc: eve@evil.example", "body")
+    finally:
+        smtpsend.clear()
+
+
+def test_unconfigured_smtp_is_one_clear_error(tmp_path: Path) -> None:
+    from clauz3.stdlib import smtpsend
+
+    data = tmp_path / "d"
+    data.mkdir(mode=0o700)
+    smtpsend.preload(data, wanted=True)
+    try:
+        with pytest.raises(smtpsend.SmtpError, match=r"^SMTP is not configured; run clauz3 config smtp --help$"):
+            smtpsend.send("bob@example.com", "Hi", "body")
+    finally:
+        smtpsend.clear()

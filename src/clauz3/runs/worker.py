@@ -395,7 +395,7 @@ class Worker:
         """stdlib:smtp's settings and password live in the data dir, unreadable once the sandbox applies."""
         from clauz3.stdlib import smtpsend
 
-        wanted = any(name.startswith("tools.smtp.trusted.") for name in program.effects)
+        wanted = any(".smtp.trusted." in "." + name for name in program.effects)  # tools[.org].smtp
         smtpsend.preload(self.data_dir, wanted=wanted)
 
     def _apply_sandbox(self) -> None:
