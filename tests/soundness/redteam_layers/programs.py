@@ -162,7 +162,8 @@ GEN = {
  "fx_all_locked_after_loop": ("g.all_locked_at_end()", 'for d in ["a", "b"]:\n    unlock(d)\n    if d == "a":\n        lock(d)'),
  "fx_exception_between_locks": ("g.all_locked_at_end()", 'unlock("a")\nx = 10 // (read_int("k") - 3)\nlock("a")'),
 }
-GEN_DEFS_1 = '''
+GEN_DEFS_1 = '''from tools.gen.trusted.rows import Contact
+
 def add9(xs):
     xs.append(9)
     return 0
@@ -486,3 +487,115 @@ EXAMPLES: dict[str, dict[str, tuple[str, str]]] = {
         "cloud_no_deletes_running": ("c.no_deletes()", 'for r in list_instances("us"):\n    if r.running:\n        delete_bucket(r.instance_id + "x")'),
     },
 }
+
+
+# Provenance (to_contacts: every send goes to an address taken unchanged from a contact) through
+# every expression form; the monitor judges provenance, the gen judge the value.
+
+
+def _two(body: str) -> str:
+    """BODY under ``if len(r) > 1:`` after ``r = contacts()``."""
+    return "r = contacts()\nif len(r) > 1:\n" + "\n".join("    " + line for line in body.split("\n"))
+
+
+GEN_PROVENANCE = {
+    "prov_fstring": ("g.to_contacts()", _two('send(f"{r[0].email}", 1)')),
+    "prov_concat_empty": ("g.to_contacts()", _two('send(r[0].email + "", 1)')),
+    "prov_slice_all": ("g.to_contacts()", _two("send(r[0].email[0:], 1)")),
+    "prov_join_one": ("g.to_contacts()", _two('send("".join([r[0].email]), 1)')),
+    "prov_ifexp": ("g.to_contacts()", _two('send(r[0].email if read_flag("c") else r[1].email, 1)')),
+    "prov_str_call": ("g.to_contacts()", _two("send(str(r[0].email), 1)")),
+    "prov_lower": ("g.to_contacts()", _two("send(r[0].email.lower(), 1)")),
+    "prov_strip": ("g.to_contacts()", _two("send(r[0].email.strip(), 1)")),
+    "prov_list_elem": ("g.to_contacts()", _two("xs = [r[0].email, r[1].email]\nsend(xs[1], 1)")),
+    "prov_dict_value": ("g.to_contacts()", _two('d = {"k": r[0].email}\nsend(d["k"], 1)')),
+    "prov_dict_get_default": ("g.to_contacts()", _two('d = {"k": r[0].email}\nsend(d.get("z", r[1].email), 1)')),
+    "prov_dict_key": ("g.to_contacts()", _two("d = {r[0].email: 1}\nfor k in d:\n    send(k, 1)")),
+    "prov_set_elem": ("g.to_contacts()", _two("s = {r[0].email, r[1].email}\nfor x in s:\n    send(x, 1)")),
+    "prov_set_dedup_first": ("g.to_contacts()", _two('s = {r[0].email, "x"}\nfor x in s:\n    if x != "x":\n        send(x, 1)')),
+    "prov_literal_equal": ("g.to_contacts()", _two('if r[0].email == "a":\n    send("a", 1)')),
+    "prov_helper_ident": ("g.to_contacts()", _two("send(ident(r[0].email), 1)")),
+    "prov_helper_pick": ("g.to_contacts()", _two('send(pick(read_flag("c"), r[0].email, r[1].email), 1)')),
+    "prov_first_or": ("g.to_contacts()", _two('send(first_or([r[0].email], "zz"), 1)')),
+    "prov_or": ("g.to_contacts()", _two('send(r[0].email or r[1].email, 1)')),
+    "prov_and": ("g.to_contacts()", _two('send(r[0].email and r[1].email, 1)')),
+    "prov_max_strs": ("g.to_contacts()", _two("send(max(r[0].email, r[1].email), 1)")),
+    "prov_sorted_comp": ("g.to_contacts()", _two("xs = [c.email for c in r]\nsend(xs[0], 1)")),
+    "prov_comp_cond": ("g.to_contacts()", _two("xs = [c.email for c in r if c.vip]\nif len(xs) > 0:\n    send(xs[0], 1)")),
+    "prov_tuple_unpack": ("g.to_contacts()", _two("a, b = r[0].email, r[1].email\nsend(b, 1)")),
+    "prov_enumerate": ("g.to_contacts()", _two("for i, c in enumerate(r):\n    send(c.email, i + 1)")),
+    "prov_loop_last": ("g.to_contacts()", _two("last = r[0].email\nfor c in r:\n    last = c.email\nsend(last, 1)")),
+    "prov_merge_literal": ("g.to_contacts()", _two('x = r[0].email\nif read_flag("c"):\n    x = "lit"\nsend(x, 1)')),
+    "prov_list_copy": ("g.to_contacts()", _two("xs = list([r[0].email])\nsend(xs[0], 1)")),
+    "prov_min_list": ("g.to_contacts()", _two("send(min([c.email for c in r]), 1)")),
+    "prov_set_literal_kept": ("g.to_contacts()", _two('s = {"lit", r[0].email}\nfor x in s:\n    if x == r[0].email:\n        send(x, 1)')),
+    "prov_dict_literal_key_kept": ("g.to_contacts()", _two('d = {"lit": 1}\nd[r[0].email] = 2\nfor k in d:\n    if k == r[0].email:\n        send(k, 1)')),
+    "prov_max_tie_literal_first": ("g.to_contacts()", _two('send(max("", r[0].email), 1)')),
+    "prov_min_tie_literal_first": ("g.to_contacts()", _two('x = min("lit", r[0].email)\nif x == r[0].email:\n    send(x, 1)')),
+    "prov_max_list_tie": ("g.to_contacts()", _two('x = max(["lit", r[0].email])\nif x == r[0].email:\n    send(x, 1)')),
+    "prov_max_list_tie_tagged_first": ("g.to_contacts()", _two('x = max([r[0].email, "lit"])\nif x == r[0].email:\n    send(x, 1)')),
+    "prov_set_add_literal_after": ("g.to_contacts()", _two('s = {r[0].email}\ns.add("lit")\nfor x in s:\n    if x == r[0].email:\n        send(x, 1)')),
+    "prov_set_add_literal_before": ("g.to_contacts()", _two('s = {"lit"}\ns.add(r[0].email)\nfor x in s:\n    if x == r[0].email:\n        send(x, 1)')),
+    "prov_dict_get_key_equal": ("g.to_contacts()", _two('d = {r[0].email: "lit"}\nx = d.get("lit", r[1].email)\nsend(x, 1)')),
+    "prov_list_index_value": ("g.to_contacts()", _two('xs = ["lit", r[0].email]\nif "lit" in xs:\n    send(xs[xs.index(r[0].email)], 1)')),
+    "prov_row_rebuilt": ("g.to_contacts()", _two("c = Contact(email=r[0].email, vip=True)\nsend(c.email, 1)")),
+}
+
+GEN.update(GEN_PROVENANCE)
+
+# Contract arguments and effect arguments of other types than the contract's own (bool for int,
+# int for float), and limits no run can meet (an empty sum is 0).
+GEN.update({
+    "arg_note_true_below_one": ("g.notes_below(1.0)", "note(True)"),
+    "arg_note_true_below_two": ("g.notes_below(2.0)", "note(True)"),
+    "arg_note_int_number": ("g.notes_are_numbers()", "note(1)"),
+    "arg_pay_true": ("g.max_pay(1)", "pay(True)\npay(False)"),
+    "arg_pay_true_over": ("g.max_pay(1)", "pay(True)\npay(True)"),
+    "arg_limit_negative_empty": ("g.max_pay(-1)", "pass"),
+    "arg_count_negative_empty": ("g.pays_at_most(-1)", "pass"),
+    "arg_only_to_empty": ("g.only_to([])", 'if read_flag("c"):\n    send("a", 1)'),
+    "arg_only_to_dup": ("g.only_to(['a', 'a'])", 'send("a", 1)'),
+    "arg_never_to_empty_str": ("g.never_to('')", 'send("a"[1:], 1)'),
+    "arg_notes_below_neg_zero": ("g.notes_below(0.0)", "note(-0.0)"),
+    "arg_notes_below_neg_zero_ok": ("g.notes_below(0.5)", "note(-0.0)"),
+    "arg_messages_bool_n": ("g.messages_at_most(1)", 'send("a", True)\nsend("b", False)'),
+    "arg_locked_empty_key": ("g.locked_at_end('')", 'unlock("a"[0:0])'),
+    "arg_all_locked_key_space": ("g.all_locked_at_end()", 'unlock(" a")\nlock(" a ".rstrip())'),
+    "arg_kw_lock_unlock": ("g.locked_at_end('x')", 'pair(a=lock("x"), b=unlock("x"))'),
+    "arg_unlock_then_lock_var": ("g.all_locked_at_end()", 'd = read_str("k")\nunlock(d)\nlock(d)'),
+    "arg_unlock_var_lock_lit": ("g.all_locked_at_end()", 'd = read_str("k")\nunlock(d)\nlock("a")'),
+})
+HOST.update({
+    "h_arg_spend_true": ("h.spend_under(2)", "spend(True)"),
+    "h_arg_spend_true_over": ("h.spend_under(1)", "spend(True)"),
+    "h_arg_spend_under_zero_empty": ("h.spend_under(0)", "pass"),
+    "h_arg_post_len_zero": ("h.posts_short(0)", 'post("ab"[2:])'),
+    "h_arg_tank_false_not_empty": ("h.tank_not_empty('t')", "store('t', False)"),
+    "h_arg_tank_true_not_empty": ("h.tank_not_empty('t')", "store('t', True)"),
+    "h_arg_tank_is_zero_initial": ("h.tank_is('t', 0)", "store('u', 1)\nstore('t', False)"),
+})
+EXAMPLES["bank"].update({
+    "bank_arg_true_amount": ("b.max_spend(1)", 'withdraw("a", True)'),
+    "bank_arg_true_amount_over": ("b.max_spend(0)", 'withdraw("a", True)'),
+})
+EXAMPLES["email"].update({
+    "email_arg_only_dup": ("e.only(['a@x', 'a@x'])", 'send_email("a@x", "m")'),
+    "email_unique_strip": ("e.unique_recipients()", 'send_email("a@x", "m")\nsend_email(" a@x".strip(), "m")'),
+})
+
+# The program's own exits: raise, assert, an early return, after an effect; target parameters.
+GEN.update({
+    "exit_raise_after_unlock": ("g.locked_at_end('front')", 'unlock("front")\nif read_int("k") > 5:\n    raise ValueError("x")\nlock("front")'),
+    "exit_assert_after_unlock": ("g.locked_at_end('front')", 'unlock("front")\nassert read_int("k") < 5\nlock("front")'),
+    "exit_return_after_unlock": ("g.locked_at_end('front')", 'unlock("front")\nif read_flag("c"):\n    return\nlock("front")'),
+    "exit_return_before_unlock": ("g.locked_at_end('front')", 'if read_flag("c"):\n    return\nunlock("front")\nlock("front")'),
+    "exit_helper_raises": ("g.locked_at_end('front')", 'unlock("front")\ncheck_small(read_int("k"))\nlock("front")'),
+    "exit_raise_unreachable": ("g.locked_at_end('front')", 'unlock("front")\nif read_int("k") > 10:\n    raise ValueError("x")\nlock("front")'),
+})
+GEN_DEFS += '''
+def check_small(n):
+    if n > 5:
+        raise ValueError("too big")
+    return n
+
+'''
