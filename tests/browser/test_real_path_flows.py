@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import errno
 import os
+import re
 from pathlib import Path
 from typing import Any
 
@@ -87,7 +88,10 @@ async def test_failed_proof_shows_its_counterexample_on_the_card(tmp_path: Path)
         run = s.page.locator("section.run").last
         await expect(run.locator(".phase")).to_have_text("Did not execute", timeout=60_000)
         await expect(run).to_contain_text("proof_failed")
-        await expect(run).to_contain_text("reading() at line 8 returned 4", timeout=10_000)
+        # The counterexample is what a person sees on the card, not only inside its details.
+        shown = run.get_by_text(re.compile(r"reading\(\) at line 8 return(s|ed) 4")).filter(visible=True)
+        await expect(shown.first).to_be_visible(timeout=10_000)
+        await expect(run).to_contain_text("reading() at line 8 returned 4")  # and the run record's message
         await expect(s.page.locator("section.approval")).to_be_hidden()
         await s.idle()
         [record] = await s.runs()
@@ -116,6 +120,8 @@ async def test_stop_during_execution_keeps_the_first_effect_and_never_reruns(tmp
         await s.page.get_by_role("button", name="Stop", exact=True).click()
         await expect(run.locator(".phase")).to_have_text("Stopped", timeout=30_000)
         await expect(run).to_contain_text("Executed partially: yes", timeout=10_000)
+        said = run.get_by_text("stopped after execution had started", exact=False).filter(visible=True)
+        await expect(said.first).to_be_visible()  # in the card's own words, without opening it
         await s.idle()
         [record] = await s.runs()
         assert record["phase"] == "cancelled" and record["executed_partially"] is True
