@@ -355,3 +355,16 @@ def test_unconfigured_smtp_is_one_clear_error(tmp_path: Path) -> None:
             smtpsend.send("bob@example.com", "Hi", "body")
     finally:
         smtpsend.clear()
+
+
+def test_agent_environment_never_holds_the_password_variable(tmp_path: Path) -> None:
+    from clauz3.sessions.providers.launch import adapter_env
+
+    data = tmp_path / "d"
+    data.mkdir(mode=0o700)
+    base = {"PATH": "/usr/bin", "MY_SMTP_PASSWORD": PASSWORD}
+    assert adapter_env(base, data)["MY_SMTP_PASSWORD"] == PASSWORD  # not named by any settings yet
+    save_settings(data, Settings(host="127.0.0.1", port=587, security="starttls", username=USER, sender=USER,
+                                 password_env="MY_SMTP_PASSWORD"))
+    for provider in (None, "claude", "codex", "opencode"):
+        assert "MY_SMTP_PASSWORD" not in adapter_env(base, data, provider=provider)

@@ -53,6 +53,11 @@ def adapter_env(
     ``NO_PROXY``, plus the provider's additions (CLD-3, CDX-2, OPC-2, NAT-4)."""
     env = {k: v for k, v in base.items() if not k.startswith("CLAUZ3_")}
     env["CLAUZ3_HOME"] = str(Path(data_dir).resolve())
+    from clauz3.stdlib.smtpconfig import password_variable
+
+    smtp_password = password_variable(Path(data_dir))  # issue 14: never in the agent's environment
+    if smtp_password is not None:
+        env.pop(smtp_password, None)
     for name in ("NO_PROXY", "no_proxy"):
         current = env.get(name, "")
         env[name] = f"{current},{LOOPBACK}" if current else LOOPBACK
