@@ -12,14 +12,9 @@ from collections.abc import Callable
 from pathlib import Path
 
 from clauz3._version import __version__
+from clauz3.command_error import CommandError
 
-
-class CommandError(Exception):
-    """An expected error: printed as one ``error:`` line, exit ``code``."""
-
-    def __init__(self, message: str, code: int = 2) -> None:
-        super().__init__(message)
-        self.code = code
+__all__ = ["CommandError", "data_dir", "run_guarded"]
 
 
 def data_dir() -> Path:

@@ -25,7 +25,7 @@ import webbrowser
 from pathlib import Path
 
 from clauz3.approvals.tokens import generate_token
-from clauz3.commands._errors import CommandError
+from clauz3.command_error import CommandError
 
 from .config import CONFIG_ENV, LaunchConfig, write_config
 

@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from clauz3.approvals.tokens import generate_token
-from clauz3.commands._errors import CommandError
+from clauz3.command_error import CommandError
 
 from .config import LaunchConfig
 from .launcher import EXIT_BY_CODE, bind_loopback

@@ -17,7 +17,7 @@ import signal
 import subprocess
 from typing import Any
 
-from clauz3.commands._errors import CommandError
+from clauz3.command_error import CommandError
 from clauz3.layers.skills import session_instructions
 
 from .bridge_check import FAILED
