@@ -2,6 +2,7 @@
 
 check:
     uv run ruff check src tests bench scripts
+    uv run lint-imports --no-cache
     uv run pytest
 
 test *ARGS:
