@@ -368,3 +368,38 @@ def test_agent_environment_never_holds_the_password_variable(tmp_path: Path) -> 
                                  password_env="MY_SMTP_PASSWORD"))
     for provider in (None, "claude", "codex", "opencode"):
         assert "MY_SMTP_PASSWORD" not in adapter_env(base, data, provider=provider)
+
+
+def test_starttls_server_without_starttls_never_gets_the_password(tmp_path: Path, data: Path) -> None:
+    from clauz3.stdlib import smtpsend
+
+    box = Mailbox()
+    port = _free_port()
+    ctl = Controller(box, hostname="127.0.0.1", port=port, auth_require_tls=False, authenticator=box.authenticate)
+    ctl.start()
+    try:
+        save_settings(data, Settings(host="127.0.0.1", port=port, security="starttls", username=USER, sender=USER))
+        save_password(data, PASSWORD)
+        smtpsend.prepare(data)
+        with pytest.raises(smtpsend.SmtpError, match="does not offer STARTTLS; nothing was sent"):
+            smtpsend.send("bob@example.com", "Hi", "body")
+    finally:
+        smtpsend.clear()
+        ctl.stop()
+    assert box.logins == [] and box.messages == []
+
+
+def test_untrusted_certificate_stops_before_login(server: Server, request: pytest.FixtureRequest,
+                                                  data: Path) -> None:
+    from clauz3.stdlib import smtpsend
+
+    save_settings(data, Settings(host="127.0.0.1", port=server.port, security=_security(server, request),
+                                 username=USER, sender=USER))  # no ca_file: the self-signed cert is not trusted
+    save_password(data, PASSWORD)
+    smtpsend.prepare(data)
+    try:
+        with pytest.raises(smtpsend.SmtpError, match=r"CERTIFICATE_VERIFY_FAILED|certificate verify failed"):
+            smtpsend.send("bob@example.com", "Hi", "body")
+    finally:
+        smtpsend.clear()
+    assert server.mailbox.logins == [] and server.mailbox.messages == []
