@@ -119,3 +119,21 @@ def test_no_verdict_depends_on_the_hash_seed_or_the_digit_limit(flags: tuple[str
     differ = {n: (base[n]["verdict"], other[n]["verdict"]) for n in base if base[n]["verdict"] != other[n]["verdict"]}
     assert not differ, differ
     assert sum(r["verdict"] == "proved" for r in base.values()) > 0
+
+
+@pytest.mark.parametrize("expr", ["7 ** 1000000000000", "read_int('k') ** 200000", "1 << 1000000000000"])
+def test_an_int_too_large_to_compute_is_refused_before_proving(expr: str, tmp_path: Path) -> None:
+    """`7 ** 10**12` after an unlock proved locked_at_end, and the run could only die (MemoryError or
+    a kill) with the door unlocked; the prover itself would build `2 ** n` for a huge shift. Never run
+    here: the program must be refused before proving."""
+    path = tmp_path / "huge.py"
+    path.write_text(render(HEADER + GEN_DEFS, "g.locked_at_end('front')",
+                           f'unlock("front")\nx = {expr}\nlock("front")'))
+    gen = HERE / "gen_layers"
+    proc = subprocess.run([sys.executable, "-m", "clauz3", "prove", "--trusted-root", str(gen / "tools/gen/trusted"),
+                           "--import-root", str(gen), "--no-cache", str(path)], capture_output=True, text=True,
+                          cwd=REPO, timeout=120, check=False)
+    out = proc.stdout + proc.stderr
+    assert proc.returncode == 2, out
+    assert f"{path}:" in out and "limit-exceeded" in out, out
+    assert "proved guarantee" not in out, out
