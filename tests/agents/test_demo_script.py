@@ -145,3 +145,16 @@ def test_run_this_program_submits_the_fenced_source_verbatim() -> None:
     # Without a closing fence, or with text after it, it is not the phrase.
     assert not isinstance(parse(f"Run this program:\n```python\n{source}").intent, SubmitProgram)
     assert not isinstance(parse(f"Run this program:\n```python\n{source}```\nthanks").intent, SubmitProgram)
+
+
+def test_help_offers_only_what_works_here(tmp_path) -> None:
+    from clauz3.agents.demo.replies import capabilities
+
+    email_only = capabilities({"email"}, str(tmp_path))
+    assert 'email bob@example.com "Hi"' in email_only and "output/hello.txt" not in email_only
+    assert "need the filesystem library" in email_only
+    bare = capabilities({"filesystem"}, str(tmp_path))  # no notes/ or output/ folder here
+    assert "email bob@" not in bare and "notes/" not in bare and "output/" not in bare
+    assert "`list files under .`" in bare
+    (tmp_path / "output").mkdir()
+    assert '`write "hello" to output/hello.txt`' in capabilities({"filesystem"}, str(tmp_path))

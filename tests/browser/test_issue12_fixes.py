@@ -5,9 +5,12 @@ tab (the agent's reply after its run card, never above it); the composer on a ph
 
 from __future__ import annotations
 
+import asyncio
+import time
 from pathlib import Path
 from typing import Any
 
+import pytest
 from browser_harness import needs_chromium
 from real_stack import real_stack
 
@@ -56,4 +59,68 @@ async def test_transcript_order_is_the_same_live_after_reload_and_in_a_second_ta
         await expect(other.locator("#status-text")).to_have_text("Ready", timeout=30_000)
         assert await order(other) == live
         await second.close()
+        s.clean()
+
+
+async def finish_turn(s: Any, ends: int) -> None:
+    """Approve every card the turn raises until its ``ends``-th turn_end is in the stored history."""
+    from playwright.async_api import expect
+
+    approve = s.page.locator(".decisions button.primary:not([disabled])")
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline:
+        if await approve.count():
+            await approve.last.click()
+            await expect(approve).to_have_count(0, timeout=20_000)
+            continue
+        history = (await s.api("/api/chat/transcript?format=json"))["history"]
+        if sum(1 for f in history if f.get("method") == "clauz3/turn_end") >= ends:
+            await s.idle()
+            return
+        await asyncio.sleep(0.2)  # polling the service; the deadline above is the only limit
+    raise AssertionError(f"turn {ends} did not end")
+
+
+async def last_reply(s: Any) -> str:
+    """The agent's text in the last turn, from the stored history (what the page restores)."""
+    history = (await s.api("/api/chat/transcript?format=json"))["history"]
+    users = [i for i, f in enumerate(history) if f.get("method") == "clauz3/user"]
+    text = []
+    for frame in history[users[-1]:]:
+        update = ((frame.get("params") or {}).get("params") or frame.get("params") or {}).get("update") or {}
+        content = update.get("content") or {}
+        if update.get("sessionUpdate") == "agent_message_chunk" and isinstance(content.get("text"), str):
+            text.append(content["text"])
+    return "".join(text)
+
+
+@pytest.mark.parametrize("tutorial", ["email", "real-files"])
+async def test_every_demo_help_example_runs_to_completion(tmp_path: Path, tutorial: str) -> None:
+    """Each example `help` offers in a tutorial works there: runs are approved and complete, nothing
+    answers with a missing library or folder."""
+    from playwright.async_api import expect
+
+    async with real_stack(tmp_path, tutorial=tutorial) as s:
+        page = s.page
+        await s.send("help")
+        await finish_turn(s, 1)
+        reply = page.locator(".bubble.assistant").last
+        await expect(reply.locator("li code").first).to_be_visible()
+        examples = [t for t in await reply.locator("li code").all_text_contents() if t != "help"]
+        assert len(examples) >= 8, examples
+        if tutorial == "real-files":
+            assert 'write "hello" to output/hello.txt' in examples
+        else:
+            assert 'email bob@example.com "Hi"' in examples and not any("notes" in e for e in examples)
+        for n, example in enumerate(examples, start=2):
+            runs = len(await s.runs())
+            await s.send(example)
+            await finish_turn(s, n)
+            said = await last_reply(s)
+            for wrong in ("doesn't have the", "There is no folder", "failed", "couldn't"):
+                assert wrong not in said, (example, said)
+            now = await s.runs()
+            if len(now) > runs:
+                assert now[-1]["phase"] == "completed", (example, now[-1])
+                assert "Done:" in said, (example, said)
         s.clean()

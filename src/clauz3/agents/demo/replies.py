@@ -6,29 +6,74 @@ record does not show.
 
 from __future__ import annotations
 
+import os
 import re
+from collections.abc import Collection
 from typing import Any
 
-CAPABILITIES = (
-    "I'm the clauz3 demo agent — a scripted program with no language model, so I only understand "
-    "these requests:\n"
-    "- any tutorial starter button\n"
-    "- help — this list\n"
-    "- show status — the clauz3 runs of this conversation\n"
-    "- show tools — the installed library functions\n"
-    "- show libraries — the library catalogue\n"
-    "- show guides / read guide builtin:clauz3-authoring — the skill documents\n"
-    '- email bob@example.com "Hi" (optionally … only to bob@example.com, ann@example.com)\n'
-    "- list files under notes\n"
-    "- read notes/groceries.txt\n"
-    "- count lines in notes/groceries.txt\n"
-    '- write "hello" to output/hello.txt / append the line "milk" to notes/groceries.txt\n'
-    '- append the line "done" to notes/groceries.txt and notes/meeting.md — one run changing two files\n'
-    "- count to 20 (or count to 20 slowly)\n"
+HELP_HEAD = ("I'm the clauz3 demo agent — a scripted program with no language model, so I only understand "
+             "these requests:")
+HELP_COMMON = (
+    "- any tutorial starter button",
+    "- `help` — this list",
+    "- `show status` — the clauz3 runs of this conversation",
+    "- `show tools` — the installed library functions",
+    "- `show libraries` — the library catalogue",
+    "- `show guides` — the skill documents; `read guide builtin:clauz3-authoring` reads one",
+    "- `count to 20` (or `count to 20 slowly`)",
+    "- `try a native tool`",
     "- run this program: (or run this program as request ID:) and a fenced ```python block — submitted to "
-    "clauz3 run exactly as given\n"
-    "- try a native tool"
+    "clauz3 run exactly as given",
 )
+HELP_EMAIL = ('- `email bob@example.com "Hi"` — one mock email (end with "only to bob@example.com, ann@example.com" '
+              "to name who may receive it)",)
+NO_FILESYSTEM = "- file examples (list, read, write) need the filesystem library: add it with + Libraries"
+
+
+def capabilities(domains: Collection[str] | None, cwd: str | None) -> str:
+    """The help list for this workspace (issue 12): only examples that work here — the libraries this
+    conversation has, and the files and folders that exist. Without a listing, every library's lines."""
+    lines = [HELP_HEAD, *HELP_COMMON]
+    if domains is None or "email" in domains:
+        lines += HELP_EMAIL
+    if domains is not None and "filesystem" not in domains:
+        lines.append(NO_FILESYSTEM)
+    else:
+        lines += _file_examples(cwd)
+    return "\n".join(lines)
+
+
+def _file_examples(cwd: str | None) -> list[str]:
+    def has(path: str, folder: bool = False) -> bool:
+        if cwd is None:
+            return True
+        full = os.path.join(cwd, path)
+        return os.path.isdir(full) if folder else os.path.isfile(full)
+
+    out = []
+    if has("notes", folder=True):
+        out.append("- `list files under notes`")
+    if has("notes/groceries.txt"):
+        out += ["- `read notes/groceries.txt`", "- `count lines in notes/groceries.txt`"]
+    if has("output", folder=True):
+        out.append('- `write "hello" to output/hello.txt`')
+    if has("notes/groceries.txt"):
+        out.append('- `append the line "milk" to notes/groceries.txt`')
+        if has("notes/meeting.md"):
+            out.append('- `append the line "done" to notes/groceries.txt and notes/meeting.md` — one run changing '
+                       "two files")
+    if not out:
+        out.append("- `list files under .` — then read, count lines of, write or append to the files it shows")
+    return out
+
+
+def missing_folder(folder: str) -> str:
+    return (f"There is no folder `{folder}` in this workspace, and the filesystem library doesn't create "
+            "folders, so I didn't submit anything. Write into a folder that exists (`list files under .` "
+            "shows them), or create the folder first.")
+
+
+CAPABILITIES = capabilities(None, None)
 NO_BRIDGE = "This session has no clauz3 tools, so I can't submit programs; start me from `clauz3 ui`."
 PERMISSION_DENIED = "The workspace didn't let me call clauz3 run, so nothing ran."
 NATIVE_REFUSED = "The workspace refused my native `execute` tool, as expected: actions must use the clauz3 tools."

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 from typing import TYPE_CHECKING, Any
 
 import acp
@@ -26,6 +27,7 @@ from .script import (
     NativeTool,
     SubmitProgram,
     ToolQuery,
+    WriteFile,
     parse,
 )
 
@@ -82,7 +84,9 @@ class Turn:
 
     async def _act(self, intent: Intent) -> None:
         if isinstance(intent, Help | Fallback):
-            await self.say(replies.CAPABILITIES)
+            # A message it doesn't understand calls no tool: the list then uses what it already knows.
+            domains = await self._domains(fetch=isinstance(intent, Help))
+            await self.say(replies.capabilities(domains, self._session.record.cwd))
         elif isinstance(intent, BadArgument):
             await self.say(intent.explanation)
         elif isinstance(intent, Count):
@@ -109,7 +113,22 @@ class Turn:
         text = result.text[:2000] if intent.tool == "read_skill" else result.text
         await self.say(replies.code_block(text or "(empty)"))
 
+    async def _domains(self, *, fetch: bool) -> set[str] | None:
+        """The libraries this conversation has (from the tools listing), or None when unknown."""
+        if self._session.bridge is None:
+            return None
+        listing = self._session.tools_listing
+        if fetch and (listing is None or self._session.refresh_tools):
+            listing = await self._tools_listing()
+        if listing is None:
+            return None
+        return {str(e.get("domain")) for e in listing.get("entries", []) if isinstance(e, dict) and e.get("domain")}
+
     async def _template(self, intent: Intent) -> None:
+        folder = _missing_folder(intent, self._session.record.cwd)
+        if folder is not None:
+            await self.say(replies.missing_folder(folder))
+            return
         domain = domain_of(intent)
         listing = await self._tools_listing()
         if listing is None:
@@ -256,6 +275,17 @@ def _read_prompt(blocks: list[Any]) -> tuple[str, list[str]]:
             body = getattr(resource, "text", None) or getattr(resource, "blob", None) or ""
             notes.append(replies.attachment_note(resource.uri.rsplit("/", 1)[-1], len(body.encode("utf-8"))))
     return "\n".join(texts), notes
+
+
+def _missing_folder(intent: Intent, cwd: str) -> str | None:
+    """The folder a new file would need that does not exist (the library does not create folders);
+    appends name an existing file, so the library's own answer covers them."""
+    if not isinstance(intent, WriteFile):
+        return None
+    folder = os.path.dirname(intent.path)
+    if folder and not os.path.isdir(os.path.join(cwd, folder)):
+        return folder + "/"
+    return None
 
 
 def _modules_for(listing: dict[str, Any], domain: str, effects: tuple[str, ...]) -> Modules | None:
