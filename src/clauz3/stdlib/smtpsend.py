@@ -127,7 +127,7 @@ def _login_once(client: smtplib.SMTP, user: str, password: str) -> None:
     # smtplib's login() tries every mechanism the server offers after a refusal: a wrong password
     # would count as several failed logins. One mechanism, one attempt.
     if not client.has_extn("auth"):
-        raise smtplib.SMTPNotSupportedError("no AUTH")
+        raise smtplib.SMTPNotSupportedError("login (AUTH)")
     offered = (client.esmtp_features.get("auth") or "").upper().split()
     mechanism = next((m for m in ("PLAIN", "LOGIN") if m in offered), None)
     if mechanism is None:
@@ -171,8 +171,8 @@ def send(to: str, subject: str, body: str, attachment: str | None = None) -> Non
                 raise SmtpError(f"SMTP server {where} refused the recipient {to}")
     except SmtpError:
         raise
-    except smtplib.SMTPNotSupportedError:
-        raise SmtpError(f"SMTP server {where} does not support login; nothing was sent") from None
+    except smtplib.SMTPNotSupportedError as exc:  # no AUTH, or SMTPUTF8 for a non-ASCII address
+        raise SmtpError(f"SMTP server {where} does not support what this message needs ({exc}); nothing was sent") from None
     except smtplib.SMTPResponseException as exc:
         text = exc.smtp_error.decode("utf-8", "replace") if isinstance(exc.smtp_error, bytes) else str(exc.smtp_error)
         raise SmtpError(f"SMTP server {where} answered {exc.smtp_code} {text.splitlines()[0] if text else ''}".rstrip()) from None
