@@ -30,6 +30,9 @@ BINOPS = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/", ast.FloorDiv:
 CMPOPS = {ast.Eq: "==", ast.NotEq: "!=", ast.Lt: "<", ast.LtE: "<=", ast.Gt: ">", ast.GtE: ">=",
           ast.In: "in", ast.NotIn: "not_in", ast.Is: "is", ast.IsNot: "is_not"}
 UNOPS = {ast.Not: "not", ast.USub: "-", ast.UAdd: "+", ast.Invert: "~"}
+# The largest constant exponent of `int ** n` and shift of `x << n`: 7 ** 100_000 is 280,000 bits,
+# quick to build; 7 ** 10**12 cannot be built at all.
+MAX_INT_EXPONENT = 100_000
 
 REFUSED_EXPR = {
     ast.Lambda: "lambda", ast.GeneratorExp: "generator expression", ast.SetComp: "set comprehension",
@@ -223,6 +226,12 @@ class ExprCompiler:
         if t is None:
             return self.err(node, "type-error",
                             f"unsupported operand types for `{op}`: {T.show(left.type)} and {T.show(right.type)}")
+        if t == ir.INT and op in ("**", "<<") and isinstance(right, ir.Const) and type(right.value) is int \
+                and right.value > MAX_INT_EXPONENT:
+            # The int could not be built (a MemoryError or a hang, after effects ran); the prover would
+            # build 2 ** n itself for a shift. Refusing is the one sound answer.
+            return self.err(node, "limit-exceeded", f"`{op} {right.value}` builds an int too large to compute",
+                            f"keep the right operand of `{op}` at most {MAX_INT_EXPONENT:,}")
         return ir.BinOp(op, left, right, t, line, col, self.seg(node))
 
     def binop_type(self, op: str, left: Any, right: Any) -> Any | None:
