@@ -403,3 +403,21 @@ def test_untrusted_certificate_stops_before_login(server: Server, request: pytes
     finally:
         smtpsend.clear()
     assert server.mailbox.logins == [] and server.mailbox.messages == []
+
+
+def test_config_check_logs_in_once_and_sends_nothing(server: Server, request: pytest.FixtureRequest,
+                                                     tmp_path: Path, data: Path) -> None:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("CLAUZ3_")}
+    env["CLAUZ3_HOME"] = str(data)
+    argv = [sys.executable, "-m", "clauz3", "config", "smtp", "--host", "127.0.0.1", "--port", str(server.port),
+            "--security", _security(server, request), "--sender", USER, "--ca-file", str(server.ca_file),
+            "--password-stdin", "--check"]
+    good = subprocess.run(argv, cwd=tmp_path, env=env, capture_output=True, text=True, timeout=60,
+                          input=PASSWORD + "\n")
+    assert good.returncode == 0, good.stderr
+    assert good.stdout.splitlines()[-1] == f"logged in to 127.0.0.1:{server.port} as {USER}; nothing was sent"
+    bad = subprocess.run(argv, cwd=tmp_path, env=env, capture_output=True, text=True, timeout=60, input="nope\n")
+    assert bad.returncode == 2
+    assert bad.stderr.strip() == (f"error: SMTP server 127.0.0.1:{server.port} refused the login for {USER} (535); "
+                                  "check the password with clauz3 config smtp; nothing was sent")
+    assert server.mailbox.logins == [(USER, PASSWORD), (USER, "nope")] and server.mailbox.messages == []

@@ -33,6 +33,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                      help="compose messages and print a line for each, without connecting")
     dry.add_argument("--no-dry-run", dest="dry_run", action="store_false", help="send for real (default)")
     group.add_argument("--show", action="store_true", help="print the saved settings (never the password)")
+    group.add_argument("--check", action="store_true",
+                       help="after saving, connect and log in once without sending anything")
 
 
 SMTP_OPTIONS = ("host", "port", "security", "user", "sender", "password_env", "ca_file", "dry_run")
@@ -41,7 +43,7 @@ SMTP_OPTIONS = ("host", "port", "security", "user", "sender", "password_env", "c
 def given(args: argparse.Namespace) -> bool:
     """Whether any smtp option was given (they need the ``smtp`` section word)."""
     return any(getattr(args, k, None) is not None for k in SMTP_OPTIONS) or bool(
-        getattr(args, "password_stdin", False) or getattr(args, "show", False))
+        getattr(args, "password_stdin", False) or getattr(args, "show", False) or getattr(args, "check", False))
 
 
 def _read_password() -> str:
@@ -99,4 +101,13 @@ def run(args: argparse.Namespace) -> int:
     except SmtpConfigError as exc:
         raise CommandError(str(exc)) from None
     print(f"wrote {path}: {new.security} {new.host}:{new.port} sender {new.sender}{' (dry run)' if new.dry_run else ''}")
+    if args.check:
+        from clauz3.stdlib.smtpconfig import load
+        from clauz3.stdlib.smtpsend import SmtpError, check_login
+
+        try:
+            check_login(load(data))
+        except (SmtpConfigError, SmtpError) as exc:
+            raise CommandError(str(exc)) from None
+        print(f"logged in to {new.host}:{new.port} as {new.username}; nothing was sent")
     return 0

@@ -15,13 +15,14 @@ import smtplib
 import ssl
 import sys
 import threading
+from collections.abc import Callable
 from email.message import EmailMessage
 from email.utils import formatdate, make_msgid
 from pathlib import Path
 
 from clauz3.stdlib.smtpconfig import ADDRESS, Credentials, SmtpConfigError, load
 
-__all__ = ["ATTACHMENT_CAP", "SmtpError", "clear", "compose", "preload", "prepare", "send"]
+__all__ = ["ATTACHMENT_CAP", "SmtpError", "check_login", "clear", "compose", "preload", "prepare", "send"]
 
 ATTACHMENT_CAP = 10 * 1024 * 1024
 TIMEOUT = 30.0
@@ -148,6 +149,25 @@ def send(to: str, subject: str, body: str, attachment: str | None = None) -> Non
         size = len(msg.as_bytes())
         print(f"smtp dry run: not sent: to {to}, subject {subject!r}, {size} bytes", file=sys.stderr)
         return
+    _submit(creds, lambda client: _deliver(client, msg, s.sender, to, f"{s.host}:{s.port}"))
+
+
+def _deliver(client: smtplib.SMTP, msg: EmailMessage, sender: str, to: str, where: str) -> None:
+    try:
+        refused = client.send_message(msg, from_addr=sender, to_addrs=[to])
+    except smtplib.SMTPRecipientsRefused:
+        refused = {to: (550, b"")}
+    if refused:
+        raise SmtpError(f"SMTP server {where} refused the recipient {to}")
+
+
+def check_login(creds: Credentials) -> None:
+    """Connect, secure, log in once and quit, sending nothing (``clauz3 config smtp --check``)."""
+    _submit(creds, lambda client: None)
+
+
+def _submit(creds: Credentials, action: Callable[[smtplib.SMTP], None]) -> None:
+    s = creds.settings
     where = f"{s.host}:{s.port}"
     try:
         if s.security == "tls":
@@ -166,9 +186,7 @@ def send(to: str, subject: str, body: str, attachment: str | None = None) -> Non
             except smtplib.SMTPAuthenticationError as exc:
                 raise SmtpError(f"SMTP server {where} refused the login for {s.username} ({exc.smtp_code}); "
                                 "check the password with clauz3 config smtp; nothing was sent") from None
-            refused = client.send_message(msg, from_addr=s.sender, to_addrs=[to])
-            if refused:
-                raise SmtpError(f"SMTP server {where} refused the recipient {to}")
+            action(client)
     except SmtpError:
         raise
     except smtplib.SMTPNotSupportedError as exc:  # no AUTH, or SMTPUTF8 for a non-ASCII address
@@ -176,8 +194,6 @@ def send(to: str, subject: str, body: str, attachment: str | None = None) -> Non
     except smtplib.SMTPResponseException as exc:
         text = exc.smtp_error.decode("utf-8", "replace") if isinstance(exc.smtp_error, bytes) else str(exc.smtp_error)
         raise SmtpError(f"SMTP server {where} answered {exc.smtp_code} {text.splitlines()[0] if text else ''}".rstrip()) from None
-    except smtplib.SMTPRecipientsRefused:
-        raise SmtpError(f"SMTP server {where} refused the recipient {to}") from None
     except ssl.SSLError as exc:
         raise SmtpError(f"TLS with SMTP server {where} failed: {exc.reason or exc}") from None
     except (OSError, smtplib.SMTPException) as exc:
