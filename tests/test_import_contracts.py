@@ -102,17 +102,22 @@ def test_every_top_level_module_has_a_place_in_the_order() -> None:
     assert set(_contract("demo-agent-apart")["source_modules"]) == others
 
 
-def test_lint_imports_fails_on_a_broken_contract(tmp_path: Path) -> None:
-    """The same tool, on a contract today's code breaks (the worker imports the prover), must fail."""
+@pytest.mark.parametrize(
+    ("source", "forbidden"),
+    [(f"{PACKAGE}.runs", f"{PACKAGE}.prover"), (f"{PACKAGE}.prover", "z3"), (f"{PACKAGE}.bridge", "mcp")],
+)
+def test_lint_imports_fails_on_a_broken_contract(tmp_path: Path, source: str, forbidden: str) -> None:
+    """The same tool and settings, on a contract today's code breaks, must fail (internal and external)."""
     config = tmp_path / "broken.toml"
     config.write_text(
         "[tool.importlinter]\n"
         f'root_package = "{PACKAGE}"\n'
+        "include_external_packages = true\n"
         "[[tool.importlinter.contracts]]\n"
-        'name = "planted: runs must not import prover"\n'
+        f'name = "planted: {source} must not import {forbidden}"\n'
         'type = "forbidden"\n'
-        f'source_modules = ["{PACKAGE}.runs"]\n'
-        f'forbidden_modules = ["{PACKAGE}.prover"]\n'
+        f'source_modules = ["{source}"]\n'
+        f'forbidden_modules = ["{forbidden}"]\n'
     )
     result = _run_lint("--config", str(config))
     assert result.returncode != 0, result.stdout
