@@ -194,8 +194,8 @@ async def test_pasted_png_becomes_a_chip_and_an_image_block(tmp_path: Path, imag
         page = s.page
         await s.idle()
         assert s.svc.host.conversation.capabilities.images
-        await expect(page.locator("#attach-note")).to_have_text(
-            "Attachments are sent to Demo and its model provider.")
+        await expect(page.locator("#attach-note")).to_have_text(  # issue 12: the demo has no model provider
+            "The demo agent sees only each attachment's name and size; it has no model provider.")
         await page.evaluate(PASTE, list(PNG))
         chips = page.locator("#attachments")
         remove = page.get_by_role("button", name="Remove image.png")

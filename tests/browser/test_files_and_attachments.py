@@ -82,7 +82,7 @@ async def test_attachments_upload_remove_and_send(tmp_path: Path) -> None:
     async with open_page(tmp_path, bridge=PageOnlyBridge()) as s:
         page = s.page
         await expect(page.get_by_role("button", name="Send", exact=True)).to_be_disabled()
-        await expect(page.locator("#attach-note")).to_have_text("Attachments are sent to Demo and its model provider.", timeout=15_000)
+        await expect(page.locator("#attach-note")).to_have_text("The demo agent sees only each attachment's name and size; it has no model provider.", timeout=15_000)
         await expect(page.get_by_role("button", name="Attach files")).to_be_enabled()
         chooser = page.locator("#file-input")
         # The demo agent takes text files but not images: the image is refused before upload.

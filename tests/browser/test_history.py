@@ -87,8 +87,12 @@ async def test_search_rename_switch_export_handoff_delete(tmp_path: Path) -> Non
         await other.get_by_role("button", name="Conversation actions").click()
         await page.get_by_role("menuitem", name="Delete").click()
         dialog = page.get_by_role("dialog")
-        await expect(dialog).to_contain_text("Delete “help”? Its transcript and attachments are removed from this computer. Handoff files are kept.")
-        await dialog.get_by_role("button", name="Cancel").click()
+        await expect(dialog).to_contain_text("Delete “help”? Its transcript and attachments are removed from this computer. "
+                                             "This can't be undone. Handoff files are kept.")
+        # Issue 12: Cancel has the focus, so Enter never deletes.
+        await expect(dialog.get_by_role("button", name="Cancel")).to_be_focused()
+        await page.keyboard.press("Enter")
+        await expect(dialog).to_be_hidden()
         await expect(sidebar.locator(".history-row")).to_have_count(2)
         await other.get_by_role("button", name="Conversation actions").click()
         await page.get_by_role("menuitem", name="Delete").click()

@@ -37,6 +37,9 @@ MAX_TITLE = 120
 LIST_COALESCE = 1.0
 
 
+WAITING_FOR_YOU = ("A program is waiting for your decision on its card: approve or reject it (or press Stop) "
+                   "before sending another message.")
+
 class Host:
     def __init__(self, config: LaunchConfig, *, authority: ApprovalAuthority, lifetime: LifetimeServer,
                  store: ConversationStore, recent: RecentWorkspaces, lease: Lease, tmp_dir: Path) -> None:
@@ -279,10 +282,18 @@ class Host:
 
     # -- commands (02 §4.3) -------------------------------------------------------------------------
 
+    def waiting_for_you(self) -> bool:
+        conv = self.conversation
+        return conv is not None and any(r.get("phase") == "awaiting_approval" for r in conv.runs.values())
+
     def refuse(self, code: str, **fmt: str) -> None:
         conv = self.conversation
         if conv is not None and code in ("agent_unavailable", "attachments_unsupported"):
             fmt.setdefault("agent", conv.label)
+        if code == "busy" and self.waiting_for_you():
+            # Issue 12: nothing is "running" — the card waits for the person.
+            self.publisher.send(notice(code, WAITING_FOR_YOU))
+            return
         self.publisher.send(notice(code, **fmt))
 
     async def command(self, method: str, params: dict[str, Any]) -> None:
@@ -454,8 +465,8 @@ class Host:
         conv = self.conversation
         if conv is not None and conv.id == conversation_id:
             if not self.idle:
-                return 409, {"error": {"code": "busy", "message": "An action is still running; wait for it or "
-                                       "press Stop."}}
+                said = WAITING_FOR_YOU if self.waiting_for_you() else "An action is still running; wait for it or press Stop."
+                return 409, {"error": {"code": "busy", "message": said}}
             await self._close_current()
             self.store.delete(conversation_id)
             self.attachments.delete_conversation(conversation_id)

@@ -70,14 +70,16 @@ async def switch_workspace(host: Any, params: dict[str, Any]) -> None:
     if dest == host.project and not wants_reset:
         host.publisher.send(_changed(host))
         return
+    if wants_reset and params.get("confirm_reset") is not True:
+        # Issue 12: one question for a reset — it says it stops the agent too; never "Stop and switch?" first.
+        name = TUTORIALS[tutorial].name if tutorial in TUTORIALS else os.path.basename(dest)
+        text = reset_text(name) + ("" if host.idle else " Its agent and runs are stopped first.")
+        host.publisher.send({"method": "clauz3/confirm_workspace", "params": {
+            "request": params, "reason": "reset", "text": text}})
+        return
     if not host.idle and params.get("stop") is not True:
         host.publisher.send({"method": "clauz3/confirm_workspace", "params": {
             "request": params, "reason": "active_work", "text": ACTIVE_TEXT}})
-        return
-    if wants_reset and params.get("confirm_reset") is not True:
-        name = TUTORIALS[tutorial].name if tutorial in TUTORIALS else os.path.basename(dest)
-        host.publisher.send({"method": "clauz3/confirm_workspace", "params": {
-            "request": params, "reason": "reset", "text": reset_text(name)}})
         return
     same = dest == host.project
     new_lease = None

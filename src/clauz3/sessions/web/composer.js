@@ -193,7 +193,10 @@ function drawAttachments() {
   const attach = $("attach");
   const none = !caps.images && !caps.files;
   attach.disabled = none;
-  const note = none ? `${s.agent_label} doesn't accept attachments.` : `Attachments are sent to ${s.agent_label} and its model provider.`;
+  // The demo has no model provider (issue 12): say what it does with a file instead.
+  const note = none ? `${s.agent_label} doesn't accept attachments.`
+    : s.agent === "demo" ? "The demo agent sees only each attachment's name and size; it has no model provider."
+      : `Attachments are sent to ${s.agent_label} and its model provider.`;
   $("attach-note").textContent = note;
   attach.title = note;
 }

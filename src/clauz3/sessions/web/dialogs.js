@@ -25,7 +25,9 @@ export function modal({ title, body = [], actions = [], cancel = "Cancel", label
     });
     document.body.append(dialog);
     dialog.showModal();
-    const first = row.querySelector("button.primary, button.danger") || row.querySelector("button");
+    // A dangerous choice never takes the focus (Enter must not delete): Cancel does (issue 12).
+    const danger = actions.some((a) => a.danger);
+    const first = danger ? row.querySelector("button") : row.querySelector("button.primary") || row.querySelector("button");
     if (first && !body.some((n) => n.querySelector && n.querySelector("input, textarea"))) first.focus();
   });
 }

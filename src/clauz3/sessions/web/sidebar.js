@@ -161,7 +161,7 @@ function exportTranscript(id, format) {
 
 async function deleteConversation(c) {
   const ok = await confirmDialog("Delete conversation?",
-    `Delete “${c.title}”? Its transcript and attachments are removed from this computer. Handoff files are kept.`, "Delete", { danger: true });
+    `Delete “${c.title}”? Its transcript and attachments are removed from this computer. This can't be undone. Handoff files are kept.`, "Delete", { danger: true });
   if (!ok) return;
   const result = await api(`/api/chat/conversations/${encodeURIComponent(c.id)}`, { method: "DELETE" });
   if (!result.ok) { emit("notice", { level: "error", code: result.code, text: result.message }); return; }
@@ -229,7 +229,7 @@ export async function confirmWorkspace(params) {
   const request = params.request || {};
   if (params.reason === "reset") {
     const ok = await confirmDialog("Reset tutorial?", params.text, "Reset tutorial", { danger: true });
-    if (ok) switchTo({ ...request, reset: true, confirm_reset: true });
+    if (ok) switchTo({ ...request, reset: true, confirm_reset: true, stop: true });  // the text says it stops the agent
   } else {
     const ok = await confirmDialog("Stop and switch?", params.text || "This workspace has active work. Stop its agent and runs before opening the other workspace? Its conversations are saved.", "Stop and switch", { danger: true });
     if (ok) switchTo({ ...request, stop: true });
