@@ -79,7 +79,7 @@ def load_settings(data: Path) -> Settings | None:
     path = settings_path(data)
     if not os.path.lexists(path):
         return None
-    from clauz3.approvals.secretfiles import InsecureFileError, read_secret
+    from clauz3.storage.secretfiles import InsecureFileError, read_secret
 
     try:
         doc = json.loads(read_secret(path).decode("utf-8"))
@@ -119,7 +119,7 @@ def save_password(data: Path, password: str) -> Path:
 
 
 def _private(directory: Path) -> None:
-    from clauz3.approvals.secretfiles import InsecureFileError, ensure_private_dir
+    from clauz3.storage.secretfiles import InsecureFileError, ensure_private_dir
 
     try:
         ensure_private_dir(directory)
@@ -150,7 +150,7 @@ def load(data: Path, environ: dict[str, str] | os._Environ[str] | None = None) -
     else:
         path = password_path(data)
         if os.path.lexists(path):
-            from clauz3.approvals.secretfiles import InsecureFileError, read_secret
+            from clauz3.storage.secretfiles import InsecureFileError, read_secret
 
             try:
                 password = read_secret(path).decode("utf-8").strip() or None
