@@ -301,7 +301,9 @@ HOST_HEADER = '''import math
 
 import clauz3
 from tools.hostile.trusted import contracts as h
-from tools.hostile.trusted.effects import arm, budget, code, disarm, is_hall, items, post, quote, ratio, spend, store
+from tools.hostile.trusted.effects import (
+    arm, budget, code, disarm, is_hall, items, measure, post, query, quote, ratio, spend, store,
+)
 from tools.hostile.trusted.rows import Item
 
 
@@ -599,3 +601,18 @@ def check_small(n):
     return n
 
 '''
+
+# Float sums and distinct dict-valued keys: what the monitor computes must agree with the proof.
+HOST.update({
+    "h_measure_sum": ("h.measured_at_most(1.0)", "measure(0.5)\nmeasure(0.25)"),
+    "h_measure_sum_over": ("h.measured_at_most(0.7)", "measure(0.5)\nmeasure(0.25)"),
+    "h_measure_sum_int_arg": ("h.measured_at_most(1.0)", "measure(1)"),
+    "h_measure_sum_tenths": ("h.measured_at_most(0.3)", "measure(0.1)\nmeasure(0.2)"),
+    "h_measure_neg_zero": ("h.measured_at_most(0.0)", "measure(-0.0)"),
+    "h_measure_ratio": ("h.measured_at_most(10.0)", "r = ratio()\nif r <= 5.0:\n    measure(r)"),
+    "h_query_distinct": ("h.distinct_queries()", 'query({"a": 1})\nquery({"a": 2})'),
+    "h_query_same": ("h.distinct_queries()", 'query({"a": 1})\nquery({"a": 1})'),
+    "h_query_key_order": ("h.distinct_queries()", 'query({"a": 1, "b": 2})\nquery({"b": 2, "a": 1})'),
+    "h_query_bool_value": ("h.distinct_queries()", 'query({"a": 1})\nquery({"a": True})'),
+    "h_query_copy": ("h.distinct_queries()", 'w = {"a": 1}\nv = dict(w)\nv["a"] = 2\nquery(w)\nquery(v)'),
+})

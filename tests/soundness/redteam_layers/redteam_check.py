@@ -45,6 +45,14 @@ def hostile_holds(helper: str, args: Mapping[str, Any], calls: list[tuple[str, d
         return all(len(a["text"]) <= args["n"] for a in of["post"])
     if helper == "armed_at_end":
         return armed.get(args["zone"], False) is True
+    if helper == "measured_at_most":
+        total = 0.0
+        for a in [a for n, a in calls if n == "measure"]:
+            total = total + a["x"]  # left to right, as the interpreter's own sum
+        return total <= args["limit"]
+    if helper == "distinct_queries":
+        wheres = [a["where"] for n, a in calls if n == "query"]
+        return all(wheres[i] != wheres[j] for i in range(len(wheres)) for j in range(i))
     if helper == "tank_is":
         return level.get(args["tank"], 0) == args["litres"]
     if helper == "tank_not_empty":

@@ -1,6 +1,6 @@
 """Contracts of the red-team layer: strict limits, text lengths, int and bool end states."""
 
-from tools.hostile.trusted.effects import Armed, Level, post, spend
+from tools.hostile.trusted.effects import Armed, Level, measure, post, query, spend
 
 from clauz3.spec import ContractSpec, contract, effect
 
@@ -38,3 +38,13 @@ def tank_is(tank: str, litres: int) -> ContractSpec:
 @contract(description="tank {tank} is not empty at the end")
 def tank_not_empty(tank: str) -> ContractSpec:
     return Level.final[tank] != 0
+
+
+@contract(description="the measurements add up to at most {limit}")
+def measured_at_most(limit: float) -> ContractSpec:
+    return effect(measure).sum(lambda e: e.x) <= limit
+
+
+@contract(description="no query filter is run twice")
+def distinct_queries() -> ContractSpec:
+    return effect(query).distinct(lambda e: e.where)

@@ -97,3 +97,17 @@ def items() -> list[Item]:
 def is_hall(zone: str) -> bool:
     """Whether zone is the hall, decided by the library (simulated)."""
     return zone == "hall"
+
+
+@clauz3.trusted
+@clauz3.mock
+def measure(x: float) -> None:
+    """Record the float x (simulated)."""
+    return None
+
+
+@clauz3.trusted
+@clauz3.mock
+def query(where: dict[str, int]) -> None:
+    """Run a query with a filter (simulated)."""
+    return None
