@@ -137,3 +137,18 @@ def test_an_int_too_large_to_compute_is_refused_before_proving(expr: str, tmp_pa
     assert proc.returncode == 2, out
     assert f"{path}:" in out and "limit-exceeded" in out, out
     assert "proved guarantee" not in out, out
+
+
+def test_the_monitor_stops_every_break_of_distinct_even_unproved(tmp_path: Path) -> None:
+    """The monitor is the last guard: run under it with the guarantee whether proved or not, a repeated
+    filter must be stopped however it is spelled ({"a": 1, "b": 2} equals {"b": 2, "a": 1} and {"a": True})."""
+    names = ["h_query_same", "h_query_key_order", "h_query_bool_value", "h_query_distinct", "h_query_copy"]
+    files = [p for p in write(tmp_path, "hostile") if p.stem in names]
+    proc = subprocess.run([sys.executable, str(DRIVER), "--layer", "hostile", "--monitor-all", *map(str, files)],
+                          capture_output=True, text=True, cwd=REPO, timeout=300, check=False)
+    rows = {r["name"]: r for r in map(json.loads, proc.stdout.strip().splitlines()[:-1])}
+    assert set(rows) == set(names), proc.stdout + proc.stderr[-3000:]
+    for name in names[:3]:
+        assert str(rows[name]["monitored"]).startswith("soundness_violation"), rows[name]
+    for name in names[3:]:
+        assert str(rows[name]["monitored"]).startswith("completed"), rows[name]

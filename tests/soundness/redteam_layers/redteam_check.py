@@ -90,10 +90,26 @@ def example_holds(helper: str, args: Mapping[str, Any], calls: list[tuple[str, d
     return judges[helper]()
 
 
+def monitored_outcome(lab: gen_check.Lab, program: Any) -> str:
+    """One run under the monitor with all the program's guarantees, proved or not (sampled results)."""
+    import io
+    import random
+
+    from clauz3._difftest_sample import program_literals
+    from clauz3.interp import execute
+
+    stubs = lab.stubs(program, random.Random(0), [], program_literals(program))
+    res = execute(program, stubs, guarantees_to_monitor=list(program.guarantees), stdout=io.StringIO(),
+                  step_budget=gen_check.STEP_BUDGET, write_report=False, arguments={})
+    return f"{res.outcome}: {res.error}"
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("--layer", default="gen", help="gen, hostile or example:NAME (examples/NAME)")
     ap.add_argument("--runs", type=int, default=30)
+    ap.add_argument("--monitor-all", action="store_true",
+                    help="run each checked program once under the monitor with every guarantee, proved or not")
     ap.add_argument("files", nargs="+")
     args = ap.parse_args(argv)
     if args.layer == "hostile":
@@ -114,6 +130,10 @@ def main(argv: list[str] | None = None) -> int:
             summary["tried"] += 1
             program, proved, reason = lab.prove(source, path.stem)
             row: dict[str, Any] = {"name": path.stem, "verdict": reason, "violation": None}
+            if args.monitor_all and program is not None:
+                row["monitored"] = monitored_outcome(lab, program)
+                print(json.dumps(row), flush=True)
+                continue
             if proved:
                 summary["proved"] += 1
                 found = lab.run(program, proved, args.runs, path.stem, source)
