@@ -103,7 +103,8 @@ async def test_login_rules(svc: Harness) -> None:
         reused = await c.get(f"/ui/login?key={token}")
         submission = await c.get(f"/ui/login?key={submission_token(svc)}")
         assert first.status_code == 303 and reused.status_code == 401 and submission.status_code == 401
-        assert "Press Enter in the terminal running clauz3 ui" in reused.text
+        assert "run <code>clauz3 link</code> in the project folder" in reused.text  # issue 12: what to do
+        assert "<style>" in reused.text and "style-src 'sha256-" in reused.headers["content-security-policy"]
         for _ in range(9):
             await c.get("/ui/login?key=wrong")
         assert (await c.get("/ui/login?key=wrong")).status_code == 429

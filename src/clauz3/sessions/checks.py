@@ -7,6 +7,8 @@ mounted from :mod:`clauz3.approvals.app` get the Host/peer check here and their 
 
 from __future__ import annotations
 
+import base64
+import hashlib
 import json
 import time
 from typing import Any
@@ -31,7 +33,8 @@ PAGES = frozenset({"/", "/ui", "/ui/libraries", "/ui/profile"})
 HOST_ONLY = frozenset({"/health", "/ui/login"})
 APPROVAL_PREFIXES = ("/ui/requests/", "/api/requests", "/api/service", "/api/profile", "/ui/logout")
 SIGN_IN_TEXT = (
-    "This sign-in link is invalid or was already used. Press Enter in the terminal running clauz3 ui for a new link."
+    "This sign-in link is invalid or was already used. For a new one, run clauz3 link in the project folder "
+    "(or press Enter in the terminal running clauz3 ui) and open the link it prints."
 )
 MESSAGES = {
     "invalid_host": "This address is not the clauz3 workspace.",
@@ -62,12 +65,33 @@ class HttpError(Exception):
         return JSONResponse({"error": {"code": self.code, "message": self.message}}, status_code=self.status)
 
 
+# Issue 12: the sign-in page is styled, still self-contained (no script, no asset request): one inline
+# style block, allowed by its hash only.
+SIGN_IN_STYLE = (
+    ":root{color-scheme:light dark;font-family:system-ui,sans-serif}"
+    "body{margin:0;min-height:100vh;display:grid;place-items:center;background:Canvas;color:CanvasText}"
+    "main{max-width:32rem;margin:1rem;padding:1.5rem 1.75rem;border:1px solid GrayText;border-radius:10px}"
+    "h1{font-size:1.3rem;margin:0 0 .75rem}p{line-height:1.5;margin:.5rem 0}"
+    "code{font-family:ui-monospace,monospace;padding:.1em .35em;border:1px solid GrayText;border-radius:4px}"
+)
+SIGN_IN_STYLE_HASH = base64.b64encode(hashlib.sha256(SIGN_IN_STYLE.encode()).digest()).decode()
+
+
 def sign_in_page(text: str = "Open the sign-in link from your terminal to continue.") -> str:
-    # Self-contained: no script, no style, no asset request.
+    said = text.replace("clauz3 link", "<code>clauz3 link</code>", 1)  # text is ours, never request data
     return (
-        "<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>clauz3 sign-in</title></head>"
-        f"<body><h1>clauz3 workspace</h1><p>{text}</p></body></html>"
+        "<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\">"
+        "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"><title>clauz3 sign-in</title>"
+        f"<style>{SIGN_IN_STYLE}</style></head>"
+        f"<body><main><h1>clauz3 workspace</h1><p>{said}</p></main></body></html>"
     )
+
+
+def sign_in_response(text: str | None = None) -> HTMLResponse:
+    csp_value = f"default-src 'none'; style-src 'sha256-{SIGN_IN_STYLE_HASH}'; base-uri 'none'; form-action 'none'; " \
+        "frame-ancestors 'none'"
+    body = sign_in_page(text) if text is not None else sign_in_page()
+    return HTMLResponse(body, status_code=401, headers={"content-security-policy": csp_value})
 
 
 def path_class(path: str) -> str:
@@ -168,7 +192,7 @@ class RequestChecks:
                 issued = self.sign_in.cookie_ok(cookie_value(conn, self.sign_in.cookies.name))
                 if issued is None:
                     if kind == "page":
-                        await self._send(HTMLResponse(sign_in_page(), status_code=401), scope, receive, send)
+                        await self._send(sign_in_response(), scope, receive, send)
                         return
                     raise HttpError(401, "unauthenticated", MESSAGES["unauthenticated"])
         except HttpError as exc:

@@ -16,7 +16,7 @@ from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Re
 from starlette.routing import Route, WebSocketRoute
 
 from .attachments import AttachmentError, public
-from .checks import SIGN_IN_TEXT, HttpError, read_json_body, sign_in_page
+from .checks import SIGN_IN_TEXT, HttpError, read_json_body, sign_in_response
 from .export import as_json, as_markdown, filename
 from .files import FilesError, browse, parse_query
 from .handoff import HandoffTooLarge, HandoffUnsafe, write_handoff
@@ -65,7 +65,7 @@ async def login(request: Request) -> Response:
         response.headers.append("set-cookie", sign_in.cookies.set_header(sign_in.cookies.issue()))
         return response
     sign_in.limiter.fail()
-    return HTMLResponse(sign_in_page(SIGN_IN_TEXT), status_code=401)
+    return sign_in_response(SIGN_IN_TEXT)
 
 
 async def root(request: Request) -> Response:
