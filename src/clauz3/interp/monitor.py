@@ -44,7 +44,8 @@ def freeze(value: Any) -> Any:
     if isinstance(value, (set, frozenset, OrderedSet)):
         return ("set", frozenset(freeze(v) for v in value))
     if isinstance(value, dict):
-        return ("dict", tuple((freeze(k), freeze(v)) for k, v in value.items()))
+        # Unordered, as Python's dict ==: {"a": 1, "b": 2} is the same key as {"b": 2, "a": 1}.
+        return ("dict", frozenset((freeze(k), freeze(v)) for k, v in value.items()))
     return value  # scalars hash like Python's ==: 1, 1.0 and True are one key
 
 
