@@ -1,6 +1,7 @@
 """Issue 12's broken flows, on the real path (`clauz3 ui demo --tutorial email`: real launcher, demo agent,
 bridge, prover, worker and authority): the transcript keeps its live order after a reload and in a second
-tab (the agent's reply after its run card, never above it); the composer on a phone.
+tab (the agent's reply after its run card, never above it); every example the demo's help offers works in
+each tutorial; the composer on a phone.
 """
 
 from __future__ import annotations
@@ -123,4 +124,22 @@ async def test_every_demo_help_example_runs_to_completion(tmp_path: Path, tutori
             if len(now) > runs:
                 assert now[-1]["phase"] == "completed", (example, now[-1])
                 assert "Done:" in said, (example, said)
+        s.clean()
+
+
+async def test_composer_takes_at_most_a_quarter_of_a_phone_screen(tmp_path: Path) -> None:
+    from playwright.async_api import expect
+
+    async with real_stack(tmp_path) as s:
+        page = s.page
+        await page.set_viewport_size({"width": 390, "height": 844})
+        await expect(page.get_by_role("textbox", name="Message Demo")).to_be_visible(timeout=30_000)
+        await s.idle()
+        composer = await page.locator("#composer").bounding_box()
+        assert composer is not None and composer["height"] > 0
+        assert composer["height"] <= 0.25 * 844, composer
+        # Still usable: a message sends from it.
+        await s.send("count to 3")
+        await s.idle()
+        await expect(page.locator(".bubble.assistant").last).to_contain_text("3")
         s.clean()
