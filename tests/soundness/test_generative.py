@@ -99,7 +99,7 @@ def test_generated_programs_soak() -> None:
         print(f"shard: --seed {seed} with PYTHONHASHSEED={hash_seed}")
         procs.append(subprocess.Popen(
             [sys.executable, str(HERE / "gen_check.py"), "--programs", "2500", "--runs", "20", "--seed", str(seed),
-             "--engine", "random"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=REPO,
+             "--engine", "random", "--shrink"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=REPO,
             env={**os.environ, "PYTHONHASHSEED": hash_seed}))
     total = {"generated": 0, "proved": 0, "runs": 0, "violations": 0}
     outs = []
