@@ -345,10 +345,49 @@ def check_facts(value: Any) -> dict[str, Any]:
 MAX_OUTCOME_CALLS = 1000
 
 
-def outcome_record(calls: list[Call], total: int) -> dict[str, Any]:
-    """The run record's ``summary`` after execution: what the run did, from its trace."""
+EARLY_TEXT = {
+    "step_budget": "the step budget ran out",
+    "trusted_function_raised": "a library function raised an error",
+    "trusted_contract_violation": "a library function broke its own promise",
+    "soundness_violation": "clauz3 stopped it before a guarantee could break",
+    "effect_unavailable": "a library function was not available",
+    "program_error": "the program raised an error",
+    "memory": "it ran out of memory",
+    "execution_timeout": "the time limit ran out",
+    "stopped": "it was stopped",
+}
+
+
+def early_end(reason: str, end_state: Sequence[Mapping[str, Any]]) -> list[str]:
+    """Issue 10 family 8: a run that stopped early says, per end-state guarantee, whether it held on the
+    state actually reached — the proof covers only runs that finish, so it is never simply "proved"."""
+    why = EARLY_TEXT.get(reason, reason.replace("_", " "))
+    if not end_state:
+        return [f"The run stopped early ({why})."]
+    out = []
+    for entry in end_state:
+        name = str(entry.get("guarantee") or entry.get("expression") or "a guarantee")
+        held = entry.get("held")
+        if held is True:
+            out.append(f"The run stopped early ({why}): {name} still held at the end.")
+        elif held is False:
+            out.append(f"The run stopped early ({why}): {name} did NOT hold at the end.")
+        else:
+            out.append(f"The run stopped early ({why}): whether {name} held at the end cannot be told.")
+    return out
+
+
+def outcome_record(calls: list[Call], total: int, *, ended_early: str | None = None,
+                   end_state: Sequence[Mapping[str, Any]] = ()) -> dict[str, Any]:
+    """The run record's ``summary`` after execution: what the run did, from its trace; a run that
+    stopped early leads with how its end-state guarantees stood."""
     text = outcome(calls[:MAX_OUTCOME_CALLS], more=max(0, total - MAX_OUTCOME_CALLS))
-    return {"kind": "outcome", **text.to_json(), "line": None}
+    doc: dict[str, Any] = {"kind": "outcome", **text.to_json(), "line": None}
+    if ended_early is not None:
+        doc["sentences"] = [*early_end(ended_early, end_state), *doc["sentences"]]
+        doc["ended_early"] = ended_early
+        doc["end_state"] = [{"guarantee": e.get("guarantee"), "held": e.get("held")} for e in end_state]
+    return doc
 
 
 EXCERPT_BEFORE, EXCERPT_AFTER, EXCERPT_LINE = 4, 2, 400

@@ -7,7 +7,14 @@ from dataclasses import dataclass, field
 from typing import Any, TextIO
 
 from clauz3.interp.effects import Gateway
-from clauz3.interp.errors import ProgramError, RunStop, SoundnessViolation
+from clauz3.interp.errors import (
+    EffectUnavailable,
+    ProgramError,
+    RunStop,
+    SoundnessViolation,
+    StepBudgetExceeded,
+    TrustedContractViolation,
+)
 from clauz3.interp.execute import SOUNDNESS_TAIL, Machine
 from clauz3.interp.monitor import Monitor
 from clauz3.interp.report import write_soundness_report
@@ -40,6 +47,10 @@ class ExecutionResult:
     violation: str | None = None
     guarantee: ir.Guarantee | None = None
     steps: int = 0
+    # Issue 10 family 8: a run that ended before the target returned says why (``ended_early``) and how
+    # each end-state guarantee stood on the state it reached (``end_state``: guarantee, held True/False/None).
+    ended_early: str | None = None
+    end_state: list[dict[str, Any]] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:
@@ -47,6 +58,32 @@ class ExecutionResult:
 
     def trace_json(self) -> list[dict[str, Any]]:
         return [r.to_json() for r in self.trace]
+
+
+EARLY_REASONS = ("step_budget", "trusted_function_raised", "trusted_contract_violation", "soundness_violation",
+                 "effect_unavailable", "program_error", "memory")
+
+
+def early_reason(stop: RunStop) -> str:
+    """Why a run ended before its target returned, as one of :data:`EARLY_REASONS`."""
+    if isinstance(stop, StepBudgetExceeded):
+        return "step_budget"
+    if isinstance(stop, TrustedContractViolation):
+        return "trusted_contract_violation"
+    if isinstance(stop, SoundnessViolation):
+        return "soundness_violation"
+    if isinstance(stop, EffectUnavailable):
+        return "effect_unavailable"
+    if isinstance(stop, ProgramError) and " trusted function " in stop.message:
+        return "trusted_function_raised"
+    if isinstance(stop, ProgramError) and isinstance(stop.exc, MemoryError):
+        return "memory"
+    return "program_error"
+
+
+def end_state_entry(g: ir.Guarantee, held: bool | None) -> dict[str, Any]:
+    return {"guarantee": g.bound_call, "expression": g.expression, "helper": g.helper.rsplit(".", 1)[-1],
+            "held": held}
 
 
 def execute(
@@ -82,8 +119,12 @@ def execute(
     monitor = Monitor(machine, program, guarantees)
     machine.gateway = Gateway(program, layer_effects, monitor, trace)
 
-    def finish(outcome: str, error: str | None, value: Any = None, stop: RunStop | None = None) -> ExecutionResult:
+    def finish(outcome: str, error: str | None, value: Any = None, stop: RunStop | None = None,
+               early: str | None = None) -> ExecutionResult:
         result = ExecutionResult(outcome, to_plain(value), list(trace.records), error, steps=machine.steps)
+        if early is not None:
+            result.ended_early = early
+            result.end_state = [end_state_entry(g, held) for g, held in monitor.end_state(trace)]
         if isinstance(stop, SoundnessViolation):
             result.violation = stop.kind
             result.guarantee = stop.guarantee
@@ -113,10 +154,12 @@ def execute(
     try:
         value = machine.run_function(target, args)
     except RunStop as stop:
-        return finish(stop.outcome, stop.message, stop=stop)
+        return finish(stop.outcome, stop.message, stop=stop, early=early_reason(stop))
     except RecursionError as exc:  # defensive: the checker bounds nesting, so this is a program fault
         err = ProgramError(f"{program.path}: RecursionError: {exc}")
-        return finish("runtime_error", err.message)
+        return finish("runtime_error", err.message, early="program_error")
+    except MemoryError:  # outside the program's semantics: the effects so far happened, the rest did not
+        return finish("runtime_error", f"{program.path}: MemoryError: the run ran out of memory", early="memory")
 
     broken = monitor.final(trace)
     if broken is not None:

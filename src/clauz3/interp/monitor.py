@@ -263,6 +263,13 @@ class FluentFinalState(SpecState):
         return None
 
     def holds(self, trace: Trace) -> bool:
+        return self._judge(trace, finished=True) is True
+
+    def reached(self, trace: Trace) -> bool | None:
+        """The spec on the state a run that ended early actually reached; None when it cannot be told."""
+        return self._judge(trace, finished=False)
+
+    def _judge(self, trace: Trace, *, finished: bool) -> bool | None:
         spec = self.spec
         if spec.pred is None:
             current = trace.fluent_value(spec.fluent, _raw(spec.key))
@@ -276,14 +283,15 @@ class FluentFinalState(SpecState):
                 if not self.ev.test(spec.pred, RecordValue("fluent", spec.fluent, {"key": key, "value": value})):
                     return False
             except Undecidable:
-                return False
+                return False if finished else None
         # Never-set keys hold the initial value; a predicate that reads the key itself cannot be
-        # decided for all of them, which the prover has already judged.
+        # decided for all of them. For a finished run the prover has already judged them; after an
+        # early end the proof says nothing (the finished run might have set them), so it is unknown.
         probe = RecordValue("fluent", spec.fluent, {"value": decl.initial if decl is not None else None})
         try:
             return self.ev.test(spec.pred, probe)
         except Undecidable:
-            return True
+            return True if finished else None
 
 
 class ConjunctionState(SpecState):
@@ -299,6 +307,12 @@ class ConjunctionState(SpecState):
 
     def holds(self, trace: Trace) -> bool:
         return all(m.holds(trace) for m in self.members)
+
+    def reached(self, trace: Trace) -> bool | None:
+        verdicts = [reached(m, trace) for m in self.members]
+        if False in verdicts:
+            return False
+        return None if None in verdicts else True
 
 
 def build_state(ev: Evaluation, spec: Any) -> SpecState:
@@ -321,6 +335,21 @@ def build_state(ev: Evaluation, spec: Any) -> SpecState:
     raise TypeError(f"unknown spec {type(spec).__name__}")
 
 
+def is_end_state(spec: Any) -> bool:
+    """Whether ``spec`` speaks about the fluent state at the end of the run (``F.final[...]``)."""
+    if isinstance(spec, ir.FluentFinalSpec):
+        return True
+    return isinstance(spec, ir.ConjunctionSpec) and any(is_end_state(s) for s in spec.specs)
+
+
+def reached(state: SpecState, trace: Trace) -> bool | None:
+    """A spec judged on a run that ended early: end-state parts on the state reached, the rest as usual
+    (safety parts were checked before every call, so ``holds`` is their truth so far)."""
+    if isinstance(state, (FluentFinalState, ConjunctionState)):
+        return state.reached(trace)
+    return state.holds(trace)
+
+
 class Monitor:
     """Watches one run against the given guarantees (MON-2)."""
 
@@ -338,6 +367,11 @@ class Monitor:
     def commit(self, call: CallRecord, events: Sequence[RecordValue]) -> None:
         for _, state in self.entries:
             state.commit(call, events)
+
+    def end_state(self, trace: Trace) -> list[tuple[ir.Guarantee, bool | None]]:
+        """Issue 10 family 8: every end-state guarantee judged on the state a run that ended early
+        reached — True held, False broken, None cannot be told. The proof covers only finished runs."""
+        return [(g, reached(state, trace)) for g, state in self.entries if is_end_state(g.spec)]
 
     def final(self, trace: Trace) -> ir.Guarantee | None:
         """The first guarantee the finished run breaks, else None."""

@@ -169,6 +169,10 @@ class RunRecord:
             "output": dict(self.output),
             "summary": _summary(self.summary),
         }
+        # Issue 10 family 8: a run that ended before its program returned says why, and per end-state
+        # guarantee whether it held on the state reached (the proof covers only runs that finish).
+        out["ended_early"] = (out["summary"] or {}).get("ended_early")
+        out["end_state"] = (out["summary"] or {}).get("end_state") or []
         return _fit(out)
 
     @classmethod
@@ -202,6 +206,10 @@ def _summary(summary: dict[str, Any] | None) -> dict[str, Any] | None:
            "sentences": [str(x) for x in summary.get("sentences") or []],
            "warnings": [str(x) for x in summary.get("warnings") or []], "blocks": list(summary.get("blocks") or []),
            "excerpt": list(summary.get("excerpt") or [])}
+    if summary.get("ended_early") is not None:  # issue 10 family 8: how end-state guarantees stood
+        out["ended_early"] = str(summary["ended_early"])[:60]
+        out["end_state"] = [{"guarantee": _clip(str(e.get("guarantee")), 300), "held": e.get("held")}
+                            for e in (summary.get("end_state") or [])[:50] if isinstance(e, dict)]
     while out["blocks"] and len(json.dumps(out, ensure_ascii=False).encode()) > MAX_SUMMARY_BYTES:
         out["blocks"].pop()
         out["omitted"] = "Some long values are left out here; the run's output has them."

@@ -425,7 +425,7 @@ def _outcome_summary(program: Any, result: Any) -> dict[str, Any] | None:
         module = r.effect.rsplit(".", 1)[0]
         args = {k: to_json(v) for k, v in r.arguments.items()}
         calls.append(Call(r.short, domain_of(module) or module, bool(eff and eff.mock), args, tuple(args)))
-    return outcome_record(calls, len(result.trace))
+    return outcome_record(calls, len(result.trace), ended_early=result.ended_early, end_state=result.end_state)
 
 
 def _refusal_summary(path: Path, req: Any, entry: dict[str, Any], outcome: Any, source: str) -> dict[str, Any] | None:

@@ -1,0 +1,213 @@
+"""Issue 10 family 8: a run that ends early after effects must say how its end-state guarantees stood.
+
+A proved ``F.final[...] == v`` guarantee speaks about runs that finish. A trusted function that raises,
+or a step budget that runs out mid-loop, ends a run with the fluent state wherever it was; the run
+record and the card's outcome sentence then say, per end-state guarantee, held or NOT held — never
+just "proved". Real checker, real prover, real interpreter and monitor, a hostile trusted layer in its
+own process (TL-6: one layer per process).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import textwrap
+from typing import Any
+
+import pytest
+
+EFFECTS = '''
+"""A hostile house: the bell raises, whatever happened before it."""
+
+import clauz3
+import clauz3.fluent
+from clauz3.fluent import fluent
+
+DoorLocked = fluent("door_locked", key=str, value=bool, initial=True)
+
+
+@clauz3.trusted
+@clauz3.mock
+@clauz3.fluent.effect(lambda door: DoorLocked.set(door, False))
+def unlock_door(door: str) -> None:
+    """Unlock a door (simulated)."""
+    return None
+
+
+@clauz3.trusted
+@clauz3.mock
+@clauz3.fluent.effect(lambda door: DoorLocked.set(door, True))
+def lock_door(door: str) -> None:
+    """Lock a door (simulated)."""
+    return None
+
+
+@clauz3.trusted
+@clauz3.mock
+def ring_bell(door: str) -> None:
+    """Ring the bell at a door: this one is jammed and always raises."""
+    raise RuntimeError("bell jammed")
+'''
+
+CONTRACTS = '''
+"""Contracts over the hostile house."""
+
+from tools.house.trusted.effects import DoorLocked
+
+from clauz3.spec import ContractSpec, contract
+
+
+@contract(description="door {door} is locked when the program ends")
+def door_locked_at_end(door: str) -> ContractSpec:
+    return DoorLocked.final[door] == True  # noqa: E712 (builds a spec, not a test)
+'''
+
+YAML = """schema_version: 1
+name: house
+title: Hostile house
+summary: Doors and a jammed bell, for early-end tests.
+"""
+
+RUNNER = '''
+import io, json, sys
+from pathlib import Path
+
+from clauz3.interp import execute
+from clauz3.language import check_source
+from clauz3.language.layer import load_layer
+from clauz3.prover.api import prove
+from clauz3.runs.records import RunRecord
+from clauz3.runs.worker import _outcome_summary
+
+root = Path(sys.argv[1])
+layer = load_layer([root / "tools" / "house" / "trusted"], [root])
+jobs = json.loads(sys.stdin.read())
+out = {}
+for name, job in jobs.items():
+    program = check_source(job["source"].encode(), name + ".py", layer, "main", [])
+    proof = prove(program)
+    runs = []
+    for budget in job["budgets"]:
+        run = execute(program, layer.effects, stdout=io.StringIO(), write_report=False, step_budget=budget)
+        summary = _outcome_summary(program, run)
+        record = RunRecord(request_id="r-" + name, summary=summary, executed_partially=True)
+        record.end(run.outcome if run.outcome != "completed" else None, run.error)
+        runs.append({"budget": budget, "outcome": run.outcome, "error": run.error,
+                     "ended_early": run.ended_early, "end_state": run.end_state,
+                     "calls": [r.short for r in run.trace], "record": record.to_json()})
+    out[name] = {"status": proof.status, "runs": runs}
+print(json.dumps(out))
+'''
+
+HEADER = """import clauz3
+from tools.house.trusted import contracts as house
+from tools.house.trusted.effects import lock_door, ring_bell, unlock_door
+
+"""
+
+PROGRAMS = {
+    # The bell raises after the door was unlocked and before it was locked again.
+    "raise_while_unlocked": """
+@clauz3.guarantee(house.door_locked_at_end("front"))
+def main() -> None:
+    unlock_door("front")
+    ring_bell("front")
+    lock_door("front")
+""",
+    # The bell raises after the door was locked again: the end state is still the promised one.
+    "raise_after_relock": """
+@clauz3.guarantee(house.door_locked_at_end("front"))
+def main() -> None:
+    unlock_door("front")
+    lock_door("front")
+    ring_bell("front")
+""",
+    # A loop that unlocks and relocks; the step budget runs out somewhere inside it.
+    "budget_mid_loop": """
+@clauz3.guarantee(house.door_locked_at_end("front"))
+def main() -> None:
+    for visitor in ["ann", "bob", "cy", "dee", "eve", "fay"]:
+        unlock_door("front")
+        lock_door("front")
+""",
+}
+
+NAME = 'house.door_locked_at_end(door="front")'
+
+
+@pytest.fixture(scope="module")
+def results(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
+    root = tmp_path_factory.mktemp("house")
+    pkg = root / "tools" / "house"
+    (pkg / "trusted").mkdir(parents=True)
+    (pkg / "clauz3.yaml").write_text(YAML)
+    (pkg / "trusted" / "__init__.py").write_text('"""Hostile house (test layer)."""\n')
+    (pkg / "trusted" / "effects.py").write_text(textwrap.dedent(EFFECTS))
+    (pkg / "trusted" / "contracts.py").write_text(textwrap.dedent(CONTRACTS))
+    (root / "runner.py").write_text(textwrap.dedent(RUNNER))
+    jobs = {name: {"source": HEADER + body, "budgets": [1_000_000] if name != "budget_mid_loop" else
+                   list(range(1, 80))} for name, body in PROGRAMS.items()}
+    env = {**os.environ, "CLAUZ3_HOME": str(root / "home"), "PYTHONPATH": str(root)}
+    proc = subprocess.run([sys.executable, str(root / "runner.py"), str(root)], input=json.dumps(jobs),
+                          capture_output=True, text=True, env=env, timeout=300, check=False)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    return json.loads(proc.stdout)
+
+
+def _only(results: dict[str, Any], name: str) -> dict[str, Any]:
+    entry = results[name]
+    assert entry["status"] == "proved", entry  # the guarantee was proved: the early end is outside the proof
+    (run,) = entry["runs"]
+    return run
+
+
+def test_trusted_raise_after_unlock_reports_broken_end_state(results: dict[str, Any]) -> None:
+    run = _only(results, "raise_while_unlocked")
+    assert run["outcome"] == "runtime_error"
+    assert run["calls"] == ["unlock_door", "ring_bell"]
+    assert run["ended_early"] == "trusted_function_raised"
+    assert [(e["guarantee"], e["held"]) for e in run["end_state"]] == [(NAME, False)]
+    record = run["record"]
+    assert record["ended_early"] == "trusted_function_raised"
+    assert record["end_state"] == [{"guarantee": NAME, "held": False}]
+    assert record["summary"]["sentences"][0] == (
+        f"The run stopped early (a library function raised an error): {NAME} did NOT hold at the end.")
+
+
+def test_trusted_raise_after_relock_reports_still_held(results: dict[str, Any]) -> None:
+    run = _only(results, "raise_after_relock")
+    assert run["calls"] == ["unlock_door", "lock_door", "ring_bell"]
+    assert run["end_state"][0]["held"] is True
+    assert run["record"]["summary"]["sentences"][0] == (
+        f"The run stopped early (a library function raised an error): {NAME} still held at the end.")
+
+
+def test_step_budget_mid_loop_judges_the_state_reached(results: dict[str, Any]) -> None:
+    entry = results["budget_mid_loop"]
+    assert entry["status"] == "proved"
+    early = [r for r in entry["runs"] if r["outcome"] != "completed"]
+    assert early, "no budget ended the run early"
+    seen = set()
+    for run in early:
+        assert run["ended_early"] == "step_budget"
+        (state,) = run["end_state"]
+        # The door is unlocked exactly when the last call made was an unlock.
+        unlocked = bool(run["calls"]) and run["calls"][-1] == "unlock_door"
+        assert state["held"] is (not unlocked), run
+        word = "did NOT hold" if unlocked else "still held"
+        assert run["record"]["summary"]["sentences"][0] == (
+            f"The run stopped early (the step budget ran out): {NAME} {word} at the end.")
+        assert run["record"]["end_state"] == [{"guarantee": NAME, "held": not unlocked}]
+        seen.add(unlocked)
+    assert seen == {True, False}, "the budgets never stopped the loop both between and after a relock"
+
+
+def test_finished_runs_say_nothing_about_an_early_end(results: dict[str, Any]) -> None:
+    completed = [r for r in results["budget_mid_loop"]["runs"] if r["outcome"] == "completed"]
+    assert completed, "no budget was large enough to finish the loop"
+    for run in completed:
+        assert run["ended_early"] is None and run["end_state"] == []
+        assert run["record"]["ended_early"] is None
+        assert not any("stopped early" in s for s in run["record"]["summary"]["sentences"])
