@@ -152,3 +152,22 @@ def test_the_monitor_stops_every_break_of_distinct_even_unproved(tmp_path: Path)
         assert str(rows[name]["monitored"]).startswith("soundness_violation"), rows[name]
     for name in names[3:]:
         assert str(rows[name]["monitored"]).startswith("completed"), rows[name]
+
+
+@pytest.mark.parametrize("layer", ["gen", "hostile", *EXAMPLE_LAYERS])
+def test_the_monitor_stops_a_run_exactly_when_its_real_calls_break_a_guarantee(layer: str, tmp_path: Path) -> None:
+    """Every checked program, proved or not, runs under the monitor with all its guarantees and again
+    without it on the same trusted results; the plain-Python judges of the contracts decide the second.
+    The monitor must stop the first exactly when the second breaks a guarantee (provenance guarantees,
+    judged here by value, only one way)."""
+    files = write(tmp_path, layer)
+    proc = subprocess.run([sys.executable, str(DRIVER), "--layer", layer, "--monitor-all", "--runs", "5",
+                           *map(str, files)], capture_output=True, text=True, cwd=REPO, timeout=600, check=False,
+                          env={**os.environ, "PYTHONHASHSEED": "0"})
+    rows = [json.loads(line) for line in proc.stdout.strip().splitlines()[:-1]]
+    assert len(rows) == len(files), proc.stderr[-3000:]
+    monitored = [r for r in rows if "monitored" in r]
+    stopped = [r for r in monitored if str(r["monitored"]).startswith("soundness_violation")]
+    assert len(monitored) >= len(files) // 2 and stopped, f"{len(monitored)} monitored, {len(stopped)} stopped"
+    disagree = {r["name"]: r["monitored"] for r in monitored if str(r["monitored"]).startswith("disagree")}
+    assert not disagree, json.dumps(disagree, indent=1)[:6000]

@@ -23,6 +23,7 @@ sys.path.insert(0, str(HERE.parent))
 import gen_check  # noqa: E402
 
 HOSTILE_ROOT = HERE / "hostile"
+PROVENANCE = frozenset({"to_contacts"})  # judged by the monitor on origins, by the plain judges on values
 
 
 def hostile_holds(helper: str, args: Mapping[str, Any], calls: list[tuple[str, dict[str, Any]]]) -> bool:
@@ -90,18 +91,44 @@ def example_holds(helper: str, args: Mapping[str, Any], calls: list[tuple[str, d
     return judges[helper]()
 
 
-def monitored_outcome(lab: gen_check.Lab, program: Any) -> str:
-    """One run under the monitor with all the program's guarantees, proved or not (sampled results)."""
+def monitored_outcome(lab: gen_check.Lab, program: Any, runs: int = 1) -> str:
+    """Runs under the monitor with all the program's guarantees, proved or not, each against a run
+    without the monitor on the same trusted results judged in plain Python: the monitor must stop a run
+    exactly when the real calls break a guarantee. The first run's outcome, or the disagreement."""
     import io
     import random
 
+    from clauz3._difftest_run import Incomplete
     from clauz3._difftest_sample import program_literals
     from clauz3.interp import execute
 
-    stubs = lab.stubs(program, random.Random(0), [], program_literals(program))
-    res = execute(program, stubs, guarantees_to_monitor=list(program.guarantees), stdout=io.StringIO(),
-                  step_budget=gen_check.STEP_BUDGET, write_report=False, arguments={})
-    return f"{res.outcome}: {res.error}"
+    literals = program_literals(program)
+    first = ""
+    for i in range(runs):
+        outcome: dict[bool, Any] = {}
+        calls: list[tuple[str, dict[str, Any]]] = []
+        for monitored in (True, False):
+            calls = []
+            stubs = lab.stubs(program, random.Random(i), calls, literals)
+            try:
+                outcome[monitored] = execute(
+                    program, stubs, guarantees_to_monitor=list(program.guarantees) if monitored else (),
+                    stdout=io.StringIO(), step_budget=gen_check.STEP_BUDGET, write_report=False, arguments={})
+            except Incomplete:
+                return "incomplete"
+        mon, plain = outcome[True], outcome[False]
+        first = first or f"{mon.outcome}: {mon.error}"
+        if plain.outcome != "completed":
+            continue  # the run raised: its calls stop short, the judge has no finished run
+        broken = [g.bound_call for g in program.guarantees
+                  if not gen_check.holds(g.helper.rsplit(".", 1)[-1], dict(g.args), calls)]
+        stopped = mon.outcome == "soundness_violation"
+        by_origin = any(g.helper.rsplit(".", 1)[-1] in PROVENANCE for g in program.guarantees)
+        # A provenance guarantee is judged here by value: the monitor may rightly stop a run whose
+        # values pass (an equal literal is not the contact's address); it must never miss a break.
+        if (stopped and not broken and not by_origin) or (broken and not stopped):
+            return f"disagree (run {i}): monitor {mon.outcome}: {mon.error}; plain judge breaks {broken}: {calls}"
+    return first
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -131,7 +158,7 @@ def main(argv: list[str] | None = None) -> int:
             program, proved, reason = lab.prove(source, path.stem)
             row: dict[str, Any] = {"name": path.stem, "verdict": reason, "violation": None}
             if args.monitor_all and program is not None:
-                row["monitored"] = monitored_outcome(lab, program)
+                row["monitored"] = monitored_outcome(lab, program, args.runs)
                 print(json.dumps(row), flush=True)
                 continue
             if proved:
