@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 
-from clauz3.prover.cache import ProofCache, cache_key, code_fingerprint, relocate
+from clauz3.prover.cache import ProofCache, cache_key, code_fingerprint, pinned_roots, relocate
 
 REPO = Path(__file__).resolve().parents[2]
 MAIN = (REPO / "examples" / "email" / "main.py").read_bytes()
@@ -140,3 +140,69 @@ def test_concurrent_writers_leave_one_valid_entry(tmp_path: Path) -> None:
         t.join()
     assert not errors, errors
     assert [p.name for p in (tmp_path / "proofs" / "cd").iterdir()] == [f"{key}.json"]
+
+
+def test_a_pinned_key_never_equals_a_key_of_roots_named_as_they_are() -> None:
+    assert cache_key(**BASE, pinned=True) != cache_key(**BASE)  # type: ignore[arg-type]
+
+
+def test_pinned_roots_are_relative_only_when_all_lie_inside_the_copy() -> None:
+    assert pinned_roots("/tmp/c/layer-1", ["/tmp/c/layer-1/0", "/tmp/c/layer-1/1/x"]) == ["0", "1/x"]
+    assert pinned_roots("/tmp/c/layer-1", ["/tmp/c/layer-1/0", "/tmp/c/layer-10/0"]) is None
+    assert pinned_roots("/tmp/c/layer-1", ["/elsewhere"]) is None
+    assert pinned_roots(None, ["/tmp/c/layer-1/0"]) is None
+
+
+def test_relocate_moves_a_pinned_layer_directory_too() -> None:
+    entry = {**json.loads(json.dumps(ENTRY)), "notes": ["/tmp/c/layer-1/0/tools/x.py:2:1"]}
+    moved = relocate(entry, "/tmp/b/other.py", {"/tmp/c/layer-1": "/tmp/d/layer-2"})
+    assert moved["notes"] == ["/tmp/d/layer-2/0/tools/x.py:2:1"] and moved["path"] == "/tmp/b/other.py"
+
+
+def _comparable(entry: dict[str, Any]) -> dict[str, Any]:
+    """An entry without what differs between any two fresh proofs too: the time each one took."""
+    out = {k: v for k, v in entry.items() if k not in ("cached", "elapsed_ms")}
+    out["obligations"] = [{k: v for k, v in o.items() if k != "elapsed_ms"} for o in entry["obligations"]]
+    return out
+
+
+# One proof per process, as one cold worker makes (one layer per process, TL-6).
+PROVE_PINNED = """
+import json, sys
+from pathlib import Path
+from clauz3.prover.pipeline import ProofRequest, prove_file
+doc = json.loads(sys.argv[1])
+req = ProofRequest(path=Path(doc["path"]), trusted_roots=[Path(p) for p in doc["trusted"]],
+                   import_roots=[Path(p) for p in doc["imports"]], source=Path(doc["source"]).read_bytes(),
+                   use_cache=doc["use_cache"], layer_directory=Path(doc["directory"]))
+print(json.dumps(prove_file(req, project_root=Path(doc["project"])).entry))
+"""
+
+
+def test_a_hit_under_another_pinned_copy_equals_a_fresh_proof_there(project: Path, tmp_path: Path) -> None:
+    """Soundness of keying away the copy's place: the relocated hit is what a fresh proof there says."""
+    from clauz3.runs.pinning import pin_layer
+
+    roots = [str(project / "tools" / "email" / "trusted")], [str(project)]
+    copies = [pin_layer(*roots, tmp_path / "scratch") for _ in range(2)]
+    assert copies[0].directory != copies[1].directory and copies[0].sha256 == copies[1].sha256
+    env = {k: v for k, v in os.environ.items() if not k.startswith("CLAUZ3_")}
+    env.update(CLAUZ3_HOME=str(tmp_path / "home"), CLAUZ3_CACHE=str(tmp_path / "cache"), CLAUZ3_PROOF_CACHE="1")
+
+    def prove_in(copy: Any, use_cache: bool) -> dict[str, Any]:
+        doc = {"path": str(tmp_path / "prog.py"), "trusted": list(copy.trusted_roots),
+               "imports": list(copy.import_roots), "source": str(project / "first" / "prog.py"),
+               "use_cache": use_cache, "directory": copy.directory, "project": str(project)}
+        out = subprocess.run([sys.executable, "-c", PROVE_PINNED, json.dumps(doc)], env=env, capture_output=True,
+                             text=True, timeout=120)
+        assert out.returncode == 0, out.stderr
+        entry: dict[str, Any] = json.loads(out.stdout)
+        return entry
+
+    first = prove_in(copies[0], True)
+    hit = prove_in(copies[1], True)
+    fresh = prove_in(copies[1], False)
+    assert first["cached"] is False and first["status"] == "proved"
+    assert hit["cached"] is True and fresh["cached"] is False
+    assert _comparable(hit) == _comparable(fresh)
+    assert copies[0].directory not in json.dumps(hit)

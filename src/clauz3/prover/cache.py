@@ -4,7 +4,9 @@ The key (:func:`cache_key`) is the content that decides a verdict: the program's
 fingerprint (library content), the target, the engine (clauz3, semantics id, z3, Python) with a hash
 of the prover's and checker's own source files, and the options that change what is checked (the
 import allowlist). Never the program's path: the same program re-submitted from another temporary
-file (a retry, a remembered approval, the same starter twice) hits (issue 13). Timeouts are not in
+file (a retry, a remembered approval, the same starter twice) hits (issue 13); nor the place of a
+worker's pinned layer copy: its roots and fingerprint are keyed relative to the copy's directory, and
+a hit is relocated to the current copy, so it equals a fresh proof there. Timeouts are not in
 the key because only solver-decided results are stored: complete results whose verdicts are all
 ``proved`` or ``violated``. A hit yields the stored entry with ``cached: true``, relocated to the
 caller's path; an entry that fails authentication, does not parse or was stored under another key
@@ -59,9 +61,15 @@ def cache_key(
     layer_sha256: str,
     import_roots: Sequence[str],
     allow_imports: Sequence[str],
+    pinned: bool = False,
 ) -> str:
-    """CACHE-1: SHA-256 of the canonical JSON of everything a verdict depends on (never the path)."""
+    """CACHE-1: SHA-256 of the canonical JSON of everything a verdict depends on (never the path).
+
+    ``pinned``: ``import_roots`` and ``layer_sha256`` are relative to a pinned copy's directory
+    (:func:`pinned_roots`); such keys never equal keys of roots named as they are.
+    """
     doc = {
+        "pinned": pinned,
         "engine": engine,
         "code": code_fingerprint(),
         "program_sha256": program_sha256,
@@ -73,16 +81,26 @@ def cache_key(
     return hashlib.sha256(json.dumps(doc, sort_keys=True, separators=(",", ":")).encode()).hexdigest()
 
 
-def relocate(entry: dict[str, Any], path: str) -> dict[str, Any]:
-    """A hit stored for another file of the same bytes, with every mention of that file's path made ``path``."""
+def relocate(entry: dict[str, Any], path: str, moves: Mapping[str, str] | None = None) -> dict[str, Any]:
+    """A hit stored for another file of the same bytes, with every mention of that file's path made ``path``.
+
+    ``moves`` maps further old strings to new ones: a pinned layer's directory (issue 13), whose
+    copy lives in a fresh private directory per worker, so a hit names the copy this run loads.
+    """
     old = entry.get("path")
-    if not isinstance(old, str) or not old or old == path:
+    pairs = [(o, n) for o, n in (moves or {}).items() if o and o != n]
+    if isinstance(old, str) and old and old != path:
+        pairs.append((old, path))
+    if not pairs:
         entry["path"] = path
         return entry
+    pairs.sort(key=lambda pair: -len(pair[0]))  # the longer old string first: it may contain a shorter one
 
     def fix(value: Any) -> Any:
         if isinstance(value, str):
-            return value.replace(old, path)
+            for o, n in pairs:
+                value = value.replace(o, n)
+            return value
         if isinstance(value, list):
             return [fix(v) for v in value]
         if isinstance(value, dict):
@@ -92,6 +110,24 @@ def relocate(entry: dict[str, Any], path: str) -> dict[str, Any]:
     fixed: dict[str, Any] = fix(entry)
     fixed["path"] = path
     return fixed
+
+
+def pinned_roots(directory: str | None, roots: Sequence[str]) -> list[str] | None:
+    """``roots`` relative to a pinned layer's ``directory`` when every one lies inside it, else None.
+
+    A pinned copy (runs/pinning.py) is the same bytes in a new directory each time; keyed by
+    its roots relative to that directory, the same layer keys alike wherever the copy lives.
+    """
+    if not directory:
+        return None
+    base = os.path.abspath(directory)
+    out: list[str] = []
+    for root in roots:
+        full = os.path.abspath(root)
+        if os.path.commonpath([base, full]) != base:
+            return None
+        out.append(Path(os.path.relpath(full, base)).as_posix())
+    return out
 
 
 def cacheable(entry: Mapping[str, Any]) -> bool:

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from clauz3.prover.cache import ProofCache, cache_enabled, cache_key, relocate
+from clauz3.prover.cache import ProofCache, cache_enabled, cache_key, pinned_roots, relocate
 
 
 @dataclass
@@ -31,6 +31,9 @@ class ProofRequest:
     # The caller's bytes, already read once into memory (issue 11 §2): hashed, parsed and proved as
     # they are; ``path`` then only names the program in diagnostics and is never read.
     source: bytes | None = None
+    # The directory of the worker's pinned layer copy (runs/pinning.py) holding every root: the cache
+    # then keys the roots relative to it and relocates a hit made under another copy (issue 13).
+    layer_directory: Path | None = None
 
 
 @dataclass
@@ -128,17 +131,39 @@ def prove_file(req: ProofRequest, *, project_root: Path | None = None) -> ProofO
     eng = engine()
     entry["layer_sha256"] = layer_sha
     entry["engine"] = eng
-    key = cache_key(
-        engine=eng,
-        program_sha256=program_sha,
-        target=req.target,
-        layer_sha256=layer_sha,
-        import_roots=[str(p) for p in req.import_roots],
-        allow_imports=list(req.allow_imports),
-    )
+    pinned_dir = os.path.abspath(req.layer_directory) if req.layer_directory is not None else None
+    rel_imports = pinned_roots(pinned_dir, [str(p) for p in req.import_roots])
+    rel_trusted = pinned_roots(pinned_dir, [str(p) for p in req.trusted_roots])
+    pinned = pinned_dir is not None and rel_imports is not None and rel_trusted is not None
     cache = ProofCache.default() if (req.use_cache and cache_enabled()) else None
+    if cache is None:
+        key = ""
+    elif pinned and pinned_dir is not None and rel_imports is not None:
+        # Where the copy lives is not content: its fingerprint is taken relative to the copy.
+        try:
+            key_layer = fingerprint(req.trusted_roots, Path(pinned_dir))
+        except LayerError as exc:
+            return _refused(entry, [exc.diagnostic])
+        key = cache_key(engine=eng, program_sha256=program_sha, target=req.target, layer_sha256=key_layer,
+                        import_roots=rel_imports, allow_imports=list(req.allow_imports), pinned=True)
+    else:
+        key = cache_key(engine=eng, program_sha256=program_sha, target=req.target, layer_sha256=layer_sha,
+                        import_roots=[str(p) for p in req.import_roots], allow_imports=list(req.allow_imports))
     hit = cache.get(key) if cache is not None else None
-    if hit is not None and hit.get("path") == str(req.path):
+    moves: dict[str, str] = {}
+    if hit is not None:
+        old_dir = hit.pop("layer_directory", None)
+        if pinned and pinned_dir is not None:
+            if not isinstance(old_dir, str) or not old_dir:
+                hit = None
+            elif old_dir != pinned_dir:
+                moves[old_dir] = pinned_dir
+    old_path = hit.get("path") if hit is not None else None
+    if hit is not None and any(isinstance(o, str) and o and o.encode() in source for o in [old_path if old_path != str(req.path) else None, *moves]):
+        hit = None  # the program spells an old path itself: relocating would rewrite its own text
+    if hit is not None:
+        hit["layer_sha256"] = layer_sha  # the fingerprint of the roots as named here, as a fresh proof has
+    if hit is not None and not moves and hit.get("path") == str(req.path):
         hit["elapsed_ms"] = round((time.monotonic() - started) * 1000)
         return ProofOutcome(hit, list(hit.get("warnings_text", [])), exit_code_for(hit))
 
@@ -169,7 +194,7 @@ def prove_file(req: ProofRequest, *, project_root: Path | None = None) -> ProofO
     if hit is not None:
         # The cache is keyed by content, never the path: the same bytes from another file reuse the
         # verdict. The IR names its file, so it was checked again here (cheap) but is not proved again.
-        hit = relocate(hit, str(req.path))
+        hit = relocate(hit, str(req.path), moves)
         hit.update(ir_sha256=ir_sha256(program), warnings_text=warnings,
                    elapsed_ms=round((time.monotonic() - started) * 1000))
         return ProofOutcome(hit, warnings, exit_code_for(hit), program=program, layer=layer)
@@ -195,7 +220,7 @@ def prove_file(req: ProofRequest, *, project_root: Path | None = None) -> ProofO
     code = exit_code_for(entry)
     expired = any(o.get("reason") == "deadline" for o in entry.get("obligations", []))
     if cache is not None and not expired:
-        cache.put(key, entry)
+        cache.put(key, dict(entry, layer_directory=pinned_dir) if pinned else entry)
     return ProofOutcome(entry, warnings, code, deadline_expired=expired, program=program, layer=layer)
 
 

@@ -187,6 +187,7 @@ class Worker:
             obligation_timeout=min(float(self.c.get("obligation_timeout_seconds") or 10.0), remaining),
             proof_timeout=remaining, use_cache=bool(self.c.get("use_cache", True)),
             source=self.source.encode("utf-8"),  # the bytes the request carries: the path is never re-read
+            layer_directory=Path(self.pinned.directory),  # the cache keys the copy's roots relative to it
         )
         outcome = prove_file(req, project_root=self.project)
         entry = outcome.entry
