@@ -11,9 +11,11 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 import textwrap
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -211,3 +213,37 @@ def test_finished_runs_say_nothing_about_an_early_end(results: dict[str, Any]) -
         assert run["ended_early"] is None and run["end_state"] == []
         assert run["record"]["ended_early"] is None
         assert not any("stopped early" in s for s in run["record"]["summary"]["sentences"])
+
+
+HOME = Path(__file__).resolve().parents[2] / "examples" / "home-automation"
+
+
+def _card_guarantees(case: str) -> list[str]:
+    """The card's guarantee sentences for one home-automation case, built as the authority builds them."""
+    from clauz3.approvals.layerscan import bind_guarantee, program_imports, scan_layer
+    from clauz3.approvals.presentation import build_summary
+    from clauz3.approvals.requests import ApprovalRequest, Sandbox
+
+    program = (HOME / "cases" / case).read_text()
+    roots = (str(HOME / "tools" / "home" / "trusted"),)
+    scan = scan_layer(roots, (str(HOME),))
+    _, names = program_imports(program)
+    # The decorator arguments as written, as the request carries them.
+    guarantees = tuple(m.group(1) for m in re.finditer(r"@clauz3\.guarantee\((.+)\)\n", program))
+    request = ApprovalRequest(
+        request_id="r-card", program=program, program_sha256="0" * 64, source_name=case, target="main",
+        trusted_roots=roots, import_roots=(str(HOME),), guarantees=guarantees, coverage=(), proofs=(),
+        execution_timeout_seconds=60, sandbox=Sandbox("none", "test", (), ()))
+    bound = [bind_guarantee(g, names, scan) for g in guarantees]
+    return [g["text"] for g in build_summary(request, scan, bound)["guarantees"]]
+
+
+def test_card_says_end_state_guarantees_are_for_runs_that_finish() -> None:
+    assert _card_guarantees("door_locked_at_end_pass.py") == ["When the program finishes, door garage is locked."]
+    assert _card_guarantees("all_doors_locked_at_end_pass.py") == [
+        "When the program finishes, every door is locked.", "Only doors front are unlocked."]
+
+
+def test_card_leaves_other_guarantees_alone() -> None:
+    texts = _card_guarantees("never_unlock_door_pass.py")
+    assert texts == ["Door safe-room is never unlocked."]

@@ -49,6 +49,8 @@ class ContractInfo:
     source_file: str
     source_line: int
     source_sha256: str
+    # Issue 10 family 8: the body reads ``F.final`` (an end-state guarantee, proved for runs that finish).
+    end_state: bool = False
 
 
 @dataclass(frozen=True)
@@ -287,6 +289,7 @@ def _scan_module(scan: LayerScan, tree: ast.Module, module: str, domain: str, pa
                     symbol=symbol, module=module, qualname=node.name, domain=domain, params=_params(node),
                     description_template=template, docstring=ast.get_docstring(node), source_file=path,
                     source_line=node.lineno, source_sha256=digest,
+                    end_state=any(isinstance(n, ast.Attribute) and n.attr == "final" for n in ast.walk(node)),
                 )
             if "trusted" in names:
                 effects.append("mock" if "mock" in names else "unmarked" if _stub_like(node) else "real")

@@ -51,7 +51,8 @@ def _contract_entry(bound: BoundGuarantee, scan: LayerScan) -> dict[str, Any]:
         library = {"domain": info.domain, "title": domain.title if domain else info.domain,
                    "mock": domain.mock if domain else "unmarked"}
         if info.description_template is not None and bound.args is not None:
-            description = summary.guarantee_text(info.description_template, bound.args, None, bound.expression)[0]
+            description = summary.guarantee_text(info.description_template, bound.args, None, bound.expression,
+                                                 end_state=info.end_state)[0]
         if description is None:
             description = first_paragraph(info.docstring)
         identity = {"symbol": info.symbol, "source_file": info.source_file, "source_line": info.source_line,
@@ -109,7 +110,7 @@ def build_summary(request: ApprovalRequest, scan: LayerScan, bound: list[BoundGu
         info = b.contract
         text, warnings, lists = summary.guarantee_text(
             info.description_template if info else None, b.args, first_paragraph(info.docstring) if info else None,
-            b.expression)
+            b.expression, end_state=bool(info and info.end_state))
         domain = info.domain if info else None
         guarantees.append({"text": text, "warnings": warnings, "lists": lists, "domain": domain,
                            "library": titles.get(domain or "", domain)})

@@ -239,16 +239,37 @@ def outcome(calls: list[Call], *, more: int = 0) -> Text:
 
 
 def guarantee_text(template: str | None, args: Mapping[str, Any] | None, fallback: str | None,
-                   expression: str) -> tuple[str, list[str], list[dict[str, Any]]]:
-    """The helper's own description as a sentence; the docstring summary, else the call, otherwise."""
+                   expression: str, *, end_state: bool = False) -> tuple[str, list[str], list[dict[str, Any]]]:
+    """The helper's own description as a sentence; the docstring summary, else the call, otherwise.
+
+    An end-state guarantee is proved for runs that finish, so its sentence says so once
+    ("When the program finishes, …"); a run that stops early reports how it stood instead."""
     if template is not None and args is not None:
         try:
-            return render_prose(template, args)
+            text, found, lists = render_prose(template, args)
+            # Lower-case the first letter only when it is the template's own word, never a value.
+            own = bool(template[:1].isalpha())
+            return (finished(text, lower=own) if end_state else text), found, lists
         except (ValueError, KeyError):
             pass
     warnings: set[str] = set()
-    text = prose_value(fallback or expression, warnings).strip("“”")
-    return sentence(text), sorted(warnings), []
+    text = sentence(prose_value(fallback or expression, warnings).strip("“”"))
+    return (finished(text, lower=False) if end_state else text), sorted(warnings), []
+
+
+_ENDS = (" when the program ends", " when the program finishes", " at the end of the run", " at the end")
+
+
+def finished(text: str, *, lower: bool = True) -> str:
+    """``Door front is locked when the program ends.`` → ``When the program finishes, door front is locked.``"""
+    body = text.rstrip(".")
+    for tail in _ENDS:
+        if body.endswith(tail):
+            body = body[: -len(tail)]
+            break
+    if body.lower().startswith("when the program finishes"):
+        return text
+    return f"When the program finishes, {_lower(body) if lower else body}."
 
 
 SCOPE_INTRO = ("From now on, any program in this project that states exactly these guarantees, imports the same "
