@@ -15,6 +15,8 @@ import re
 import subprocess
 import sys
 import textwrap
+import threading
+import time
 from pathlib import Path
 from typing import Any
 
@@ -44,6 +46,15 @@ def unlock_door(door: str) -> None:
 def lock_door(door: str) -> None:
     """Lock a door (simulated)."""
     return None
+
+
+@clauz3.trusted
+@clauz3.mock
+def wait_for(door: str, seconds: int) -> None:
+    """Wait at a door for a visitor (simulated: it only sleeps)."""
+    import time
+
+    time.sleep(seconds)
 
 
 @clauz3.trusted
@@ -139,15 +150,21 @@ def main() -> None:
 NAME = 'house.door_locked_at_end(door="front")'
 
 
-@pytest.fixture(scope="module")
-def results(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
-    root = tmp_path_factory.mktemp("house")
+def write_layer(root: Path) -> Path:
+    """The hostile house library under ``root/tools/house`` (``root`` is its import root); its trusted root."""
     pkg = root / "tools" / "house"
     (pkg / "trusted").mkdir(parents=True)
     (pkg / "clauz3.yaml").write_text(YAML)
     (pkg / "trusted" / "__init__.py").write_text('"""Hostile house (test layer)."""\n')
     (pkg / "trusted" / "effects.py").write_text(textwrap.dedent(EFFECTS))
     (pkg / "trusted" / "contracts.py").write_text(textwrap.dedent(CONTRACTS))
+    return pkg / "trusted"
+
+
+@pytest.fixture(scope="module")
+def results(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
+    root = tmp_path_factory.mktemp("house")
+    write_layer(root)
     (root / "runner.py").write_text(textwrap.dedent(RUNNER))
     jobs = {name: {"source": HEADER + body, "budgets": [1_000_000] if name != "budget_mid_loop" else
                    list(range(1, 80))} for name, body in PROGRAMS.items()}
@@ -247,3 +264,71 @@ def test_card_says_end_state_guarantees_are_for_runs_that_finish() -> None:
 def test_card_leaves_other_guarantees_alone() -> None:
     texts = _card_guarantees("never_unlock_door_pass.py")
     assert texts == ["Door safe-room is never unlocked."]
+
+
+# ----------------------------------------------------------------------------- killed from outside
+
+KILLED = HEADER.replace("ring_bell, unlock_door", "ring_bell, unlock_door, wait_for") + """
+@clauz3.guarantee(house.door_locked_at_end("front"))
+def main() -> None:
+    unlock_door("front")
+    wait_for("front", 60)
+    lock_door("front")
+"""
+
+
+def _supervised(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, **kw: Any) -> tuple[Any, Any]:
+    from clauz3.approvals.mock import MockApprovalService
+    from clauz3.runs.supervisor import RunConfig, Supervisor
+
+    project = tmp_path / "proj"
+    trusted = write_layer(project)
+    data = tmp_path / "data"
+    data.mkdir(mode=0o700)
+    monkeypatch.setenv("CLAUZ3_HOME", str(data))
+    monkeypatch.setenv("CLAUZ3_PROOF_CACHE", "0")
+    svc = MockApprovalService(data, project)
+    svc.__enter__()
+    config = RunConfig(source=KILLED, project=project, trusted_roots=[str(trusted)], import_roots=[str(project)],
+                       service_url=svc.url, submission_token=svc.token, verify_key=svc.verify_key.text,
+                       data_dir=data, use_cache=False, **kw)
+    return svc, Supervisor(config)
+
+
+def test_execution_deadline_mid_run_says_the_end_state_cannot_be_told(tmp_path: Path,
+                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    svc, sup = _supervised(tmp_path, monkeypatch, execution_timeout_seconds=1)
+    try:
+        result = sup.run()
+    finally:
+        svc.__exit__(None, None, None)
+    record = result.record
+    assert record["reason"] == "execution_timeout", (record, result.diagnostics)
+    assert record["ended_early"] == "execution_timeout"
+    assert record["end_state"] == [{"guarantee": NAME, "held": None}]
+    assert record["summary"]["sentences"][0] == (
+        f"The run stopped early (the time limit ran out): whether {NAME} held at the end cannot be told.")
+
+
+def test_stop_mid_run_says_the_end_state_cannot_be_told(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    svc, sup = _supervised(tmp_path, monkeypatch, execution_timeout_seconds=120)
+
+    def stopper() -> None:
+        for _ in range(1200):  # cancel once the worker reports that execution started
+            if sup.claimed:
+                sup.cancel("stopped")
+                return
+            time.sleep(0.05)
+
+    thread = threading.Thread(target=stopper)
+    thread.start()
+    try:
+        result = sup.run()
+    finally:
+        thread.join()
+        svc.__exit__(None, None, None)
+    record = result.record
+    assert record["reason"] == "stopped" and record["executed_partially"] is True, record
+    assert record["end_state"] == [{"guarantee": NAME, "held": None}]
+    assert record["summary"]["sentences"][0] == (
+        f"The run stopped early (it was stopped): whether {NAME} held at the end cannot be told.")

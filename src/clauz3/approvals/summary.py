@@ -398,6 +398,15 @@ def early_end(reason: str, end_state: Sequence[Mapping[str, Any]]) -> list[str]:
     return out
 
 
+def unjudged_record(reason: str, guarantees: Sequence[str]) -> dict[str, Any]:
+    """The ``summary`` of a run killed from outside mid-run (deadline, Stop): nothing could judge its
+    end-state guarantees, so each one "cannot be told" — never "held"."""
+    end_state = [{"guarantee": g, "held": None} for g in guarantees]
+    sentences = [*early_end(reason, end_state), "Effects made before it stopped stay done."]
+    return {"kind": "outcome", "sentences": sentences, "warnings": [], "blocks": [], "line": None,
+            "ended_early": reason, "end_state": end_state}
+
+
 def outcome_record(calls: list[Call], total: int, *, ended_early: str | None = None,
                    end_state: Sequence[Mapping[str, Any]] = ()) -> dict[str, Any]:
     """The run record's ``summary`` after execution: what the run did, from its trace; a run that

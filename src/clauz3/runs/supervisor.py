@@ -170,6 +170,7 @@ class Supervisor:
         self.proof_text = ""
         self.last_obligation: dict[str, Any] | None = None
         self.receipt_nonce: str | None = None
+        self.end_state_guarantees: list[str] = []  # issue 10 family 8: judged unknown if the worker is killed
 
     # -------------------------------------------------------------------------- public API
 
@@ -381,6 +382,7 @@ class Supervisor:
                     return "proof_deadline", deadline_text(self.config.proof_timeout_seconds,
                                                            self.last_obligation), {}
                 if exec_deadline is not None and now >= exec_deadline:
+                    self._unjudged("execution_timeout")
                     return "execution_timeout", (f"execution exceeded {self.config.execution_timeout_seconds} s; "
                                                  "the worker was stopped"), {}
                 limits = [exec_deadline] if exec_deadline is not None else []
@@ -480,6 +482,8 @@ class Supervisor:
             self.claimed = True
             self.record.approval = doc.get("approval") or self.record.approval
             self.receipt_nonce = doc.get("receipt_nonce")
+            names = doc.get("end_state_guarantees")
+            self.end_state_guarantees = [str(n)[:300] for n in names[:50]] if isinstance(names, list) else []
             started_exec = True
         if phase != EXECUTING:
             try:
@@ -504,9 +508,17 @@ class Supervisor:
         if self.gate_opened and not claimed:
             self._cancel_request()  # RUN-8: tell the authority so the card closes
         self.record.executed_partially = claimed
+        if claimed:
+            self._unjudged(reason)
         message = "The run was stopped" + (" after execution had started; effects already performed stay."
                                             if claimed else " before anything executed.")
         return reason, message, {}
+
+    def _unjudged(self, reason: str) -> None:
+        """A worker killed mid-run cannot judge its end-state guarantees: the card says so (issue 10 family 8)."""
+        from clauz3.approvals.summary import unjudged_record
+
+        self.record.summary = unjudged_record(reason, self.end_state_guarantees)
 
     def _cancel_request(self) -> None:
         from clauz3.runs.client import ApprovalClient, ServiceError, ServiceURLError

@@ -356,9 +356,13 @@ class Worker:
 
     def execute(self, program: Any, layer: Any, entry: dict[str, Any], claims: Any, decision: str) -> dict[str, Any]:
         from clauz3.interp.api import execute
+        from clauz3.interp.monitor import is_end_state
         from clauz3.interp.values import render
 
-        self.progress.emit({"phase": "executing", "receipt_nonce": claims.nonce, "approval": self.approval})
+        # Issue 10 family 8: if this worker is killed mid-run, the supervisor names what it cannot judge.
+        finals = [g.bound_call for g in program.guarantees if is_end_state(g.spec)][:50]
+        self.progress.emit({"phase": "executing", "receipt_nonce": claims.nonce, "approval": self.approval,
+                            "end_state_guarantees": finals})
         self._open_file_journal()
         self._preload_smtp(program)
         if self.sandbox_mode == "landlock":
