@@ -7,6 +7,9 @@ a library edited, or an import root retargeted, after the hash was taken changes
 the receipt then binds the approval to that hash (the authority hashed its own view of the layer).
 
 A warm prover pins once at its start (:data:`PRELOADED`); the workers it forks reuse that copy.
+Each copy lives in a new directory, so the worker hands :attr:`PinnedLayer.directory` to the prover
+(``ProofRequest.layer_directory``): the proof cache keys the roots relative to it and a cold worker
+reuses the verdict another copy of the same bytes got (issue 13).
 """
 
 from __future__ import annotations
