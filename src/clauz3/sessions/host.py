@@ -355,8 +355,14 @@ class Host:
                         reason=mode_hint or found.reason or "it is not available in this workspace")
             return
         current = self.conversation
+        wanted = domains
+        if wanted is None and current is not None and current.turn == 0:
+            # Issue 12: New conversation applies the current defaults; a blank conversation is reused only
+            # when it already has them (no stale library chip).
+            selection, _ = await asyncio.to_thread(new_selection, self.project, self.data_dir, None, self.tutorial)
+            wanted = list(selection.get("libraries") or [])
         if current is not None and current.turn == 0 and current.agent == agent and (
-                domains is None or sorted(set(domains)) == current.saved.get("libraries")) \
+                wanted is None or sorted(set(wanted)) == current.saved.get("libraries")) \
                 and not drifted(self.project, self.data_dir, current.saved):
             self.publisher.restore()
             current.ensure_agent()
