@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import signal
 import subprocess
 import sys
 import textwrap
@@ -295,40 +296,43 @@ def _supervised(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, **kw: Any) -> t
     return svc, Supervisor(config)
 
 
-def test_execution_deadline_mid_run_says_the_end_state_cannot_be_told(tmp_path: Path,
-                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
-    svc, sup = _supervised(tmp_path, monkeypatch, execution_timeout_seconds=1)
-    try:
-        result = sup.run()
-    finally:
-        svc.__exit__(None, None, None)
-    record = result.record
-    assert record["reason"] == "execution_timeout", (record, result.diagnostics)
-    assert record["ended_early"] == "execution_timeout"
-    assert record["end_state"] == [{"guarantee": NAME, "held": None}]
-    assert record["summary"]["sentences"][0] == (
-        f"The run stopped early (the time limit ran out): whether {NAME} held at the end cannot be told.")
+def _run_interrupted(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, act: str | None) -> dict[str, Any]:
+    """Run KILLED under a real supervisor; once execution started, ``act`` it: ``stop`` (the person's
+    Stop), ``kill`` (SIGKILL to the worker this supervisor started), or None (the 1 s deadline ends it)."""
+    svc, sup = _supervised(tmp_path, monkeypatch, execution_timeout_seconds=1 if act is None else 120)
 
-
-def test_stop_mid_run_says_the_end_state_cannot_be_told(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    svc, sup = _supervised(tmp_path, monkeypatch, execution_timeout_seconds=120)
-
-    def stopper() -> None:
-        for _ in range(1200):  # cancel once the worker reports that execution started
-            if sup.claimed:
-                sup.cancel("stopped")
+    def interrupt() -> None:
+        for _ in range(1200):
+            if sup.claimed and sup._proc is not None:
+                if act == "stop":
+                    sup.cancel("stopped")
+                else:
+                    os.kill(sup._proc.pid, signal.SIGKILL)
                 return
             time.sleep(0.05)
 
-    thread = threading.Thread(target=stopper)
-    thread.start()
+    thread = threading.Thread(target=interrupt) if act is not None else None
+    if thread is not None:
+        thread.start()
     try:
         result = sup.run()
     finally:
-        thread.join()
+        if thread is not None:
+            thread.join()
         svc.__exit__(None, None, None)
-    record = result.record
-    assert record["reason"] == "stopped" and record["executed_partially"] is True, record
+    return result.record
+
+
+@pytest.mark.parametrize(("act", "reason", "why"), [
+    (None, "execution_timeout", "the time limit ran out"),
+    ("stop", "stopped", "it was stopped"),
+    ("kill", "worker_lost", "the worker ended without reporting"),
+])
+def test_a_run_ended_from_outside_says_the_end_state_cannot_be_told(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, act: str | None, reason: str, why: str) -> None:
+    record = _run_interrupted(tmp_path, monkeypatch, act)
+    assert record["reason"] == reason and record["executed_partially"] is True, record
+    assert record["ended_early"] == reason
     assert record["end_state"] == [{"guarantee": NAME, "held": None}]
     assert record["summary"]["sentences"][0] == (
-        f"The run stopped early (it was stopped): whether {NAME} held at the end cannot be told.")
+        f"The run stopped early ({why}): whether {NAME} held at the end cannot be told.")

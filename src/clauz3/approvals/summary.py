@@ -376,6 +376,8 @@ EARLY_TEXT = {
     "memory": "it ran out of memory",
     "execution_timeout": "the time limit ran out",
     "stopped": "it was stopped",
+    "submitter_cancelled": "the agent cancelled it",
+    "worker_lost": "the worker ended without reporting",
 }
 
 

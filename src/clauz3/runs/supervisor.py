@@ -519,6 +519,7 @@ class Supervisor:
         from clauz3.approvals.summary import unjudged_record
 
         self.record.summary = unjudged_record(reason, self.end_state_guarantees)
+        self.record.executed_partially = True  # every caller is past the claim: effects may have happened
 
     def _cancel_request(self) -> None:
         from clauz3.runs.client import ApprovalClient, ServiceError, ServiceURLError
@@ -534,6 +535,7 @@ class Supervisor:
         if event is None:
             if self.claimed or _row_phase(ledger, self.request_id) == EXECUTING:
                 self.claimed = True
+                self._unjudged("worker_lost")
                 return "worker_lost", ("The worker ended after execution was claimed without reporting a "
                                        "result; the outcome is unknown and the run will not be repeated."), {}
             return self._protocol(_Kill("protocol_error", "the worker ended without reporting a result"))
