@@ -216,7 +216,7 @@ class Flow:
 
 def _tutorial(flow: Flow, rss: RssSampler, reps: int, out: dict[str, list[float]]) -> None:
     """card_ready on a program the service has not seen (a new message text each pass, so no proof
-    cache can answer), then card_ready_repeat on the identical prompt again (13: the
+    cache can answer), then card_ready_repeat on the identical prompt again in the same conversation (13: the
     same program re-submitted skips the solver)."""
     for i in range(reps + 1):  # the first pass warms the prover, caches and the page: not counted
         flow.step = f"tutorial flow, pass {i}"
@@ -227,7 +227,6 @@ def _tutorial(flow: Flow, rss: RssSampler, reps: int, out: dict[str, list[float]
         done = flow.timed_click(flow.page.get_by_role("button", name="Approve", exact=True), "runCompleted")
         flow.idle()
         flow.step = f"tutorial flow, repeat {i}"
-        flow.new_conversation()
         repeat = flow.prompt(text, "approveReady")
         flow.page.get_by_role("button", name="Reject", exact=True).click()
         flow.idle()
