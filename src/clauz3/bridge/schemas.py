@@ -53,6 +53,11 @@ RECORD_SCHEMA: dict[str, Any] = {
         "obligation": {"type": ["object", "null"]},
         "effects_count": {"type": "integer"},
         "executed_partially": {"type": "boolean"},
+        # Issue 10 family 8: why a run ended before its program returned, and per end-state guarantee
+        # whether it held on the state reached (true / false / null: cannot be told).
+        "ended_early": _NULLABLE_STR,
+        "end_state": {"type": "array", "items": {"type": "object", "properties": {
+            "guarantee": {"type": "string"}, "held": {"type": ["boolean", "null"]}}}},
         "output": {"type": "object"},
     },
     "required": ["request_id", "run_id", "phase", "reason", "exit_code"],
