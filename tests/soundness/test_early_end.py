@@ -76,6 +76,11 @@ from clauz3.spec import ContractSpec, contract
 @contract(description="door {door} is locked when the program ends")
 def door_locked_at_end(door: str) -> ContractSpec:
     return DoorLocked.final[door] == True  # noqa: E712 (builds a spec, not a test)
+
+
+@contract(description="door {door} is locked when the program ends, read over every door")
+def locked_by_key(door: str) -> ContractSpec:
+    return DoorLocked.final.all(lambda item: item.key != door or item.value == True)  # noqa: E712
 '''
 
 YAML = """schema_version: 1
@@ -137,6 +142,14 @@ def main() -> None:
     unlock_door("front")
     lock_door("front")
     ring_bell("front")
+""",
+    # The predicate reads the key: a door never set cannot be judged after an early end (never "held").
+    "raise_before_any_door": """
+@clauz3.guarantee(house.locked_by_key("front"))
+def main() -> None:
+    ring_bell("front")
+    unlock_door("front")
+    lock_door("front")
 """,
     # A loop that unlocks and relocks; the step budget runs out somewhere inside it.
     "budget_mid_loop": """
@@ -202,6 +215,15 @@ def test_trusted_raise_after_relock_reports_still_held(results: dict[str, Any]) 
     assert run["end_state"][0]["held"] is True
     assert run["record"]["summary"]["sentences"][0] == (
         f"The run stopped early (a library function raised an error): {NAME} still held at the end.")
+
+
+def test_a_key_reading_predicate_on_a_never_set_key_cannot_be_told(results: dict[str, Any]) -> None:
+    run = _only(results, "raise_before_any_door")
+    assert run["calls"] == ["ring_bell"]
+    name = 'house.locked_by_key(door="front")'
+    assert run["record"]["end_state"] == [{"guarantee": name, "held": None}]
+    assert run["record"]["summary"]["sentences"][0] == (
+        f"The run stopped early (a library function raised an error): whether {name} held at the end cannot be told.")
 
 
 def test_step_budget_mid_loop_judges_the_state_reached(results: dict[str, Any]) -> None:
