@@ -143,3 +143,42 @@ async def test_composer_takes_at_most_a_quarter_of_a_phone_screen(tmp_path: Path
         await s.idle()
         await expect(page.locator(".bubble.assistant").last).to_contain_text("3")
         s.clean()
+
+
+async def test_removing_a_library_in_use_names_the_conversation_and_offers_to_take_it_out(tmp_path: Path) -> None:
+    """Page and host mechanics only (no proof or run): the real service with the page-only bridge."""
+    from browser_harness import PageOnlyBridge, open_page
+    from playwright.async_api import expect
+
+    async with open_page(tmp_path, bridge=PageOnlyBridge()) as s:
+        page = s.page
+        await s.idle()
+        await page.get_by_role("link", name="Libraries", exact=True).click()
+        view = page.locator("#view-libraries")
+        card = view.get_by_role("article", name="Environment variables")
+        await card.get_by_role("button", name="Install Environment variables").click()
+        await page.get_by_role("dialog").get_by_role("button", name="Install library").click()
+        await expect(view).to_contain_text("Installed env.", timeout=15_000)
+        await page.get_by_role("link", name="Chat").click()
+        await page.get_by_role("button", name="Libraries for this conversation").click()
+        menu = page.get_by_role("group", name="Libraries for this conversation")
+        await menu.get_by_role("switch", name="env").check()
+        await menu.get_by_role("button", name="Apply").click()
+        await expect(page.locator("#library-chips")).to_contain_text("env", timeout=10_000)
+        title = await page.locator("#title").text_content()
+        deadline = time.monotonic() + 30
+        while not s.svc.host.idle and time.monotonic() < deadline:  # the agent restarts with the new selection
+            await asyncio.sleep(0.2)
+        assert s.svc.host.idle
+
+        await page.get_by_role("link", name="Libraries", exact=True).click()
+        await view.get_by_role("article", name="Environment variables").get_by_role(
+            "button", name="Remove Environment variables").click()
+        await page.get_by_role("dialog").get_by_role("button", name="Remove library").click()
+        dialog = page.get_by_role("dialog", name="Library in use")
+        await expect(dialog).to_contain_text(f"The conversation “{title}” uses env.", timeout=15_000)
+        await dialog.get_by_role("button", name="Remove from the conversation and the project").click()
+        await expect(view).to_contain_text("Removed env.", timeout=15_000)
+        assert not (tmp_path / "project" / ".clauz3" / "tools" / "env").exists()
+        assert "env" not in s.svc.host.conversation.saved["libraries"]
+        s.clean()

@@ -4,7 +4,8 @@
 import { api } from "./api.js";
 import { $, button, el, mockBadge, statusNote, UNDECLARED_TEXT } from "./dom.js";
 import { modal } from "./dialogs.js";
-import { emit, store } from "./state.js";
+import { emit, on, store } from "./state.js";
+import { send } from "./ws.js";
 
 let filter = "all";
 let search = "";
@@ -157,11 +158,44 @@ async function review(action, target) {
     await api("/api/workspace/libraries/discard", { method: "POST", body: {} });
     return;
   }
-  const applied = await api("/api/workspace/libraries/apply", { method: "POST", body: { id: rec.id } });
+  let applied = await api("/api/workspace/libraries/apply", { method: "POST", body: { id: rec.id } });
+  if (!applied.ok && applied.code === "in_use" && action === "remove" && await removeFromConversation(rec)) {
+    // The agent restarts with its new selection; the removal waits until the workspace is idle again.
+    for (let tries = 0; tries < 10; tries += 1) {
+      applied = await api("/api/workspace/libraries/apply", { method: "POST", body: { id: rec.id } });
+      if (applied.ok || applied.code !== "busy") break;
+      await whenState((next) => next.agent_status === "ready" && !next.operation, 3000);
+    }
+  }
   if (applied.ok) note(`${DONE[action]} ${(applied.data.domains || rec.domains || []).join(", ")}.${applied.data.backup ? ` Backup: ${applied.data.backup}` : ""}`);
   else note(applied.message, true);
   await loadLibraries();
   draw();
+}
+
+// Issue 12: a library the open conversation uses is named with that conversation, and the page offers
+// to take it out of the conversation first (a removal applies at once, 05 SEL-10).
+function whenState(test, ms) {
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => resolve(false), ms);
+    on("state", (s) => { if (test(s)) { clearTimeout(timer); resolve(true); } });
+  });
+}
+
+async function removeFromConversation(rec) {
+  const s = store.state;
+  const using = (rec.domains || []).filter((d) => (s && s.libraries || []).includes(d));
+  if (!s || !using.length) return false;
+  const choice = await modal({
+    title: "Library in use",
+    body: [el("p", { text: `The conversation “${s.title}” uses ${using.join(", ")}. Remove it from that conversation, then remove the library from this project?` })],
+    actions: [{ id: "both", label: "Remove from the conversation and the project", danger: true }],
+  });
+  if (choice !== "both") return false;
+  const left = (s.libraries || []).filter((d) => !using.includes(d));
+  const done = whenState((next) => next.conversation_id === s.conversation_id && !(next.libraries || []).some((d) => using.includes(d)), 15000);
+  send("clauz3/libraries", { conversation_id: s.conversation_id, domains: left });
+  return done;
 }
 
 export async function show() {
