@@ -7,6 +7,7 @@ each tutorial; the composer on a phone.
 from __future__ import annotations
 
 import asyncio
+import re
 import time
 from pathlib import Path
 from typing import Any
@@ -181,4 +182,28 @@ async def test_removing_a_library_in_use_names_the_conversation_and_offers_to_ta
         await expect(view).to_contain_text("Removed env.", timeout=15_000)
         assert not (tmp_path / "project" / ".clauz3" / "tools" / "env").exists()
         assert "env" not in s.svc.host.conversation.saved["libraries"]
+        s.clean()
+
+
+async def test_an_expired_request_offers_ask_again(tmp_path: Path) -> None:
+    """The real service, demo agent, bridge, prover, worker and authority, with a 3 s approval wait."""
+    from browser_harness import open_page
+    from playwright.async_api import expect
+
+    async with open_page(tmp_path, bridge=None, tutorial="email", approval_wait=3.0) as s:
+        page = s.page
+        await s.send(EMAIL.starters[0].text)
+        first = page.locator("section.card.run").first
+        await expect(first).to_contain_text("Expired before a decision.", timeout=60_000)
+        await first.get_by_role("button", name="Show this run").click()
+        await first.get_by_role("button", name="Ask again").click()
+        box = page.get_by_role("textbox", name="Message Demo")
+        await expect(box).to_have_value(re.compile(r"^Run this program:\n```python\n"))
+        await s.idle()
+        await page.get_by_role("button", name="Send", exact=True).click()
+        second = page.locator("section.card.run").nth(1)
+        approve = second.get_by_role("button", name="Approve", exact=True)
+        await expect(approve).to_be_enabled(timeout=60_000)
+        await approve.click()
+        await expect(second.locator(".phase")).to_have_text("Completed", timeout=60_000)
         s.clean()

@@ -243,6 +243,7 @@ function init() {
     openMenuAt(actions, $("header-menu"));
   });
   on("workspaces", () => { if (store.state) drawWelcome(); });
+  on("fill-composer", (text) => composer.fill(text));
   on("libraries-loaded", () => { if (store.state) composer.update(); });
   on("approvals-changed", () => { if (store.state) drawWelcome(); });
   document.addEventListener("visibilitychange", () => { if (!document.hidden) cards.refreshAll(); });

@@ -5,7 +5,7 @@
 // Details; a finished card is one line ("Approved by you · Sent 1 email …") that expands.
 
 import { api } from "./api.js";
-import { decisionRow } from "./decisions.js";
+import { askAgain, decisionRow } from "./decisions.js";
 import { blocks, details, guaranteeList, libraryLines, sentences, sourceRows, warningsNote } from "./cardview.js";
 import { button, disclosure, el, formatTime } from "./dom.js";
 import { modal } from "./dialogs.js";
@@ -383,6 +383,7 @@ class RunCard {
       if (r.receipt_issued && r.decided_at) nodes.push(el("div", { class: "muted", text: `Receipt issued ${formatTime(r.decided_at)}` }));
     } else if (r.state === "cancelled" || r.state === "expired") {
       nodes.push(el("div", { class: "decision", text: r.state === "expired" ? "Expired before a decision." : "Cancelled before a decision." }));
+      if (r.state === "expired") nodes.push(askAgain(r));
     }
     this.decided.replaceChildren(...nodes);
   }

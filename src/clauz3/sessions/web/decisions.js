@@ -3,6 +3,7 @@
 // on the buttons (A approve, R reject, M more) and active while focus is in the row.
 
 import { button, el } from "./dom.js";
+import { emit } from "./state.js";
 
 const MORE = [
   ["Reject contract", { decision: "rejected_contract" }, "The guarantees are wrong: the agent is told to propose different ones."],
@@ -52,4 +53,15 @@ export function decisionRow(card, eligible, reason) {
   });
   card.feedback.addEventListener("input", () => card.feedback.removeAttribute("aria-invalid"), { once: true });
   return [row, panel];
+}
+
+// An expired request offers "Ask again" (issue 12): the composer gets a message asking the agent to
+// submit the same program again — the person sees it and sends it; a new request gets a new card.
+export function askAgain(record) {
+  const program = typeof record.program === "string" ? record.program : "";
+  const text = program
+    ? `Run this program:\n\`\`\`python\n${program.replace(/\n$/, "")}\n\`\`\`\n`
+    : "The approval request expired before I decided. Please submit the same program again.";
+  return el("div", { class: "ask-again" }, button("Ask again", () => emit("fill-composer", text)),
+    el("span", { class: "muted", text: " Puts a message in the box that asks the agent to submit it again." }));
 }
