@@ -157,9 +157,16 @@ async def test_removing_a_library_in_use_names_the_conversation_and_offers_to_ta
         await page.get_by_role("link", name="Libraries", exact=True).click()
         view = page.locator("#view-libraries")
         card = view.get_by_role("article", name="Environment variables")
+        await expect(card).to_be_visible(timeout=15_000)
+        # Every status line the view shows while installing, however briefly (the install shows progress).
+        await page.evaluate("""() => { window.seen = []; new MutationObserver(() => {
+          for (const n of document.querySelectorAll('#view-libraries [role=status]')) window.seen.push(n.textContent);
+        }).observe(document.getElementById('view-libraries'), { childList: true, subtree: true }); }""")
         await card.get_by_role("button", name="Install Environment variables").click()
         await page.get_by_role("dialog").get_by_role("button", name="Install library").click()
         await expect(view).to_contain_text("Installed env.", timeout=15_000)
+        seen = await page.evaluate("window.seen")
+        assert any(t.startswith("Preparing the install") for t in seen) and "Installing…" in seen, seen
         await page.get_by_role("link", name="Chat").click()
         await page.get_by_role("button", name="Libraries for this conversation").click()
         menu = page.get_by_role("group", name="Libraries for this conversation")

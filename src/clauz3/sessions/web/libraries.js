@@ -117,8 +117,16 @@ const INTRO = {
 const CONFIRM = { install: "Install library", update: "Update library", remove: "Remove library" };
 const DONE = { install: "Installed", update: "Updated", remove: "Removed" };
 
+const PREPARING = { install: "Preparing the install: copying and checking the library files…", update: "Preparing the update: comparing the library files…", remove: "Preparing the removal…" };
+const APPLYING = { install: "Installing…", update: "Updating…", remove: "Removing…" };
+
 async function review(action, target) {
+  // Issue 12: the first install takes a while (the library is copied and checked); say so meanwhile.
+  note(PREPARING[action] || "Preparing…");
+  draw();
   const prepared = await api("/api/workspace/libraries/prepare", { method: "POST", body: { action, ...target } });
+  message = null;
+  draw();
   if (!prepared.ok) { note(prepared.message, true); draw(); return; }
   const rec = prepared.data;
   const body = [el("p", { text: INTRO[action] })];
@@ -158,6 +166,8 @@ async function review(action, target) {
     await api("/api/workspace/libraries/discard", { method: "POST", body: {} });
     return;
   }
+  note(APPLYING[action] || "Applying…");
+  draw();
   let applied = await api("/api/workspace/libraries/apply", { method: "POST", body: { id: rec.id } });
   if (!applied.ok && applied.code === "in_use" && action === "remove" && await removeFromConversation(rec)) {
     // The agent restarts with its new selection; the removal waits until the workspace is idle again.
