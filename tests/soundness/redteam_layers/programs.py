@@ -616,3 +616,28 @@ HOST.update({
     "h_query_bool_value": ("h.distinct_queries()", 'query({"a": 1})\nquery({"a": True})'),
     "h_query_copy": ("h.distinct_queries()", 'w = {"a": 1}\nv = dict(w)\nv["a"] = 2\nquery(w)\nquery(v)'),
 })
+
+# Effects in odd places: f-string fields, comprehension conditions, default-filled helper calls,
+# keyword calls in source order, nested helpers.
+GEN.update({
+    "odd_effect_in_fstring": ("g.pays_at_most(1)", 'send(f"{pay_and_count(1)}{pay_and_count(1)}", 1)'),
+    "odd_effect_in_comp_cond": ("g.pays_at_most(1)", "xs = [i for i in range(3) if pay_and_count(i) > 2]"),
+    "odd_effect_in_comp_cond_ok": ("g.pays_at_most(3)", "xs = [i for i in range(3) if pay_and_count(i) > 2]"),
+    "odd_effect_in_and": ("g.pays_at_most(0)", 'if read_flag("c") and pay_and_count(1) > 0:\n    pass'),
+    "odd_effect_in_or_short": ("g.pays_at_most(0)", "if True or pay_and_count(1) > 0:\n    pass"),
+    "odd_effect_in_ifexp_branch": ("g.max_pay(1)", 'x = pay_and_count(1) if read_flag("c") else pay_and_count(2)'),
+    "odd_effect_in_ifexp_branch_ok": ("g.max_pay(2)", 'x = pay_and_count(1) if read_flag("c") else pay_and_count(2)'),
+    "odd_kw_helper_order": ("g.locked_at_end('x')", 'pick(b=lock("x"), a=unlock("x"), c=True)'),
+    "odd_kw_helper_order_ok": ("g.locked_at_end('x')", 'pick(a=unlock("x"), b=lock("x"), c=True)'),
+    "odd_nested_helper_pays": ("g.pays_at_most(1)", "x = pay_and_count(pay_and_count(0))"),
+    "odd_effect_in_dict_key": ("g.pays_at_most(1)", 'd = {pay_and_count(1): 1, pay_and_count(1): 2}'),
+    "odd_effect_in_subscript": ("g.max_pay(1)", "xs = [0, 0, 0]\nx = xs[pay_and_count(1)]"),
+    "odd_effect_in_subscript_oob": ("g.locked_at_end('x')", 'unlock("x")\nxs = [0]\nx = xs[pay_and_count(1)]\nlock("x")'),
+    "odd_effect_in_len_arg": ("g.pays_at_most(2)", 'n = len([pay_and_count(1), pay_and_count(1), pay_and_count(1)])'),
+    "odd_effect_in_min_args": ("g.pays_at_most(2)", "x = min(pay_and_count(1), pay_and_count(2), pay_and_count(3))"),
+    "odd_effect_in_chain_mid": ("g.pays_at_most(1)", "if 5 < pay_and_count(1) < 3:\n    pass"),
+    "odd_unlock_result_index": ("g.locked_at_end('x')", 'xs = [0, 1, 2, 3]\nc = xs[unlock("x")]\nlock("x")'),
+    "odd_unlock_result_div": ("g.locked_at_end('x')", 'c = 6 // unlock("x")\nlock("x")'),
+    "odd_lock_in_loop_else": ("g.locked_at_end('x')", 'unlock("x")\nfor i in range(2):\n    if i == 5:\n        break\nelse:\n    lock("x")'),
+    "odd_lock_in_loop_break": ("g.locked_at_end('x')", 'unlock("x")\nfor i in range(2):\n    if i == 1:\n        break\nelse:\n    lock("x")'),
+})

@@ -137,6 +137,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--runs", type=int, default=30)
     ap.add_argument("--monitor-all", action="store_true",
                     help="run each checked program once under the monitor with every guarantee, proved or not")
+    ap.add_argument("--conclusions", action="store_true",
+                    help="also print every obligation's conclusion, and whether any ran out of time")
     ap.add_argument("files", nargs="+")
     args = ap.parse_args(argv)
     if args.layer == "hostile":
@@ -157,6 +159,12 @@ def main(argv: list[str] | None = None) -> int:
             summary["tried"] += 1
             program, proved, reason = lab.prove(source, path.stem)
             row: dict[str, Any] = {"name": path.stem, "verdict": reason, "violation": None}
+            if args.conclusions and program is not None:
+                from clauz3.prover.api import prove
+
+                result = prove(program, obligation_timeout=5.0)
+                row["conclusions"] = [f"{o.kind} {o.conclusion}" for o in result.obligations]
+                row["timeout"] = any("timeout" in f"{o.reason} {o.result}" for o in result.obligations)
             if args.monitor_all and program is not None:
                 row["monitored"] = monitored_outcome(lab, program, args.runs)
                 print(json.dumps(row), flush=True)
