@@ -52,6 +52,7 @@ def test_compromised_program_is_honest_plus_injection_calls() -> None:
     assert '@clauz3.guarantee(banking.pays_only(["A"]))' in bad
 
 
+@pytest.mark.soak  # regenerates all 97 programs (about 30 s): long (00 DEC-2)
 def test_committed_programs_are_the_ones_the_benchmark_runs(tmp_path: Path) -> None:
     import subprocess
 

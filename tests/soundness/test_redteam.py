@@ -26,7 +26,7 @@ sys.path.insert(0, str(LAYERS))
 sys.path.insert(0, str(HERE))
 
 from generator import HEADER  # noqa: E402
-from programs import EXAMPLE_HEADERS, EXAMPLES, GEN, GEN_DEFS, HOST, HOST_HEADER, render  # noqa: E402
+from redteam_programs import EXAMPLE_HEADERS, EXAMPLES, GEN, GEN_DEFS, HOST, HOST_HEADER, render  # noqa: E402
 
 BROKEN = REPO / "tests" / "difftest" / "broken_prover.py"
 
@@ -113,6 +113,7 @@ def assert_clean(layer: str, rows: dict[str, dict[str, object]]) -> None:
             assert rows[name]["verdict"] == "proved", rows[name]
 
 
+@pytest.mark.soak  # minutes of re-proving in fresh processes (00 DEC-2); test_no_verdict_switch covers a hostile env by default
 @pytest.mark.parametrize("layer", ["gen", "hostile"])
 @pytest.mark.parametrize("flags,hash_seed", [((), "12345"), (("-X", "int_max_str_digits=640"), "0")])
 def test_no_verdict_depends_on_the_hash_seed_or_the_digit_limit(layer: str, flags: tuple[str, ...], hash_seed: str,
@@ -160,6 +161,7 @@ def test_the_monitor_stops_every_break_of_distinct_even_unproved(tmp_path: Path)
         assert str(rows[name]["monitored"]).startswith("completed"), rows[name]
 
 
+@pytest.mark.soak  # every checked program twice per layer: long (00 DEC-2)
 @pytest.mark.parametrize("layer", ["gen", "hostile", *EXAMPLE_LAYERS])
 def test_the_monitor_stops_a_run_exactly_when_its_real_calls_break_a_guarantee(layer: str, tmp_path: Path) -> None:
     """Every checked program, proved or not, runs under the monitor with all its guarantees and again
