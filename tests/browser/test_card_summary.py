@@ -81,6 +81,7 @@ REAL_FILE_SENTENCES = {
 }
 
 
+@pytest.mark.soak  # long real-path sweep; CI runs it in the soak tier (00 DEC-2)
 @pytest.mark.parametrize("starter", [0, 1, 2])
 async def test_real_files_starter_card_summary(tmp_path: Path, starter: int) -> None:
     from playwright.async_api import expect

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from browser_harness import HTML_BRIDGE, PageOnlyBridge, needs_chromium, open_page
 
 pytestmark = needs_chromium
@@ -156,6 +157,7 @@ async def test_markdown_fixture_renders_safely(tmp_path: Path) -> None:
         s.clean()
 
 
+@pytest.mark.soak  # long real-path sweep; CI runs it in the soak tier (00 DEC-2)
 async def test_ten_thousand_chunks_stream_and_restore(tmp_path: Path) -> None:
     from playwright.async_api import expect
 

@@ -96,6 +96,7 @@ async def last_reply(s: Any) -> str:
     return "".join(text)
 
 
+@pytest.mark.soak  # long real-path sweep; CI runs it in the soak tier (00 DEC-2)
 @pytest.mark.parametrize("tutorial", ["email", "real-files"])
 async def test_every_demo_help_example_runs_to_completion(tmp_path: Path, tutorial: str) -> None:
     """Each example `help` offers in a tutorial works there: runs are approved and complete, nothing

@@ -120,7 +120,7 @@ async def test_stop_during_execution_keeps_the_first_effect_and_never_reruns(tmp
         await s.page.get_by_role("button", name="Stop", exact=True).click()
         await expect(run.locator(".phase")).to_have_text("Stopped", timeout=30_000)
         await expect(run).to_contain_text("Executed partially: yes", timeout=10_000)
-        said = run.get_by_text("Effects made before it stopped stay done", exact=False).filter(visible=True)
+        said = run.get_by_text("The run stopped early", exact=False).filter(visible=True)
         await expect(said.first).to_be_visible()  # in the card's own words, without opening it
         await s.idle()
         [record] = await s.runs()

@@ -49,6 +49,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # tests/, for proc
 import proc_tree
 from proc_tree import alive, children
 
+pytestmark = pytest.mark.soak  # kill -9 at every point: a long loop (00 DEC-2)
+
 REPO = Path(__file__).resolve().parents[2]
 TUTORIAL_TOOLS = REPO / "src" / "clauz3" / "tutorials" / "email" / "tools"
 STARTER = EMAIL.starters[0].text  # "Use the mock email library to send bob@example.com …"
