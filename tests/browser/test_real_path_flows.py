@@ -112,7 +112,7 @@ async def test_stop_during_execution_keeps_the_first_effect_and_never_reruns(tmp
         await expect(run.locator(".phase")).to_have_text("Executing approved action", timeout=30_000)
         # The first effect has run and the second waits at the gate: only then does the person press Stop.
         waiting = s.project / "gate" / "waiting.txt"
-        for _ in range(600):
+        for _ in range(2400):  # up to 120 s: a loaded 2-core machine starts the worker slowly
             if waiting.exists() and gate_has_a_reader(s.project):
                 break
             await s.page.wait_for_timeout(50)
