@@ -38,6 +38,8 @@ async def test_pending_card_comes_to_the_person(tmp_path: Path) -> None:
         for _ in range(3):
             await s.send("count to 40")
             await s.idle()
+        # The last reply may still be closing its turn (Stop still active): a Send then keeps the text as a draft.
+        await expect(page.get_by_role("button", name="Stop", exact=True)).to_be_disabled(timeout=30_000)
         await s.send(EMAIL.starters[0].text)
         card = page.locator("section.approval").last
         await expect(card.get_by_role("button", name="Approve", exact=True)).to_be_enabled(timeout=60_000)
