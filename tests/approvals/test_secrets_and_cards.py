@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from clauz3.approvals.keys import read_signing_key_file, write_keypair
-from clauz3.approvals.secretfiles import InsecureFileError, read_secret
+from clauz3.storage.secretfiles import InsecureFileError, read_secret
 
 from .conftest import Harness, make_request
 

@@ -89,7 +89,7 @@ def read_anchor(data: Path, project: str | os.PathLike[str], *, live_only: bool 
 
     A record must be a regular file owned by this user and closed to others: one that anybody else
     could have written is no anchor at all."""
-    from clauz3.approvals.secretfiles import InsecureFileError, read_secret
+    from clauz3.storage.secretfiles import InsecureFileError, read_secret
 
     path = anchor_path(data, project)
     try:

@@ -17,9 +17,9 @@ from pathlib import Path
 
 from clauz3.approvals._paths import canonical_project, workspace_state_dir
 from clauz3.approvals.keys import b64u_decode, b64u_encode
-from clauz3.approvals.secretfiles import ensure_private_dir, read_secret, write_secret
 from clauz3.approvals.tokens import MAX_CREDENTIAL_BYTES
 from clauz3.storage.atomic import write_atomic
+from clauz3.storage.secretfiles import ensure_private_dir, read_secret, write_secret
 
 IDLE_SECONDS = 12 * 3600
 REISSUE_AFTER_SECONDS = 600

@@ -12,7 +12,7 @@ from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 
-from clauz3.approvals.secretfiles import read_secret, write_secret
+from clauz3.storage.secretfiles import read_secret, write_secret
 
 
 class KeyError_(ValueError):

@@ -16,8 +16,8 @@ from clauz3.approvals._paths import canonical_project, profiles_path
 from clauz3.approvals.decisions import REMEMBERABLE, is_approving
 from clauz3.approvals.errors import ApprovalError
 from clauz3.approvals.requests import iso
-from clauz3.approvals.secretfiles import ensure_private_dir
 from clauz3.storage.migrations import Migration, MigrationError, open_store, transaction
+from clauz3.storage.secretfiles import ensure_private_dir
 
 USER_VERSION = 1
 # PRO-2: the only record fields history keeps; never receipts, tokens or keys.

@@ -76,7 +76,7 @@ class Credentials:
 
 def read_ticket_file(path: str) -> str:
     """Read and unlink the host's ticket file: a regular 0600 file of ours, not a link (issue 11 §5)."""
-    from clauz3.approvals.secretfiles import InsecureFileError, read_secret
+    from clauz3.storage.secretfiles import InsecureFileError, read_secret
 
     try:
         data = read_secret(Path(path))

@@ -17,7 +17,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from clauz3.approvals.keys import SigningKey, write_keypair
-    from clauz3.approvals.secretfiles import InsecureFileError
+    from clauz3.storage.secretfiles import InsecureFileError
 
     if args.out is None:
         key = SigningKey.generate()

@@ -45,8 +45,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def load_signing_key(path: str | None):
     from clauz3.approvals.keys import KeyError_, SigningKey, read_signing_key_file
-    from clauz3.approvals.secretfiles import InsecureFileError
     from clauz3.approvals.service import env_secret
+    from clauz3.storage.secretfiles import InsecureFileError
 
     try:
         if path:
@@ -82,9 +82,9 @@ def run(args: argparse.Namespace) -> int:
     from clauz3.approvals.cookies import SessionCookies
     from clauz3.approvals.keys import SigningKey
     from clauz3.approvals.policies import PolicyError, load_policy
-    from clauz3.approvals.secretfiles import InsecureFileError
     from clauz3.approvals.service import NotLoopback, bind_loopback, discover_default_layer, serve, url_host
     from clauz3.prover.verify import ProofVerifier
+    from clauz3.storage.secretfiles import InsecureFileError
 
     port = int(_number(args.port, "--port", 0, 65535))
     wait = _number(args.approval_wait, "--approval-wait", 10, 86400)

@@ -26,9 +26,9 @@ def run(args: argparse.Namespace) -> int:
     from clauz3.approvals.cookies import SessionCookies
     from clauz3.approvals.keys import SigningKey
     from clauz3.approvals.mock import MockAuthority, MockConfig, MockConfigError
-    from clauz3.approvals.secretfiles import InsecureFileError
     from clauz3.approvals.service import NotLoopback, bind_loopback, serve, url_host
     from clauz3.commands.approval_service import _number, load_signing_key, token_from_env
+    from clauz3.storage.secretfiles import InsecureFileError
 
     _refuse_beside_a_real_authority()
     try:

@@ -74,7 +74,7 @@ def _inside(path: Path, folder: Path) -> bool:
 
 
 def _secret_text(flag_path: str | None, env_name: str, flag: str, workspace: Path, *, secret: bool) -> str | None:
-    from clauz3.approvals.secretfiles import InsecureFileError, read_secret
+    from clauz3.storage.secretfiles import InsecureFileError, read_secret
 
     if flag_path:
         path = Path(flag_path)

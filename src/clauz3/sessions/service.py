@@ -25,8 +25,8 @@ from starlette.applications import Starlette
 
 from clauz3.approvals.app import ApprovalHTTP
 from clauz3.approvals.authority import ApprovalAuthority, AuthorityConfig
-from clauz3.approvals.secretfiles import InsecureFileError
 from clauz3.layers.skills import SkillsError
+from clauz3.storage.secretfiles import InsecureFileError
 
 from .acp_client import preload_sdk
 from .auth import SignIn
