@@ -12,10 +12,10 @@ from typing import Any
 
 import pytest
 
-from clauz3.approvals._paths import profiles_path
 from clauz3.approvals.authority import ApprovalAuthority, AuthorityConfig
 from clauz3.approvals.errors import ApprovalError
 from clauz3.approvals.policies import EntailmentQuery, PolicyError, parse_policy
+from clauz3.storage.paths import profiles_path
 
 from .conftest import PROGRAM, Harness, make_request, roots
 

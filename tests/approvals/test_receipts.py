@@ -8,7 +8,6 @@ from pathlib import Path
 
 import pytest
 
-from clauz3.approvals._paths import ledger_path, project_sha256
 from clauz3.approvals.keys import SigningKey, b64u_decode, b64u_encode
 from clauz3.approvals.nonces import consume, consume_now, is_consumed, open_ledger, prune
 from clauz3.approvals.receipts import (
@@ -19,6 +18,7 @@ from clauz3.approvals.receipts import (
     verify_receipt,
 )
 from clauz3.storage.migrations import transaction
+from clauz3.storage.paths import ledger_path, project_sha256
 
 PROGRAM = "def main() -> None:\n    pass\n"
 GUARANTEES = ["emails.at_most(1)"]

@@ -145,9 +145,9 @@ def test_a_receipt_never_runs_again_under_another_clauz3_home(project: Path, dat
 
 def test_a_receipt_for_one_library_content_never_runs_against_another(
         project: Path, data: Path) -> None:
-    from clauz3.approvals._paths import project_sha256
     from clauz3.approvals.layers import layer_sha256
     from clauz3.approvals.receipts import consent_sha256, data_sha256, issue_receipt, program_sha256
+    from clauz3.storage.paths import project_sha256
 
     key = SigningKey.generate()
     trusted, imports = [str(project / "tools" / "slow" / "trusted")], [str(project)]

@@ -55,7 +55,7 @@ Runner / worker (receipt check and durable single use; 03 §11)::
     clauz3.approvals.keys.VerifyKey.from_text(text) / read_verify_key_file(path)
     clauz3.approvals.requests.new_request_id() -> str; parse_request(obj) -> ApprovalRequest
     clauz3.approvals.decisions: ALL_DECISIONS, HUMAN_DECISIONS, APPROVING, LABELS, check_decision(value, allowed)
-    clauz3.approvals._paths: data_dir(), ledger_path(data, project), project_sha256(project)
+    clauz3.storage.paths: data_dir(), ledger_path(data, project), project_sha256(project)
 
 Policies (``policy-check`` and the prover's entailment)::
 

@@ -15,7 +15,7 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
-from clauz3.approvals._paths import canonical_project, workspace_state_dir
+from clauz3.storage.paths import canonical_project, workspace_state_dir
 
 FILE_NAME = "authority.json"
 AUTHORITY = "authority"

@@ -19,7 +19,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from clauz3.approvals._paths import canonical_project, profiles_path, project_sha256
 from clauz3.approvals.decisions import (
     APPROVED_ONCE,
     APPROVED_REMEMBER,
@@ -60,6 +59,7 @@ from clauz3.approvals.requests import (
 from clauz3.approvals.signature import REMEMBERED_REASON, compute_signature
 from clauz3.approvals.tokens import generate_token, secrets_equal
 from clauz3.approvals.verdicts import DEFAULT_VERIFY_TIMEOUT, Verifier, show_proof, start_verify
+from clauz3.storage.paths import canonical_project, profiles_path, project_sha256
 
 MAX_RECORDS = 2000
 MAX_PENDING_PER_TOKEN = 16

@@ -15,10 +15,10 @@ import sys
 import time
 from pathlib import Path
 
-from clauz3.approvals._paths import canonical_project, workspace_state_dir
 from clauz3.approvals.keys import b64u_decode, b64u_encode
 from clauz3.approvals.tokens import MAX_CREDENTIAL_BYTES
 from clauz3.storage.atomic import write_atomic
+from clauz3.storage.paths import canonical_project, workspace_state_dir
 from clauz3.storage.secretfiles import ensure_private_dir, read_secret, write_secret
 
 IDLE_SECONDS = 12 * 3600

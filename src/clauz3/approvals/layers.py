@@ -7,7 +7,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
-from clauz3.approvals._paths import canonical_project
+from clauz3.storage.paths import canonical_project
 
 
 def _resolve(paths: Iterable[str]) -> tuple[str, ...]:

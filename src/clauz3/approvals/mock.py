@@ -172,8 +172,8 @@ class MockApprovalService:
         """The in-process form is the tests' own authority: it tells ``clauz3 run`` to trust it, as a
         person's approval service does, unless a real one is live for the project (issue 11 §3). The
         CLI form never does this; only Python code holding this object can."""
-        from clauz3.approvals._paths import canonical_project
         from clauz3.approvals.anchor import AUTHORITY, MOCK, AnchorRecord, read_anchor, write_anchor
+        from clauz3.storage.paths import canonical_project
 
         live = read_anchor(self._data, self._project)
         if live is not None and live.kind == AUTHORITY:

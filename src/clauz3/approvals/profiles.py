@@ -12,11 +12,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from clauz3.approvals._paths import canonical_project, profiles_path
 from clauz3.approvals.decisions import REMEMBERABLE, is_approving
 from clauz3.approvals.errors import ApprovalError
 from clauz3.approvals.requests import iso
 from clauz3.storage.migrations import Migration, MigrationError, open_store, transaction
+from clauz3.storage.paths import canonical_project, profiles_path
 from clauz3.storage.secretfiles import ensure_private_dir
 
 USER_VERSION = 1

@@ -18,9 +18,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from clauz3.approvals._paths import project_sha256 as _project_sha256
 from clauz3.approvals.decisions import ALL_DECISIONS, is_approving
 from clauz3.approvals.keys import SigningKey, VerifyKey, b64u_decode, b64u_encode
+from clauz3.storage.paths import project_sha256 as _project_sha256
 
 PREFIX = "c3r1"
 MAX_RECEIPT_CHARS = 4096

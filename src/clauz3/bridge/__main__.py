@@ -49,11 +49,11 @@ def main(argv: list[str] | None = None) -> int:
     if not project.is_dir():
         print(f"error: --project {args.project}: not a folder", file=sys.stderr)
         return EXIT_USAGE
-    from clauz3.approvals._paths import DataDirError, data_dir
+    from clauz3.storage.paths import RelativeHomeError, data_dir
 
     try:
         data_dir()
-    except DataDirError as exc:
+    except RelativeHomeError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return EXIT_USAGE
     try:

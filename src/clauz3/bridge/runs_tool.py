@@ -120,7 +120,7 @@ class RunService:
     def _data(self) -> Path:
         if self.data_dir is not None:
             return self.data_dir
-        from clauz3.approvals._paths import data_dir
+        from clauz3.storage.paths import data_dir
 
         return data_dir()
 

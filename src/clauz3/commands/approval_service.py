@@ -76,7 +76,6 @@ def token_from_env(name: str) -> tuple[str, bool]:
 
 
 def run(args: argparse.Namespace) -> int:
-    from clauz3.approvals import _paths
     from clauz3.approvals.app import ApprovalHTTP
     from clauz3.approvals.authority import ApprovalAuthority, AuthorityConfig
     from clauz3.approvals.cookies import SessionCookies
@@ -84,6 +83,7 @@ def run(args: argparse.Namespace) -> int:
     from clauz3.approvals.policies import PolicyError, load_policy
     from clauz3.approvals.service import NotLoopback, bind_loopback, discover_default_layer, serve, url_host
     from clauz3.prover.verify import ProofVerifier
+    from clauz3.storage import paths as _paths
     from clauz3.storage.secretfiles import InsecureFileError
 
     port = int(_number(args.port, "--port", 0, 65535))
@@ -115,7 +115,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         data = _paths.data_dir()
         cookies = SessionCookies(data, str(project))
-    except (InsecureFileError, _paths.DataDirError) as exc:
+    except (InsecureFileError, _paths.RelativeHomeError) as exc:
         raise CommandError(str(exc)) from exc
     except OSError as exc:
         raise CommandError(f"cannot prepare the data directory: {exc.strerror or exc}") from exc

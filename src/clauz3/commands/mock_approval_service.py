@@ -20,7 +20,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from clauz3.approvals import _paths
     from clauz3.approvals.app import ApprovalHTTP
     from clauz3.approvals.authority import AuthorityConfig
     from clauz3.approvals.cookies import SessionCookies
@@ -28,6 +27,7 @@ def run(args: argparse.Namespace) -> int:
     from clauz3.approvals.mock import MockAuthority, MockConfig, MockConfigError
     from clauz3.approvals.service import NotLoopback, bind_loopback, serve, url_host
     from clauz3.commands.approval_service import _number, load_signing_key, token_from_env
+    from clauz3.storage import paths as _paths
     from clauz3.storage.secretfiles import InsecureFileError
 
     _refuse_beside_a_real_authority()
@@ -42,7 +42,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         data = _paths.data_dir()
         cookies = SessionCookies(data, str(project))
-    except (InsecureFileError, _paths.DataDirError) as exc:
+    except (InsecureFileError, _paths.RelativeHomeError) as exc:
         raise CommandError(str(exc)) from exc
     try:
         sock = bind_loopback(args.host, port)
@@ -71,8 +71,8 @@ def _refuse_beside_a_real_authority() -> None:
     of a real authority, a live approval service of this project, or a running ui/start service."""
     import socket
 
-    from clauz3.approvals import _paths
     from clauz3.approvals.anchor import AUTHORITY, read_anchor
+    from clauz3.storage import paths as _paths
 
     for name in REAL_SERVICE_ENV:
         if os.environ.get(name):
@@ -81,7 +81,7 @@ def _refuse_beside_a_real_authority() -> None:
     project = Path(os.getcwd()).resolve()
     try:
         data = _paths.data_dir()
-    except _paths.DataDirError as exc:
+    except _paths.RelativeHomeError as exc:
         raise CommandError(str(exc)) from exc
     live = read_anchor(data, project)
     if live is not None and live.kind == AUTHORITY:

@@ -111,10 +111,10 @@ def _read_program(name: str | None) -> tuple[str, str]:
 
 
 def run(args: argparse.Namespace) -> int:
-    from clauz3.approvals._paths import DataDirError, data_dir
     from clauz3.prover.pipeline import parse_timeout, timeout_from_env
     from clauz3.runs.client import ServiceURLError, parse_service_url
     from clauz3.runs.supervisor import RunConfig
+    from clauz3.storage.paths import RelativeHomeError, data_dir
 
     step_budget = _int(args.step_budget, "--step-budget", 1, None)  # RUN-3: before anything else
     if not _IDENT.match(args.target) or len(args.target) > 128:
@@ -134,7 +134,7 @@ def run(args: argparse.Namespace) -> int:
     _refuse_workspace_on_path(workspace)
     try:
         data = data_dir()
-    except DataDirError as exc:
+    except RelativeHomeError as exc:
         raise CommandError(str(exc)) from None
     from clauz3.approvals.anchor import read_anchor
 

@@ -605,7 +605,7 @@ def _sha(text: str) -> str:
 
 
 def _data_dir() -> Path:
-    from clauz3.approvals._paths import data_dir
+    from clauz3.storage.paths import data_dir
 
     return data_dir()
 

@@ -15,7 +15,7 @@ import socket
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
-from clauz3.approvals._paths import workspace_state_dir
+from clauz3.storage.paths import workspace_state_dir
 
 LINE_LIMIT = 4096
 

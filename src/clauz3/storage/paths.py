@@ -1,7 +1,12 @@
-"""Where clauz3 keeps its data and cache (05 DATA-1, §2.4): one rule, used by every layer."""
+"""Where clauz3 keeps its data and cache (05 DATA-1, §2.4) and the per-project state paths (03 §0, IDM-2).
+
+One rule, used by every layer: the authority, the run ledger, the host and the commands all compute
+these paths here, so a project's state directory has one spelling.
+"""
 
 from __future__ import annotations
 
+import hashlib
 import os
 from pathlib import Path
 
@@ -40,3 +45,25 @@ def cache_dir() -> Path:
     if xdg and os.path.isabs(xdg):
         return Path(xdg) / "clauz3"
     return Path.home() / ".cache" / "clauz3"
+
+
+def canonical_project(project: str | os.PathLike[str]) -> str:
+    """The resolved project path as text: the one spelling hashed into receipts, cookies and profiles."""
+    return os.path.realpath(os.fspath(project))
+
+
+def project_sha256(project: str | os.PathLike[str]) -> str:
+    return hashlib.sha256(canonical_project(project).encode("utf-8")).hexdigest()
+
+
+def workspace_state_dir(data: Path, project: str | os.PathLike[str]) -> Path:
+    """``<data>/workspaces/<sha256(project)>/``: private per-project state, never inside the project."""
+    return data / "workspaces" / project_sha256(project)
+
+
+def ledger_path(data: Path, project: str | os.PathLike[str]) -> Path:
+    return workspace_state_dir(data, project) / "runs.sqlite"
+
+
+def profiles_path(data: Path) -> Path:
+    return data / "approval-profiles.sqlite"
