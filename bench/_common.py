@@ -22,7 +22,13 @@ class Sample:
     values: list[float]
     unit: str = "s"
     target: float | None = None
-    kind: str = "time"
+    kind: str = "time"  # time | count (a QB bar: missing it fails the run) | ratio
+    unmeasured: str | None = None  # why this entry could not be measured (bench/run.py then exits 1)
+    note: str = ""  # printed beside the verdict, e.g. how many attempts a count covers
+
+
+def unmeasured(name: str, reason: str) -> Sample:
+    return Sample(name, [], unmeasured=reason)
 
 
 def clauz3(*args: str, env: dict[str, str] | None = None, cwd: Path | None = None) -> tuple[float, int]:
