@@ -15,14 +15,7 @@ import stat
 from dataclasses import dataclass
 from typing import Any
 
-from clauz3.stdlib.filejournal import (
-    Journal,
-    JournalEntry,
-    capture_state,
-    mark_undone,
-    read_journal,
-    same_state,
-)
+from clauz3.stdlib.filejournal import capture_state, same_state
 from clauz3.stdlib.safefs import (
     FsError,
     atomic_write,
@@ -32,6 +25,7 @@ from clauz3.stdlib.safefs import (
     project_fd,
     segments,
 )
+from clauz3.storage.journals import Journal, JournalEntry, mark_undone, read_journal
 
 __all__ = ["AlreadyUndone", "UndoResult", "file_changes", "undo"]
 

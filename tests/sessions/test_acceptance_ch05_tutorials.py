@@ -19,7 +19,7 @@ from clauz3.approvals.profiles import ProfileStore
 from clauz3.layers.selection import defaults_path, save_defaults
 from clauz3.sessions import tutorials as copies
 from clauz3.sessions.store import ConversationStore
-from clauz3.stdlib.filejournal import journal_path
+from clauz3.storage.journals import journal_path
 from clauz3.tutorials import TUTORIALS
 
 LINK = "Open this private link: "

@@ -11,7 +11,7 @@ from sessions_harness import recv, recv_until, signed_in, state_is
 
 from clauz3.layers.selection import defaults_path, save_defaults
 from clauz3.sessions.lease import LeaseHeld, acquire_project_lease
-from clauz3.stdlib.filejournal import journal_path
+from clauz3.storage.journals import journal_path
 
 
 def method(name: str):

@@ -8,7 +8,7 @@ from pathlib import Path
 from sessions_harness import signed_in
 from workspace_helpers import APPEND_MILK, files_project, headers, real_run
 
-from clauz3.stdlib.filejournal import journal_path
+from clauz3.storage.journals import journal_path
 
 
 async def test_undo_restores_then_refuses_again_and_unknown_is_404(tmp_path: Path) -> None:

@@ -11,9 +11,9 @@ from tools.filesystem.trusted import effects as fx
 from clauz3 import fileundo
 from clauz3.errors import PreconditionError
 from clauz3.stdlib import safefs
-from clauz3.stdlib.filejournal import read_journal
 from clauz3.stdlib.runtime import set_run_context
 from clauz3.stdlib.safefs import FsError
+from clauz3.storage.journals import read_journal
 
 
 def journal(project: Path) -> Path:

@@ -386,8 +386,8 @@ class Worker:
 
     def _open_file_journal(self) -> None:
         """05 FS-4: the journal is opened before the sandbox applies and written only through this fd."""
-        from clauz3.stdlib.filejournal import journal_path
-        from clauz3.stdlib.runtime import open_journal, set_run_context
+        from clauz3.stdlib.runtime import set_run_context
+        from clauz3.storage.journals import journal_path, open_journal
 
         try:
             fd = open_journal(journal_path(self.data_dir, self.project, self.request_id))

@@ -239,7 +239,7 @@ class Host:
 
     def _prune_journals(self) -> None:
         """FS-4: keep the newest 100 journals and ≤ 256 MiB per project."""
-        from clauz3.stdlib.filejournal import journal_dir, prune_journals
+        from clauz3.storage.journals import journal_dir, prune_journals
 
         try:
             prune_journals(journal_dir(self.data_dir, self.project))

@@ -160,7 +160,7 @@ def forget_state(data_dir: Path, project: str) -> None:
     file-change journals. Conversations are deleted by the caller through the store."""
     from clauz3.approvals.profiles import forget_project
     from clauz3.layers.selection import defaults_path
-    from clauz3.stdlib.filejournal import journal_dir
+    from clauz3.storage.journals import journal_dir
 
     with contextlib.suppress(FileNotFoundError):
         os.unlink(defaults_path(Path(project), data_dir))

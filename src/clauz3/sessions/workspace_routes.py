@@ -119,7 +119,7 @@ async def _apply(host: Any, review_id: str) -> dict[str, Any]:
 
 def _journal_file(data_dir: Path, project: str, run_id: str) -> str | None:
     """``project``'s journal of ``run_id`` when it is a regular file, else None."""
-    from clauz3.stdlib.filejournal import journal_path
+    from clauz3.storage.journals import journal_path
 
     try:
         path = journal_path(data_dir, project, run_id)

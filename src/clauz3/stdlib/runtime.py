@@ -16,8 +16,9 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from clauz3.paths import canonical_path, path_error
+from clauz3.storage.journals import open_journal
 
-__all__ = ["JOURNAL_ENV", "RunContext", "clear_run_context", "get_run_context", "open_journal", "set_run_context"]
+__all__ = ["JOURNAL_ENV", "RunContext", "clear_run_context", "get_run_context", "set_run_context"]
 
 JOURNAL_ENV = "CLAUZ3_FILE_JOURNAL"
 
@@ -40,16 +41,6 @@ _lock = threading.Lock()
 _context: RunContext | None = None
 
 
-def open_journal(path: str | os.PathLike[str]) -> int:
-    """Open (creating 0600, parent 0700) a journal file for appending; never follows a final symlink."""
-    path = os.fspath(path)
-    parent = os.path.dirname(path)
-    if parent:
-        os.makedirs(parent, mode=0o700, exist_ok=True)
-    flags = os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC
-    return os.open(path, flags, 0o600)
-
-
 def _relative_protected(root: str, entries: Iterable[str | os.PathLike[str]]) -> tuple[str, ...]:
     out: list[str] = []
     for entry in entries:
@@ -69,8 +60,8 @@ def set_run_context(project_root: str | os.PathLike[str], *, journal: int | str 
     """Install the context for this process.
 
     ``journal`` is an open descriptor (kept open, owned by the caller) or a path opened here with
-    :func:`open_journal`. ``protected_roots`` are the run's authorized trusted roots, absolute or
-    project-relative; mutations under them are refused.
+    :func:`clauz3.storage.journals.open_journal`. ``protected_roots`` are the run's authorized
+    trusted roots, absolute or project-relative; mutations under them are refused.
     """
     global _context
     root = os.path.realpath(os.fspath(project_root))
