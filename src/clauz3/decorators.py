@@ -44,11 +44,11 @@ if TYPE_CHECKING:
 
 def params_of(fn: Callable[..., Any]) -> tuple[Param, ...]:
     """Parameters read from the code object (cheaper than ``inspect`` and exact about kinds)."""
-    code = fn.__code__  # type: ignore[attr-defined]
+    code = fn.__code__
     npos = code.co_argcount
     names = code.co_varnames[: npos + code.co_kwonlyargcount]
-    defaults = fn.__defaults__ or ()  # type: ignore[attr-defined]
-    kwdefaults = fn.__kwdefaults__ or {}  # type: ignore[attr-defined]
+    defaults = fn.__defaults__ or ()
+    kwdefaults = fn.__kwdefaults__ or {}
     first_default = npos - len(defaults)
     out: list[Param] = []
     for i, name in enumerate(names[:npos]):
@@ -66,7 +66,7 @@ def params_of(fn: Callable[..., Any]) -> tuple[Param, ...]:
 
 
 def has_variadic(fn: Callable[..., Any]) -> bool:
-    return bool(fn.__code__.co_flags & (_CO_VARARGS | _CO_VARKEYWORDS))  # type: ignore[attr-defined]
+    return bool(fn.__code__.co_flags & (_CO_VARARGS | _CO_VARKEYWORDS))
 
 
 def is_literal(value: Any) -> bool:

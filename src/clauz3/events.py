@@ -8,7 +8,7 @@ relations over the events of that class and its subclasses.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import Any, TypeVar, dataclass_transform
 
 from clauz3.decorators import attach_lambda
 from clauz3.spec import AllSpec, DistinctSpec, EmptySpec, EventRelation, Relation, SharesValueSpec, SumSpec
@@ -27,6 +27,8 @@ def _field_type(annotation: Any) -> type | None:
     return annotation if annotation in (str, int, bool) else None
 
 
+# Tells the type checker what __init_subclass__ does: every subclass is a frozen dataclass.
+@dataclass_transform(frozen_default=True)
 class Event:
     """Base of event types; subclasses become frozen dataclasses."""
 

@@ -15,6 +15,8 @@ class ColumnRef:
     """``Schema.field`` at class level: names one column of one row schema."""
 
     __slots__ = ("field", "schema")
+    schema: type
+    field: str
 
     def __init__(self, schema: type, field: str) -> None:
         object.__setattr__(self, "schema", schema)
@@ -60,6 +62,7 @@ class Row:
     """Base of row schemas: ``str``/``int``/``bool`` fields, keyword construction, immutable."""
 
     __slots__ = ("_clauz3_values",)
+    _clauz3_values: dict[str, Any]
     __row_fields__: ClassVar[dict[str, type]] = {}
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
@@ -122,7 +125,7 @@ class Row:
     def __eq__(self, other: object) -> bool:
         if type(other) is not type(self):
             return NotImplemented
-        return self._key() == other._key()  # type: ignore[attr-defined]
+        return self._key() == other._key()
 
     def __hash__(self) -> int:
         return hash((type(self).__qualname__, self._key()))

@@ -77,9 +77,10 @@ class Relation:
         _check_pred(value, "sum")
         return SumSpec(self, value)
 
-    def shares_value(self, other: Relation, key: Pred) -> SharesValueSpec:
-        if isinstance(other, type) and callable(getattr(other, "relation", None)):
-            other = other.relation()  # an Event subclass stands for all its events
+    def shares_value(self, other: Relation | type, key: Pred) -> SharesValueSpec:
+        to_relation = getattr(other, "relation", None) if isinstance(other, type) else None
+        if callable(to_relation):
+            other = to_relation()  # an Event subclass stands for all its events
         if not isinstance(other, Relation):
             raise TypeError(f"shares_value takes a relation, got {type(other).__name__}")
         _check_pred(key, "shares_value")

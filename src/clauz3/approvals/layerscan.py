@@ -233,10 +233,10 @@ def scan_layer(trusted_roots: tuple[str, ...], import_roots: tuple[str, ...]) ->
             paths.extend(os.path.join(dirpath, name) for name in sorted(filenames) if name.endswith(".py"))
         for path in sorted(paths)[:MAX_MODULES]:
             hit = _read(path)
-            if hit is None or hit[1] is None:
+            digest, tree = hit if hit is not None else ("", None)
+            if tree is None:
                 scan.errors.append(f"{path}: unreadable, symlinked or not Python")
                 continue
-            digest, tree = hit
             scan.files[path] = digest
             fingerprint.append([os.path.relpath(path, import_root), digest])
             rel = os.path.relpath(path, import_root)[: -len(".py")].split(os.sep)
@@ -396,13 +396,13 @@ def bind_guarantee(expression: str, names: dict[str, str], scan: LayerScan) -> B
         bound[param.name] = value
     by_name = {p.name: p for p in info.params}
     for kw in call.keywords:
-        param = by_name.get(kw.arg or "")
-        if param is None or param.kind == "posonly" or param.name in bound:
+        named = by_name.get(kw.arg or "")
+        if named is None or named.kind == "posonly" or named.name in bound:
             return BoundGuarantee(expression, info, None, f"unexpected argument {kw.arg}")
         ok, value = _arg_value(kw.value)
         if not ok:
             return BoundGuarantee(expression, info, None, f"argument {kw.arg} is not a literal")
-        bound[param.name] = value
+        bound[named.name] = value
     for param in info.params:
         if param.name not in bound:
             if not param.has_default or not param.default_literal:

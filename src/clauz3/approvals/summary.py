@@ -450,7 +450,8 @@ def refusal_record(ob: Mapping[str, Any], guarantee: str | None, mock_of: Mappin
     ``guarantee`` is the broken guarantee's own sentence (None for a precondition or assertion);
     the breaking call comes from the prover's counterexample.
     """
-    cex = ob.get("counterexample") if isinstance(ob.get("counterexample"), Mapping) else {}
+    raw_cex = ob.get("counterexample")
+    cex = raw_cex if isinstance(raw_cex, Mapping) else {}
     breaking = cex.get("breaking") or []
     first = breaking[0] if breaking and isinstance(breaking[0], Mapping) else None
     line = first.get("line") if first else ob.get("line")

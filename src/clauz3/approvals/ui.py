@@ -185,7 +185,8 @@ def request_page(r: dict[str, Any]) -> str:
         actions = (f"<p>{_e(label)}</p><p>{_e(r.get('feedback'))}</p>"
                    + (f"<p>Receipt issued at {_e(r['decided_at'])}</p>" if r.get("receipt_issued") else ""))
     shown_id = _e(s.get("agent_request_id") or r["request_id"])
-    source = s.get("source") if isinstance(s.get("source"), str) else r["program"]
+    raw_source = s.get("source")
+    source = raw_source if isinstance(raw_source, str) else r["program"]
     body = (f"<p><a href=\"/ui\">All requests</a></p><div class=\"card\"><h1>Run {_e(r['target'])} "
             f"<span class=\"badge\">{_e(r['state'])}</span></h1>{_summary_html(s)}{notes}{actions}"
             f"<details><summary>Details</summary><h2>Contracts</h2><ul>{contracts}</ul><ul>{coverage}</ul>"

@@ -62,9 +62,9 @@ def print_review(record: dict[str, Any]) -> None:
             for path in change[key]:
                 print(f"  {mark} {path}")
     for domain, report in record.get("mock_declarations", {}).items():
-        mark = {"mock": "🧪 Mock", "mixed": "🧪 Mixed", "unmarked": "Undeclared"}.get(report.get("kind"))
-        if mark:
-            print(f"{domain}: {mark}")
+        kind = {"mock": "🧪 Mock", "mixed": "🧪 Mixed", "unmarked": "Undeclared"}.get(report.get("kind"))
+        if kind:
+            print(f"{domain}: {kind}")
     if record["requirements"]:
         print("Requires: " + "; ".join(record["requirements"]))
     if record["warnings"]:

@@ -163,10 +163,10 @@ def execute(
 
     broken = monitor.final(trace)
     if broken is not None:
-        stop = SoundnessViolation(
+        violation = SoundnessViolation(
             f"clauz3 stopped this run: the finished run breaks the proved guarantee {broken.bound_call}. "
             f"{SOUNDNESS_TAIL}",
             "guarantee", guarantee=broken,
         )
-        return finish(stop.outcome, stop.message, value, stop=stop)
+        return finish(violation.outcome, violation.message, value, stop=violation)
     return finish("completed", None, value)

@@ -28,7 +28,7 @@ from clauz3.interp.values import RowValue, Tag, render, tag, to_plain
 from clauz3.language import ir
 
 
-def _error_classes() -> tuple[type, type]:
+def _error_classes() -> tuple[type[Exception], type[Exception]]:
     try:
         from clauz3.errors import PostconditionError, PreconditionError
     except ImportError:  # vocabulary not present: no decorator can raise them

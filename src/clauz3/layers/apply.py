@@ -13,6 +13,7 @@ import shutil
 import time
 from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -124,7 +125,7 @@ def _move(target: Target, record: dict[str, Any], staging: Path) -> Path | None:
             p = p.parent
         for m in reversed(missing):
             os.mkdir(m, 0o700)
-            undo.append(lambda m=m: os.rmdir(m))
+            undo.append(partial(os.rmdir, m))
 
     try:
         if replaces:
@@ -140,12 +141,12 @@ def _move(target: Target, record: dict[str, Any], staging: Path) -> Path | None:
                 _hook("backup", d)
                 mkdir_recorded((backup / "tools" / d).parent)
                 os.rename(current, backup / "tools" / d)
-                undo.append(lambda c=current, b=backup / "tools" / d: os.rename(b, c))
+                undo.append(partial(os.rename, backup / "tools" / d, current))
             if record["action"] != "remove":
                 mkdir_recorded(current.parent)
                 _hook("install", d)
                 os.rename(staging / d, current)
-                undo.append(lambda c=current, s=staging / d: os.rename(c, s))
+                undo.append(partial(os.rename, current, staging / d))
     except BaseException as exc:
         problems = _undo(undo)
         if replaces and os.path.isdir(backup) and not is_symlink(backup):

@@ -310,12 +310,12 @@ def _check_policy_call(m: ModuleScan, call: ast.Call, effects: set[str], helpers
             if c.value not in effects:
                 report(m, c, "C3L011", f"when_used names {c.value!r}, not an effect of this domain")
     for name in ("recommended", "required"):
-        kw = call_keyword(call, name)
-        if kw is None:
+        listed = call_keyword(call, name)
+        if listed is None:
             continue
-        consts = _names(kw.value) if isinstance(kw.value, ast.List | ast.Tuple) else None
+        consts = _names(listed.value) if isinstance(listed.value, ast.List | ast.Tuple) else None
         if consts is None:
-            report(m, kw.value, "C3L011", f"{name} must be a list of helper names")
+            report(m, listed.value, "C3L011", f"{name} must be a list of helper names")
             continue
         for c in consts:
             helper = helpers.get(c.value)

@@ -12,7 +12,7 @@ import keyword
 from functools import cache
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 MAX_MANIFEST_BYTES = 131_072
 _STR_TAG = "tag:yaml.org,2002:str"
@@ -72,7 +72,8 @@ def parse_manifest_text(text: str, display: str) -> tuple[Any, dict[tuple[str | 
 
     try:
         for event in yaml.parse(text, Loader=yaml.SafeLoader):
-            line, col = event.start_mark.line + 1, event.start_mark.column + 1
+            start = cast("yaml.Mark", event.start_mark)  # the parser sets it on every event it yields
+            line, col = start.line + 1, start.column + 1
             if isinstance(event, yaml.AliasEvent) or getattr(event, "anchor", None) is not None:
                 raise ManifestError(display, "", "anchors and aliases are not allowed", line, col)
             if getattr(event, "tag", None) is not None and not isinstance(event, yaml.DocumentStartEvent):

@@ -30,7 +30,14 @@ import time
 from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass, is_dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypeAlias, cast
+
+if TYPE_CHECKING:
+    from _typeshed import DataclassInstance
+
+    # The authority's frozen ProofQuery / EntailmentQuery (approvals/ is not importable from the prover:
+    # the checked-apart contract), or the same fields as a JSON mapping.
+    Query: TypeAlias = DataclassInstance | Mapping[str, Any]
 
 # Any identifier containing this is refused in a program under evaluation (the added names all start
 # with it); the per-evaluation random part means even a refused-check bypass could not guess them.
@@ -53,9 +60,16 @@ def child_env() -> dict[str, str]:
     return {k: os.environ[k] for k in ENV_ALLOW if k in os.environ}
 
 
-def entails(query: Any) -> bool:
+def query_doc(query: Query) -> dict[str, Any]:
+    """The query's fields as a plain dict, whichever form it came in."""
+    if is_dataclass(query) and not isinstance(query, type):
+        return asdict(query)
+    return dict(cast("Mapping[str, Any]", query))
+
+
+def entails(query: Query) -> bool:
     """True iff every clause is proved on the query's program; raises when undecidable."""
-    doc = asdict(query) if is_dataclass(query) else dict(query)
+    doc = query_doc(query)
     timeout = float(doc.get("timeout_seconds") or 20.0)
     cwd = doc.get("project") or None
     if cwd and not os.path.isdir(cwd):

@@ -25,12 +25,14 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Mapping
-from dataclasses import asdict, is_dataclass
+from collections.abc import Iterable, Mapping
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, TYPE_CHECKING, Any
 
-from clauz3.prover.entailment import EntailmentError, child_env
+from clauz3.prover.entailment import EntailmentError, child_env, query_doc
+
+if TYPE_CHECKING:
+    from clauz3.prover.entailment import Query
 
 LABEL = "submitted_program.py"  # the path diagnostics name; never read (the source comes over the pipe)
 READY_TIMEOUT = 60.0
@@ -116,7 +118,7 @@ class ProofVerifier:
         self.proofs = 0  # answers that ran the solver (not a cache hit): observable in tests and benches
 
     @staticmethod
-    def _key(trusted_roots: Any, import_roots: Any, project: Any) -> _Key:
+    def _key(trusted_roots: Iterable[str | Path], import_roots: Iterable[str | Path], project: str | Path) -> _Key:
         return tuple(str(p) for p in trusted_roots), tuple(str(p) for p in import_roots), str(project)
 
     def _child(self, key: _Key) -> _Child:
@@ -137,25 +139,31 @@ class ProofVerifier:
                 old.kill()
         return child
 
-    def warm(self, trusted_roots: Any, import_roots: Any, project: Any) -> None:
+    def warm(self, trusted_roots: Iterable[str | Path], import_roots: Iterable[str | Path],
+             project: str | Path) -> None:
         """Start the layer's child now (it loads in the background), so the first card is not a cold start."""
         self._child(self._key(trusted_roots, import_roots, project))
 
-    def __call__(self, query: Any) -> dict[str, Any]:
-        doc = asdict(query) if is_dataclass(query) else dict(query)
+    def __call__(self, query: Query) -> dict[str, Any]:
+        doc = query_doc(query)
         ask = {"program": doc.get("program"), "target": doc.get("target") or "main",
                "timeout_seconds": float(doc.get("timeout_seconds") or 60.0),
                "allow_imports": list(doc.get("allow_imports") or ())}
         return self._ask(doc, ask)
 
-    def entails(self, query: Any) -> bool:
+    def entails(self, query: Query) -> bool:
         """:func:`clauz3.prover.entailment.entails` in the layer's warm child (same tree, same checks)."""
-        doc = asdict(query) if is_dataclass(query) else dict(query)
+        return self.entails_on_layer(query)[0]
+
+    def entails_on_layer(self, query: Query) -> tuple[bool, str]:
+        """:meth:`entails` and the fingerprint of the library files the child proved it against, so a caller
+        can require the very layer another proof used (a remembered approval, issue 12)."""
+        doc = query_doc(query)
         answer = self._ask(doc, {**doc, "op": "entail"}).get("entail")
         if not isinstance(answer, dict) or type(answer.get("entailed")) is not bool:
             why = answer.get("error") if isinstance(answer, dict) else None
             raise EntailmentError(str(why or "policy evaluation failed"))
-        return answer["entailed"]
+        return answer["entailed"], str(answer.get("layer_sha256") or "")
 
     def _ask(self, doc: Mapping[str, Any], ask: Mapping[str, Any]) -> dict[str, Any]:
         key = self._key(doc.get("trusted_roots") or (), doc.get("import_roots") or (), doc.get("project") or "")
@@ -248,7 +256,8 @@ class _Served:
         if doc.get("op") == "entail":
             from clauz3.prover.entailment import evaluate
 
-            return {"entail": evaluate(doc)}  # the layer loaded here is the query's (same roots: TL-6)
+            # The layer loaded here is the query's (same roots: TL-6); its fingerprint binds the verdict.
+            return {"entail": {**evaluate(doc), "layer_sha256": self.layer_sha}}
         allow = [str(m) for m in doc.get("allow_imports") or ()]
         key = cache_key(engine=engine(), program_sha256=hashlib.sha256(source).hexdigest(), target=target,
                         layer_sha256=self.layer_sha, import_roots=[str(p) for p in self.imports], allow_imports=allow)

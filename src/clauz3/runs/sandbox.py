@@ -142,10 +142,10 @@ def build_rules(*, abi: int, workspace: Path, scratch: Path, trusted_roots: Sequ
 
     for p in (_system_read_paths() if system_paths is None else system_paths):
         add(p, READ_RIGHTS)
-    for p in [*trusted_roots, *import_roots, workspace, *extra_read]:
-        add(p, READ_RIGHTS)
-    for p in [workspace, scratch, "/dev/null", *extra_write]:
-        add(p, all_rights)
+    for read_root in [*trusted_roots, *import_roots, workspace, *extra_read]:
+        add(read_root, READ_RIGHTS)
+    for write_root in [workspace, scratch, "/dev/null", *extra_write]:
+        add(write_root, all_rights)
     rules: list[Rule] = []
     for path, access in sorted(wanted.items()):
         is_dir = os.path.isdir(path)

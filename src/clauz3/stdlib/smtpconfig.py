@@ -14,6 +14,7 @@ import os
 import re
 from dataclasses import asdict, dataclass
 from pathlib import Path
+from typing import Any
 
 __all__ = ["ADDRESS", "SECURITY", "Credentials", "Settings", "SmtpConfigError", "load", "load_settings", "password_path", "password_variable",
            "save_password", "save_settings", "settings_path"]
@@ -89,7 +90,7 @@ def load_settings(data: Path) -> Settings | None:
         raise SmtpConfigError(f"cannot read {path}: {exc}; run clauz3 config smtp again") from None
     if not isinstance(doc, dict) or doc.get("schema_version") != 1:
         raise SmtpConfigError(f"{path} is not an SMTP settings file; run clauz3 config smtp again")
-    fields = {k: doc.get(k) for k in Settings.__dataclass_fields__ if k in doc}
+    fields: dict[str, Any] = {k: doc.get(k) for k in Settings.__dataclass_fields__ if k in doc}
     try:
         return Settings(**fields).check()
     except TypeError:

@@ -75,7 +75,7 @@ def _checked_address(host: str, port: int, allow: Callable[[str], bool], url: st
         infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
     except socket.gaierror as exc:
         raise FetchError(f"cannot resolve the host of {url}: {exc.strerror}") from None
-    addresses = [info[4][0] for info in infos]
+    addresses = [str(info[4][0]) for info in infos]  # always a str for the stream sockets asked for
     if not addresses:
         raise FetchError(f"cannot resolve the host of {url}")
     refused = [a for a in addresses if not allow(a)]

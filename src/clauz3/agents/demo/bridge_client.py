@@ -16,6 +16,7 @@ from typing import Any
 
 from mcp import ClientSession, StdioServerParameters
 from mcp.client.stdio import stdio_client
+from mcp.types import TextContent
 
 SIX_TOOLS = frozenset({"run", "status", "tools", "libraries", "list_skills", "read_skill"})
 START_TIMEOUT_SECONDS = 60.0
@@ -87,8 +88,10 @@ class BridgeConnection:
         session = self._session
         if session is None:
             raise BridgeUnavailable("the connection to the clauz3 tools has ended")
-        result = await session.call_tool(tool, arguments, progress_callback=progress)
-        texts = [block.text for block in result.content if getattr(block, "type", None) == "text"]
+        result = await session.call_tool(
+            tool, arguments, progress_callback=progress  # type: ignore[arg-type]  # mcp's ProgressFnT names the callback's parameters; any positional (float, float|None, str|None) coroutine works
+        )
+        texts = [block.text for block in result.content if isinstance(block, TextContent)]  # the "text" blocks
         structured = result.structured_content if isinstance(result.structured_content, dict) else None
         return ToolResult("\n".join(texts), structured, bool(result.is_error))
 

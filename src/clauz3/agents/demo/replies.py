@@ -143,7 +143,8 @@ def outcome(record: dict[str, Any] | None, text: str, is_error: bool) -> str:
     if phase == "refused" and reason == "proof_failed":
         return "The prover refuted a guarantee, so nothing ran: " + (message or reason)
     if phase == "refused" and reason == "denied":
-        approval = record.get("approval") if isinstance(record.get("approval"), dict) else {}
+        raw_approval = record.get("approval")
+        approval = raw_approval if isinstance(raw_approval, dict) else {}
         feedback = approval.get("feedback") if isinstance(approval.get("feedback"), str) else None
         return denied(approval.get("decision"), feedback)
     if phase == "refused":
