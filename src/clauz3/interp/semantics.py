@@ -16,73 +16,16 @@ docs/semantics.md has the table. In short:
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from typing import Any
 
-from clauz3.interp.values import RowValue, untag
+from clauz3.interp.values import OrderedSet, findable, fresh_key, has_nan, untag, values_equal
 from clauz3.language.digits import int_text, parse_int
 
-__all__ = ["int_text", "parse_int"]  # re-exported: the interpreter's int <-> str
+# Re-exported: the interpreter's int <-> str, and value equality (defined with the values, in
+# values.py, because a Row compares its fields by it).
+__all__ = ["OrderedSet", "findable", "fresh_key", "has_nan", "int_text", "parse_int", "values_equal"]
 
-
-
-def has_nan(value: Any) -> bool:
-    """The key contains a NaN, so by ``==`` it equals nothing, not even itself."""
-    value = untag(value)
-    if isinstance(value, float):
-        return value != value
-    if isinstance(value, tuple):
-        return any(has_nan(v) for v in value)
-    if isinstance(value, RowValue):
-        return any(has_nan(v) for v in value.fields.values())
-    return False
-
-
-def findable(key: Any) -> bool:
-    """Could ``key`` equal a stored key? Not when it holds a NaN, nor when it is unhashable (a list
-    never equals a hashable key): lookups then miss, by ==, where CPython would raise TypeError."""
-    if has_nan(key):
-        return False
-    try:
-        hash(key)
-    except TypeError:
-        return False
-    return True
-
-
-def fresh_key(value: Any) -> Any:
-    """A copy of a NaN-holding key that is no object seen before (arithmetic always makes a new float)."""
-    raw = untag(value)
-    if isinstance(raw, float):
-        return raw + 0.0
-    if isinstance(raw, tuple):
-        return tuple(fresh_key(v) if has_nan(v) else v for v in raw)
-    return value  # a Row holding NaN: rows are compared by values_equal, never by identity
-
-
-def values_equal(a: Any, b: Any) -> bool:
-    """Python ``==`` without the identity shortcut of CPython's containers."""
-    a, b = untag(a), untag(b)
-    if isinstance(a, (list, tuple)) and isinstance(b, (list, tuple)):
-        if type(a) is not type(b) or len(a) != len(b):
-            return False
-        return all(values_equal(x, y) for x, y in zip(a, b, strict=True))
-    if isinstance(a, dict) and isinstance(b, dict):
-        if len(a) != len(b):
-            return False
-        for k, v in a.items():
-            if has_nan(k) or k not in b or not values_equal(v, b[k]):
-                return False
-        return True
-    if isinstance(a, OrderedSet) and isinstance(b, OrderedSet):
-        return len(a) == len(b) and all(b.contains(x) for x in a)
-    if isinstance(a, RowValue) and isinstance(b, RowValue):
-        fa, fb = a.fields, b.fields
-        return a.schema == b.schema and fa.keys() == fb.keys() and all(values_equal(fa[k], fb[k]) for k in fa)
-    if isinstance(a, (list, tuple, dict, OrderedSet, RowValue)) or isinstance(b, (list, tuple, dict, OrderedSet,
-                                                                                  RowValue)):
-        return False
-    return bool(a == b)
 
 
 def contains(container: Any, needle: Any) -> bool:
@@ -140,51 +83,6 @@ def dict_item(d: dict[Any, Any], key: Any) -> Any:
 def dict_store(d: dict[Any, Any], key: Any, value: Any) -> None:
     """``d[key] = value``: a NaN key is a new entry (it equals no existing key)."""
     d[fresh_key(key) if has_nan(key) else key] = value
-
-
-class OrderedSet:
-    """A set that iterates in insertion order; membership and de-duplication by ``==`` only."""
-
-    __slots__ = ("_items",)
-
-    def __init__(self, items: Iterable[Any] = ()) -> None:
-        self._items: dict[Any, None] = {}
-        for item in items:
-            self.add(item)
-
-    def add(self, item: Any) -> None:
-        if has_nan(item):
-            self._items[fresh_key(item)] = None
-        elif item not in self._items:
-            self._items[item] = None
-
-    def contains(self, item: Any) -> bool:
-        return findable(item) and item in self._items
-
-    def copy(self) -> OrderedSet:
-        out = OrderedSet()
-        out._items = dict(self._items)
-        return out
-
-    def __iter__(self) -> Iterator[Any]:
-        return iter(list(self._items))
-
-    def __len__(self) -> int:
-        return len(self._items)
-
-    def __bool__(self) -> bool:
-        return bool(self._items)
-
-    def __contains__(self, item: Any) -> bool:
-        return self.contains(item)
-
-    def __eq__(self, other: object) -> bool:
-        return values_equal(self, other)
-
-    __hash__ = None  # type: ignore[assignment]  # unhashable, like set
-
-    def __repr__(self) -> str:
-        return "{" + ", ".join(repr(v) for v in self._items) + "}" if self._items else "set()"
 
 
 def build_dict(pairs: Iterable[tuple[Any, Any]]) -> dict[Any, Any]:

@@ -11,14 +11,20 @@ Program values are ordinary Python objects (``None``, ``bool``, ``int``, ``float
 * :class:`RowValue`: an immutable Row instance as the program sees it (field values tagged).
 * :class:`RecordValue` / :class:`ColumnRefValue`: what contract predicates see (call records, events,
   fluent items, and ``Schema.field`` constants).
+* Equality by ``==`` only (:func:`values_equal`, :class:`OrderedSet`, DEC-15): it lives with the
+  values because a Row compares its fields by it; ``semantics.py`` re-exports it with the rest of
+  the interpreter's own meanings.
 """
 
 from __future__ import annotations
 
 import json
 import math
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
+
+from clauz3.language.digits import int_text
 
 
 @dataclass(frozen=True)
@@ -133,8 +139,6 @@ class RowValue:
         return (self.schema, tuple((k, untag(v)) for k, v in self._fields.items()))
 
     def __eq__(self, other: object) -> bool:
-        from clauz3.interp.semantics import values_equal  # semantics builds on this module
-
         return isinstance(other, RowValue) and values_equal(self, other)
 
     def __hash__(self) -> int:
@@ -145,6 +149,114 @@ class RowValue:
             return repr(self.original)
         inner = ", ".join(f"{k}={untag(v)!r}" for k, v in self._fields.items())
         return f"{self.short}({inner})"
+
+
+# ------------------------------------------------------------------ equality (DEC-15, docs/semantics.md)
+# Here, not in semantics.py, because a Row compares its fields by it and it knows Rows.
+
+
+def has_nan(value: Any) -> bool:
+    """The key contains a NaN, so by ``==`` it equals nothing, not even itself."""
+    value = untag(value)
+    if isinstance(value, float):
+        return value != value
+    if isinstance(value, tuple):
+        return any(has_nan(v) for v in value)
+    if isinstance(value, RowValue):
+        return any(has_nan(v) for v in value.fields.values())
+    return False
+
+
+def findable(key: Any) -> bool:
+    """Could ``key`` equal a stored key? Not when it holds a NaN, nor when it is unhashable (a list
+    never equals a hashable key): lookups then miss, by ==, where CPython would raise TypeError."""
+    if has_nan(key):
+        return False
+    try:
+        hash(key)
+    except TypeError:
+        return False
+    return True
+
+
+def fresh_key(value: Any) -> Any:
+    """A copy of a NaN-holding key that is no object seen before (arithmetic always makes a new float)."""
+    raw = untag(value)
+    if isinstance(raw, float):
+        return raw + 0.0
+    if isinstance(raw, tuple):
+        return tuple(fresh_key(v) if has_nan(v) else v for v in raw)
+    return value  # a Row holding NaN: rows are compared by values_equal, never by identity
+
+
+def values_equal(a: Any, b: Any) -> bool:
+    """Python ``==`` without the identity shortcut of CPython's containers."""
+    a, b = untag(a), untag(b)
+    if isinstance(a, (list, tuple)) and isinstance(b, (list, tuple)):
+        if type(a) is not type(b) or len(a) != len(b):
+            return False
+        return all(values_equal(x, y) for x, y in zip(a, b, strict=True))
+    if isinstance(a, dict) and isinstance(b, dict):
+        if len(a) != len(b):
+            return False
+        for k, v in a.items():
+            if has_nan(k) or k not in b or not values_equal(v, b[k]):
+                return False
+        return True
+    if isinstance(a, OrderedSet) and isinstance(b, OrderedSet):
+        return len(a) == len(b) and all(b.contains(x) for x in a)
+    if isinstance(a, RowValue) and isinstance(b, RowValue):
+        fa, fb = a.fields, b.fields
+        return a.schema == b.schema and fa.keys() == fb.keys() and all(values_equal(fa[k], fb[k]) for k in fa)
+    if isinstance(a, (list, tuple, dict, OrderedSet, RowValue)) or isinstance(b, (list, tuple, dict, OrderedSet,
+                                                                                  RowValue)):
+        return False
+    return bool(a == b)
+
+
+class OrderedSet:
+    """A set that iterates in insertion order; membership and de-duplication by ``==`` only."""
+
+    __slots__ = ("_items",)
+
+    def __init__(self, items: Iterable[Any] = ()) -> None:
+        self._items: dict[Any, None] = {}
+        for item in items:
+            self.add(item)
+
+    def add(self, item: Any) -> None:
+        if has_nan(item):
+            self._items[fresh_key(item)] = None
+        elif item not in self._items:
+            self._items[item] = None
+
+    def contains(self, item: Any) -> bool:
+        return findable(item) and item in self._items
+
+    def copy(self) -> OrderedSet:
+        out = OrderedSet()
+        out._items = dict(self._items)
+        return out
+
+    def __iter__(self) -> Iterator[Any]:
+        return iter(list(self._items))
+
+    def __len__(self) -> int:
+        return len(self._items)
+
+    def __bool__(self) -> bool:
+        return bool(self._items)
+
+    def __contains__(self, item: Any) -> bool:
+        return self.contains(item)
+
+    def __eq__(self, other: object) -> bool:
+        return values_equal(self, other)
+
+    __hash__ = None  # type: ignore[assignment]  # unhashable, like set
+
+    def __repr__(self) -> str:
+        return "{" + ", ".join(repr(v) for v in self._items) + "}" if self._items else "set()"
 
 
 @dataclass(frozen=True)
@@ -192,8 +304,6 @@ class RecordValue:
 
 def to_plain(value: Any) -> Any:
     """A deep copy with every tag removed (what crosses the boundary to trusted code)."""
-    from clauz3.interp.semantics import OrderedSet  # semantics builds on this module
-
     value = untag(value)
     if isinstance(value, OrderedSet):
         return {to_plain(v) for v in value}
@@ -238,8 +348,6 @@ def render(value: Any, limit: int = 200) -> str:
         inner = ", ".join(f"{k}={render(v, limit)}" for k, v in value.fields.items())
         return f"{value.short}({inner})"
     if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > 2_000:
-        from clauz3.interp.semantics import int_text  # semantics builds on this module
-
         digits = int_text(value)
         return digits[:limit] + f"… (+{len(digits) - limit} digits)"
     return repr(value)
@@ -249,8 +357,6 @@ def to_json(value: Any) -> Any:
     """JSON-able form of a run-time value (call records, reports)."""
     value = untag(value)
     if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > 2_000:
-        from clauz3.interp.semantics import int_text  # semantics builds on this module
-
         return {"int": int_text(value)}  # json.dumps would raise: CPython's int→str digit limit
     if value is None or isinstance(value, (bool, int, str)):
         return value

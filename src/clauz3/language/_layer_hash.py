@@ -17,6 +17,8 @@ import stat
 from collections.abc import Sequence
 from pathlib import Path
 
+from clauz3.language._layer_roots import validate_trusted_root
+
 MAX_FILES = 2000
 MAX_TOTAL_BYTES = 32 * 1024 * 1024
 MAX_FILE_BYTES = 8 * 1024 * 1024
@@ -99,8 +101,6 @@ def _rel(path: Path, project_root: Path) -> str:
 
 def fingerprint_entries(trusted_roots: Sequence[Path], project_root: Path) -> dict[str, str]:
     """The mapping SEL-7 hashes; raises TreeHashError for symlinks or unreadable trees."""
-    from clauz3.language.layer import validate_trusted_root
-
     project_root = Path(os.path.abspath(project_root))
     entries: dict[str, str] = {}
     for raw in trusted_roots:

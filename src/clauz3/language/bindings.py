@@ -7,6 +7,7 @@ resolved through its functions' real ``__globals__``.
 
 from __future__ import annotations
 
+import ast
 import builtins
 import importlib
 import inspect
@@ -267,6 +268,17 @@ class EntryScope(Scope):
         if b is not None:
             return b
         return builtin_name(name)
+
+
+def resolve_expr(ctx: ProgramContext, scope: EntryScope, node: ast.expr) -> Binding | None:
+    """What a name or dotted name of the entry file denotes (imports resolved, nothing executed)."""
+    if isinstance(node, ast.Name):
+        return scope.lookup(node.id, node.lineno, node.col_offset + 1)
+    if isinstance(node, ast.Attribute):
+        base = resolve_expr(ctx, scope, node.value)
+        if isinstance(base, BModule):
+            return module_attr(base.name, node.attr, ctx, node.lineno, node.col_offset + 1)
+    return None
 
 
 class TrustedScope(Scope):

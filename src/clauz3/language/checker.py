@@ -35,18 +35,19 @@ from typing import Any
 from clauz3.language import ir
 from clauz3.language import types as T
 from clauz3.language.bindings import (
+    BBuiltin,
     BEffect,
-    Binding,
     BModule,
     BOther,
     BRowClass,
     EntryScope,
     literal_const,
-    module_attr,
+    resolve_expr,
 )
 from clauz3.language.context import LayerView, ProgramContext, Source
 from clauz3.language.diagnostics import Diagnostics, Refused
 from clauz3.language.digits import fixed_digit_limit
+from clauz3.language.effects import build_effect, ensure_row
 from clauz3.language.guarantees import Guarantees, Site
 from clauz3.language.inline import Inliner
 from clauz3.language.modulelevel import ModuleLevel, scan_refusals
@@ -84,7 +85,7 @@ def check_source(source: bytes, path: str, layer: Any, target: str = "main",
     _measure(tree, diags)
     diags.raise_if_errors()
     entry = Source(path, text)
-    ctx = ProgramContext(LayerView(layer), entry, diags, target, tuple(allow_imports))
+    ctx = ProgramContext(LayerView(layer), entry, diags, target, tuple(allow_imports), build_effect, ensure_row)
     mod = ModuleLevel(ctx, tree)
     mod.run()
     scope = EntryScope(ctx, mod.bindings)
@@ -181,17 +182,6 @@ def _measure(tree: ast.AST, diags: Diagnostics) -> None:
 # ------------------------------------------------------------------------------ resolution
 
 
-def resolve_expr(ctx: ProgramContext, scope: EntryScope, node: ast.expr) -> Binding | None:
-    """What a name or dotted name of the entry file denotes (imports resolved, nothing executed)."""
-    if isinstance(node, ast.Name):
-        return scope.lookup(node.id, node.lineno, node.col_offset + 1)
-    if isinstance(node, ast.Attribute):
-        base = resolve_expr(ctx, scope, node.value)
-        if isinstance(base, BModule):
-            return module_attr(base.name, node.attr, ctx, node.lineno, node.col_offset + 1)
-    return None
-
-
 def _annotation(ctx: ProgramContext, node: ast.expr, scope: Any) -> Any:
     def qual(n: ast.expr) -> str | None:
         if isinstance(n, ast.Name):
@@ -206,8 +196,6 @@ def _annotation(ctx: ProgramContext, node: ast.expr, scope: Any) -> Any:
                 if n.id in ("int", "str", "float", "bool", "list", "set", "dict", "tuple", "type", "frozenset",
                             "object"):
                     return f"builtins.{n.id}"
-            from clauz3.language.bindings import BBuiltin
-
             if isinstance(b, BBuiltin) and b.name in ("int", "str", "float", "bool", "list", "set", "dict", "tuple"):
                 return f"builtins.{b.name}"
             return None

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import ast
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -221,12 +222,19 @@ class Limits:
     inlined_sites: int = 0
 
 
+EffectBuilder = Callable[["ProgramContext", str], "ir.Effect | None"]
+RowAdder = Callable[["ProgramContext", str], None]
+
+
 class ProgramContext:
     """State shared by every function compiled for one program."""
 
     def __init__(self, layer: LayerView, entry: Source, diags: Diagnostics, target: str,
-                 allow_imports: tuple[str, ...]) -> None:
+                 allow_imports: tuple[str, ...], build_effect: EffectBuilder, add_row: RowAdder) -> None:
         self.layer = layer
+        # The compilers above this module (effects.py) are handed in, so context.py imports none of them.
+        self._build_effect = build_effect
+        self._add_row = add_row
         self.entry = entry
         self.diags = diags
         self.root_diags = diags
@@ -253,12 +261,10 @@ class ProgramContext:
         """The compiled effect ``name`` (built once; layer problems are reported once)."""
         if name not in self._effects_tried:
             self._effects_tried.add(name)
-            from clauz3.language.effects import build_effect
-
             # Layer diagnostics must survive loop re-analysis: report them to the outermost sink.
             saved, self.diags = self.diags, self.root_diags
             try:
-                eff = build_effect(self, name)
+                eff = self._build_effect(self, name)
             finally:
                 self.diags = saved
             if eff is not None:
@@ -266,14 +272,10 @@ class ProgramContext:
         return self.effects.get(name)
 
     def path_predicate(self, name: str) -> str:
-        from clauz3.language.inline import compile_path_predicate
-
-        return compile_path_predicate(self.inliner, name)
+        return str(self.inliner.path_predicate(name))
 
     def ensure_row(self, key: str) -> None:
-        from clauz3.language.effects import ensure_row
-
-        ensure_row(self, key)
+        self._add_row(self, key)
 
     def site_for(self, file: str, line: int, col: int) -> int:
         key = (file, line, col)

@@ -18,6 +18,7 @@ from clauz3.language import types as T
 from clauz3.language.bindings import TrustedScope, literal_const
 from clauz3.language.diagnostics import LAYER_SUFFIX, Diagnostics
 from clauz3.language.expressions import Var
+from clauz3.language.statements import BodyCompiler
 
 _KINDS = {
     inspect.Parameter.POSITIONAL_ONLY: "positional_only",
@@ -159,8 +160,6 @@ def compile_conditions(ctx: Any, meta: Any, params: tuple[ir.Param, ...], rtype:
 
 def compile_condition(ctx: Any, cm: Any, params: tuple[ir.Param, ...], rtype: Any, qualname: str,
                       kind: str) -> ir.Condition | None:
-    from clauz3.language.statements import BodyCompiler
-
     fn = cm.fn
     code = fn.__code__
     node = _lambda_node(fn)

@@ -18,7 +18,9 @@ from clauz3.language import types as T
 from clauz3.language.bindings import BFunction, EntryScope, Scope, TrustedScope, literal_const
 from clauz3.language.context import ProgramContext, Source
 from clauz3.language.diagnostics import Diagnostics
+from clauz3.language.effects import compile_conditions
 from clauz3.language.expressions import Var
+from clauz3.language.statements import BodyCompiler
 
 MAX_DEPTH = 16
 MAX_INLINED_SITES = 2_000
@@ -219,8 +221,6 @@ class Inliner:
     def compile(self, key: str, fdef: ast.FunctionDef, src: Source, scope: Scope, original: Any,
                 types: tuple[Any, ...], declared: tuple[ir.Param, ...], origin: str,
                 target: bool = False, meta: Any = None) -> ir.Function | None:
-        from clauz3.language.statements import BodyCompiler
-
         counts = assigned_names(fdef)
         comp = BodyCompiler(self.ctx, scope, src, key, set(counts) | {p.name for p in declared})
         comp.assign_counts = counts
@@ -254,8 +254,6 @@ class Inliner:
         requires: tuple[ir.Condition, ...] = ()
         ensures: tuple[ir.Condition, ...] = ()
         if original is not None and meta is not None:
-            from clauz3.language.effects import compile_conditions
-
             requires, ensures = compile_conditions(self.ctx, meta, tuple(params), rtype, original.__qualname__)
         module = getattr(original, "__module__", "__entry__") if original is not None else "__entry__"
         return ir.Function(key, tuple(params), body, rtype, bool(value_returns), origin, module, src.path,
@@ -272,6 +270,9 @@ class Inliner:
             self.ctx.functions[name] = fn
             self.cache[name] = (fn, [])
         return fn
+
+    def path_predicate(self, name: str) -> str:
+        return compile_path_predicate(self, name)
 
     def solver_signature(self, real: str, node: ast.Call, caller: Any) -> tuple[tuple[ir.Param, ...], Any, str] | None:
         meta = self.ctx.layer.solvers.get(real)

@@ -10,7 +10,6 @@ one layer (TL-6).
 
 from __future__ import annotations
 
-import keyword
 import os
 import sys
 from collections.abc import Callable, Mapping, Sequence
@@ -29,6 +28,7 @@ from clauz3.language._layer_collect import (
 )
 from clauz3.language._layer_confine import ConfinementFinder
 from clauz3.language._layer_hash import TreeHashError, domain_tree_hash, library_fingerprint_raw
+from clauz3.language._layer_roots import TrustedRootError, validate_trusted_root
 from clauz3.language._layer_scan import ScanError, TrustedFile, check_namespace_init, module_files, read_files
 from clauz3.language.ir import Diagnostic
 
@@ -65,10 +65,6 @@ class LayerError(Exception):
     @property
     def code(self) -> str:
         return self.diagnostic.code
-
-
-class TrustedRootError(ValueError):
-    """TL-1: a ``--trusted-root`` that is not ``<import root>/tools/<domain>/trusted``."""
 
 
 class LayerAlreadyLoaded(RuntimeError):
@@ -124,21 +120,6 @@ class Layer:
 
 
 # ------------------------------------------------------------------------------------ roots
-
-
-def validate_trusted_root(path: str | Path) -> tuple[Path, str]:
-    """TL-1: ``(import root, domain)`` of ``<import root>/tools/<d>/trusted`` or ``…/tools/<o>/<d>/trusted``."""
-    p = Path(os.path.abspath(path))
-    parts = p.parts
-
-    def ok(names: Sequence[str]) -> bool:
-        return all(n.isidentifier() and not keyword.iskeyword(n) for n in names)
-
-    if len(parts) >= 4 and parts[-1] == "trusted" and parts[-3] == "tools" and ok(parts[-2:-1]):
-        return Path(*parts[:-3]), parts[-2]
-    if len(parts) >= 5 and parts[-1] == "trusted" and parts[-4] == "tools" and ok(parts[-3:-1]):
-        return Path(*parts[:-4]), f"{parts[-3]}/{parts[-2]}"
-    raise TrustedRootError(f"--trusted-root {path}: not <import root>/tools/<domain>/trusted")
 
 
 def _domain_for(root: Path) -> Domain:

@@ -17,9 +17,12 @@ from clauz3.language.bindings import (
     BModule,
     BOther,
     BRowClass,
+    BTypedPath,
+    EntryScope,
     import_safe,
     literal_const,
     module_attr,
+    resolve_expr,
 )
 from clauz3.language.context import ProgramContext
 from clauz3.language.expressions import REFUSED_EXPR
@@ -176,9 +179,6 @@ class ModuleLevel:
     # ------------------------------------------------------------------------ classes and constants
 
     def class_(self, node: ast.ClassDef) -> None:
-        from clauz3.language.bindings import EntryScope
-        from clauz3.language.checker import resolve_expr
-
         scope = EntryScope(self.ctx, self.bindings)
         is_row = (len(node.bases) == 1 and not node.keywords and not node.decorator_list
                   and self._is_row_base(resolve_expr(self.ctx, scope, node.bases[0])))
@@ -242,9 +242,6 @@ class ModuleLevel:
         self.err(t, "module-level-code", "module-level assignment target other than names")
 
     def literal(self, node: ast.expr) -> Any:
-        from clauz3.language.bindings import BTypedPath, EntryScope
-        from clauz3.language.checker import resolve_expr
-
         if isinstance(node, ast.Call) and isinstance(node.func, (ast.Name, ast.Attribute)):
             b = resolve_expr(self.ctx, EntryScope(self.ctx, self.bindings), node.func)
             if isinstance(b, BTypedPath) and len(node.args) == 1 and isinstance(node.args[0], ast.Constant) \

@@ -14,13 +14,9 @@ import shutil
 import subprocess
 import tempfile
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from clauz3.layers.liberrors import LibraryError
 from clauz3.layers.locations import make_private_dir
-
-if TYPE_CHECKING:
-    from clauz3.layers.sources import SourceSpec
 
 LS_REMOTE_TIMEOUT = 60
 CLONE_TIMEOUT = 300
@@ -55,19 +51,22 @@ def _git(args: list[str], source: str, timeout: int, cwd: Path | None = None) ->
     return proc.stdout
 
 
-def remote_commit(spec: SourceSpec) -> str:
-    """REF (default ``HEAD``) → commit via ``git ls-remote``; a full 40/64-hex id is used as is."""
-    ref = spec.ref or "HEAD"
+def remote_commit(url: str, ref: str, source: str) -> str:
+    """REF (default ``HEAD``) → commit via ``git ls-remote``; a full 40/64-hex id is used as is.
+
+    ``source`` is the source as the person wrote it, for messages.
+    """
+    ref = ref or "HEAD"
     if _FULL_ID.fullmatch(ref.lower()):
         return ref.lower()
-    out = _git(["ls-remote", "--", spec.url, ref], spec.text, LS_REMOTE_TIMEOUT)
+    out = _git(["ls-remote", "--", url, ref], source, LS_REMOTE_TIMEOUT)
     rows = [line.split("\t", 1) for line in out.splitlines() if "\t" in line]
     # An annotated tag lists the tag object and then the peeled commit (``^{}``); the commit wins.
     peeled = [sha for sha, name in rows if name.endswith("^{}")]
     plain = [sha for sha, _ in rows]
     for sha in (peeled or plain)[:1]:
         return sha.strip()
-    raise LibraryError(f"could not fetch {spec.text}: no ref {ref} in {spec.url}", "source_unavailable")
+    raise LibraryError(f"could not fetch {source}: no ref {ref} in {url}", "source_unavailable")
 
 
 def _head(path: Path, source: str) -> str | None:
@@ -79,21 +78,24 @@ def _head(path: Path, source: str) -> str | None:
         return None
 
 
-def fetch(spec: SourceSpec, cache: Path) -> tuple[Path, str]:
-    """``(<cache>/sources/<commit>, commit)``, reusing a cached clone only when its ``HEAD`` is the commit."""
-    commit = remote_commit(spec)
+def fetch(url: str, ref: str, source: str, cache: Path) -> tuple[Path, str]:
+    """``(<cache>/sources/<commit>, commit)``, reusing a cached clone only when its ``HEAD`` is the commit.
+
+    A plain tool: it knows git, not how sources are parsed (``source`` is the text for messages).
+    """
+    commit = remote_commit(url, ref, source)
     sources = cache / "sources"
     dest = sources / commit
-    if dest.is_dir() and not dest.is_symlink() and _head(dest, spec.text) == commit:
+    if dest.is_dir() and not dest.is_symlink() and _head(dest, source) == commit:
         return dest, commit
     make_private_dir(sources)
     tmp = Path(tempfile.mkdtemp(prefix=".clone-", dir=sources))
     try:
-        _git(["clone", "--no-checkout", "--no-recurse-submodules", "--quiet", "--", spec.url, str(tmp / "repo")],
-             spec.text, CLONE_TIMEOUT)
-        _git(["checkout", "--quiet", "--detach", commit], spec.text, CHECKOUT_TIMEOUT, cwd=tmp / "repo")
-        if _head(tmp / "repo", spec.text) != commit:
-            raise LibraryError(f"could not fetch {spec.text}: checkout did not reach {commit}", "source_unavailable")
+        _git(["clone", "--no-checkout", "--no-recurse-submodules", "--quiet", "--", url, str(tmp / "repo")],
+             source, CLONE_TIMEOUT)
+        _git(["checkout", "--quiet", "--detach", commit], source, CHECKOUT_TIMEOUT, cwd=tmp / "repo")
+        if _head(tmp / "repo", source) != commit:
+            raise LibraryError(f"could not fetch {source}: checkout did not reach {commit}", "source_unavailable")
         if os.path.lexists(dest):
             shutil.rmtree(dest, ignore_errors=True)
         os.replace(tmp / "repo", dest)

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
 
+from clauz3.layers.gitfetch import fetch
 from clauz3.layers.liberrors import LibraryError
 from clauz3.layers.locations import cache_dir, is_symlink
 
@@ -187,7 +188,5 @@ def resolve(spec: SourceSpec, *, data: Path, cache: Path | None = None) -> Resol
             raise LibraryError(f"unknown source {spec.text}: no global copy of {spec.name}; install it with "
                                f"clauz3 install -g <source>", "unknown_source")
         return ResolvedSource(spec, store, only=[spec.name])
-    from clauz3.layers.gitfetch import fetch
-
-    root, commit = fetch(spec, cache or cache_dir())
+    root, commit = fetch(spec.url, spec.ref, spec.text, cache or cache_dir())
     return ResolvedSource(spec, root, revision=commit)
