@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import z3
 
@@ -17,6 +17,7 @@ from clauz3.language import ir
 from clauz3.language.digits import INT_DIGIT_LIMIT
 from clauz3.prover import ops
 from clauz3.prover.logic import TRUE, mk_not, truthy
+from clauz3.prover.state import SymbolicExecutor
 from clauz3.prover.strfold import fold_method
 from clauz3.prover.values import (
     F64,
@@ -50,10 +51,7 @@ from clauz3.prover.values import (
     visible,
 )
 
-if TYPE_CHECKING:
-    from clauz3.prover.execute import Executor
-
-Model = Callable[["Executor", Any, list[Any], dict[str, Any]], Any]
+Model = Callable[[SymbolicExecutor, Any, list[Any], dict[str, Any]], Any]
 
 
 @dataclass(frozen=True)
@@ -69,11 +67,11 @@ def _src(node: Any) -> str:
 # ---------------------------------------------------------------------------------- builtins
 
 
-def _len(ex: Executor, node: Any, args: list[Any], kw: dict[str, Any]) -> Any:
+def _len(ex: SymbolicExecutor, node: Any, args: list[Any], kw: dict[str, Any]) -> Any:
     return length(val(args[0]))
 
 
-def _abs(ex: Executor, node: Any, args: list[Any], kw: dict[str, Any]) -> Any:
+def _abs(ex: SymbolicExecutor, node: Any, args: list[Any], kw: dict[str, Any]) -> Any:
     v = val(args[0])
     if is_float(v):
         return z3.fpAbs(v)
@@ -81,7 +79,7 @@ def _abs(ex: Executor, node: Any, args: list[Any], kw: dict[str, Any]) -> Any:
     return z3.If(x < 0, -x, x)
 
 
-def _round(ex: Executor, node: Any, args: list[Any], kw: dict[str, Any]) -> Any:
+def _round(ex: SymbolicExecutor, node: Any, args: list[Any], kw: dict[str, Any]) -> Any:
     """CPython's ``round``: half-to-even to an int; with literal digits, exact on known values."""
     v = val(args[0])
     if len(args) == 1:
@@ -110,11 +108,11 @@ def _round(ex: Executor, node: Any, args: list[Any], kw: dict[str, Any]) -> Any:
     return ex.ctx.fresh(F64, "round", abstract=True)
 
 
-def _bool(ex: Executor, node: Any, args: list[Any], kw: dict[str, Any]) -> Any:
+def _bool(ex: SymbolicExecutor, node: Any, args: list[Any], kw: dict[str, Any]) -> Any:
     return truthy(args[0]) if args else z3.BoolVal(False)
 
 
-def _float(ex: Executor, node: Any, args: list[Any], kw: dict[str, Any]) -> Any:
+def _float(ex: SymbolicExecutor, node: Any, args: list[Any], kw: dict[str, Any]) -> Any:
     if not args:
         return float_lit(0.0)
     v = val(args[0])
@@ -137,7 +135,7 @@ def _float(ex: Executor, node: Any, args: list[Any], kw: dict[str, Any]) -> Any:
     return int_to_float(v)
 
 
-def _ord(ex: Executor, node: Any, args: list[Any], kw: dict[str, Any]) -> Any:
+def _ord(ex: SymbolicExecutor, node: Any, args: list[Any], kw: dict[str, Any]) -> Any:
     s = val(args[0])
     ex.exception("TypeError", node, z3.Length(s) == 1, _src(node) or "ord(…)", (("text", s),))
     if not z3.is_string_value(z3.simplify(s)):
@@ -145,7 +143,7 @@ def _ord(ex: Executor, node: Any, args: list[Any], kw: dict[str, Any]) -> Any:
     return z3.StrToCode(s)
 
 
-def _chr(ex: Executor, node: Any, args: list[Any], kw: dict[str, Any]) -> Any:
+def _chr(ex: SymbolicExecutor, node: Any, args: list[Any], kw: dict[str, Any]) -> Any:
     n = to_int(val(args[0]))
     ex.exception("ValueError", node, z3.And(n >= 0, n <= 0x10FFFF), _src(node) or "chr(…)", (("code", n),))
     c = ops.const_int(n)
@@ -156,7 +154,7 @@ def _chr(ex: Executor, node: Any, args: list[Any], kw: dict[str, Any]) -> Any:
 
 
 def _minmax(which: str) -> Model:
-    def model(ex: Executor, node: Any, args: list[Any], kw: dict[str, Any]) -> Any:
+    def model(ex: SymbolicExecutor, node: Any, args: list[Any], kw: dict[str, Any]) -> Any:
         if len(args) == 1:
             coll = val(args[0])
             if not isinstance(coll, ListV):
@@ -175,7 +173,7 @@ def _minmax(which: str) -> Model:
     return model
 
 
-def _sum(ex: Executor, node: Any, args: list[Any], kw: dict[str, Any]) -> Any:
+def _sum(ex: SymbolicExecutor, node: Any, args: list[Any], kw: dict[str, Any]) -> Any:
     coll = val(args[0])
     start = args[1] if len(args) > 1 else kw.get("start", z3.IntVal(0))
     if not isinstance(coll, ListV):
@@ -186,7 +184,7 @@ def _sum(ex: Executor, node: Any, args: list[Any], kw: dict[str, Any]) -> Any:
     return total
 
 
-def _int(ex: Executor, node: Any, args: list[Any], kw: dict[str, Any]) -> Any:
+def _int(ex: SymbolicExecutor, node: Any, args: list[Any], kw: dict[str, Any]) -> Any:
     if not args:
         return z3.IntVal(0)
     v = val(args[0])
@@ -215,14 +213,14 @@ def _int(ex: Executor, node: Any, args: list[Any], kw: dict[str, Any]) -> Any:
     raise Unsupported("int() of this value")
 
 
-def _str(ex: Executor, node: Any, args: list[Any], kw: dict[str, Any]) -> Any:
+def _str(ex: SymbolicExecutor, node: Any, args: list[Any], kw: dict[str, Any]) -> Any:
     if not args:
         return z3.StringVal("")
     return ops.to_str(ex, node, args[0])
 
 
 def _collection(kind: str) -> Model:
-    def model(ex: Executor, node: Any, args: list[Any], kw: dict[str, Any]) -> Any:
+    def model(ex: SymbolicExecutor, node: Any, args: list[Any], kw: dict[str, Any]) -> Any:
         if kind == "dict":
             if not args:
                 return DictV([], [], [])
@@ -265,7 +263,7 @@ def _collection(kind: str) -> Model:
     return model
 
 
-def _range(ex: Executor, node: Any, args: list[Any], kw: dict[str, Any]) -> Any:
+def _range(ex: SymbolicExecutor, node: Any, args: list[Any], kw: dict[str, Any]) -> Any:
     bounds = [ops.const_int(a) for a in args]
     if any(b is None for b in bounds):
         raise Unsupported("range() with non-constant arguments")
@@ -273,7 +271,7 @@ def _range(ex: Executor, node: Any, args: list[Any], kw: dict[str, Any]) -> Any:
     return ListV(items, len(items), "list")
 
 
-def _enumerate(ex: Executor, node: Any, args: list[Any], kw: dict[str, Any]) -> Any:
+def _enumerate(ex: SymbolicExecutor, node: Any, args: list[Any], kw: dict[str, Any]) -> Any:
     src = val(args[0])
     start = ops.const_int(args[1]) if len(args) > 1 else ops.const_int(kw.get("start", z3.IntVal(0)))
     out = ListV([], 0, "list")
@@ -282,11 +280,11 @@ def _enumerate(ex: Executor, node: Any, args: list[Any], kw: dict[str, Any]) -> 
     return out
 
 
-def _print(ex: Executor, node: Any, args: list[Any], kw: dict[str, Any]) -> Any:
+def _print(ex: SymbolicExecutor, node: Any, args: list[Any], kw: dict[str, Any]) -> Any:
     return NONE_V
 
 
-def _isclose(ex: Executor, node: Any, args: list[Any], kw: dict[str, Any]) -> Any:
+def _isclose(ex: SymbolicExecutor, node: Any, args: list[Any], kw: dict[str, Any]) -> Any:
     for arg in (args[0], args[1], *kw.values()):
         ops._overflow_check(ex, node, val(arg))  # an int operand is converted to float first
     a, b = to_float(val(args[0])), to_float(val(args[1]))
@@ -301,20 +299,20 @@ def _isclose(ex: Executor, node: Any, args: list[Any], kw: dict[str, Any]) -> An
                  z3.If(z3.Or(z3.fpIsInf(a), z3.fpIsInf(b)), z3.BoolVal(False), close))
 
 
-def _isinf(ex: Executor, node: Any, args: list[Any], kw: dict[str, Any]) -> Any:
+def _isinf(ex: SymbolicExecutor, node: Any, args: list[Any], kw: dict[str, Any]) -> Any:
     v = val(args[0])
     ops._overflow_check(ex, node, v)  # math.isinf(int) converts to float: OverflowError past 2**1024
     return z3.fpIsInf(v) if is_float(v) else z3.BoolVal(False)
 
 
-def _isnan(ex: Executor, node: Any, args: list[Any], kw: dict[str, Any]) -> Any:
+def _isnan(ex: SymbolicExecutor, node: Any, args: list[Any], kw: dict[str, Any]) -> Any:
     v = val(args[0])
     ops._overflow_check(ex, node, v)
     return z3.fpIsNaN(v) if is_float(v) else z3.BoolVal(False)
 
 
 def _rounding(mode: Callable[[], Any], name: str) -> Model:
-    def model(ex: Executor, node: Any, args: list[Any], kw: dict[str, Any]) -> Any:
+    def model(ex: SymbolicExecutor, node: Any, args: list[Any], kw: dict[str, Any]) -> Any:
         v = val(args[0])
         if not is_float(v):
             return to_int(v)
@@ -326,7 +324,7 @@ def _rounding(mode: Callable[[], Any], name: str) -> Model:
 
 
 def _const_float(x: float) -> Model:
-    def model(ex: Executor, node: Any, args: list[Any], kw: dict[str, Any]) -> Any:
+    def model(ex: SymbolicExecutor, node: Any, args: list[Any], kw: dict[str, Any]) -> Any:
         return float_lit(x)
     return model
 
@@ -334,14 +332,14 @@ def _const_float(x: float) -> Model:
 # ------------------------------------------------------------------------------------ methods
 
 
-def _startswith(ex: Executor, node: Any, args: list[Any], kw: dict[str, Any]) -> Any:
+def _startswith(ex: SymbolicExecutor, node: Any, args: list[Any], kw: dict[str, Any]) -> Any:
     s, p = val(args[0]), val(args[1])
     if isinstance(p, ListV):
         return z3.Or(*[z3.PrefixOf(raw(x), s) for x in p.items]) if p.items else z3.BoolVal(False)
     return z3.PrefixOf(p, s)
 
 
-def _endswith(ex: Executor, node: Any, args: list[Any], kw: dict[str, Any]) -> Any:
+def _endswith(ex: SymbolicExecutor, node: Any, args: list[Any], kw: dict[str, Any]) -> Any:
     s, p = val(args[0]), val(args[1])
     if isinstance(p, ListV):
         return z3.Or(*[z3.SuffixOf(raw(x), s) for x in p.items]) if p.items else z3.BoolVal(False)
@@ -365,18 +363,18 @@ def _search(args: list[Any]) -> Any:
     return z3.If(end - start < z3.Length(p), -1, z3.If(found < 0, -1, found + start))
 
 
-def _find(ex: Executor, node: Any, args: list[Any], kw: dict[str, Any]) -> Any:
+def _find(ex: SymbolicExecutor, node: Any, args: list[Any], kw: dict[str, Any]) -> Any:
     return _search(args)
 
 
-def _str_index(ex: Executor, node: Any, args: list[Any], kw: dict[str, Any]) -> Any:
+def _str_index(ex: SymbolicExecutor, node: Any, args: list[Any], kw: dict[str, Any]) -> Any:
     s = val(args[0])
     out = _search(args)
     ex.exception("ValueError", node, out >= 0, _src(node) or "str.index(…)", (("text", s),))
     return out
 
 
-def _join(ex: Executor, node: Any, args: list[Any], kw: dict[str, Any]) -> Any:
+def _join(ex: SymbolicExecutor, node: Any, args: list[Any], kw: dict[str, Any]) -> Any:
     sep, coll = val(args[0]), val(args[1])
     if not isinstance(coll, ListV):
         raise Unsupported("str.join over a collection of unknown length")
@@ -391,7 +389,7 @@ def _join(ex: Executor, node: Any, args: list[Any], kw: dict[str, Any]) -> Any:
 
 
 def _abstract_str(fact: str) -> Model:
-    def model(ex: Executor, node: Any, args: list[Any], kw: dict[str, Any]) -> Any:
+    def model(ex: SymbolicExecutor, node: Any, args: list[Any], kw: dict[str, Any]) -> Any:
         folded = fold_method(node.method, args) if hasattr(node, "method") else None
         if folded is not None:
             return folded
@@ -403,7 +401,7 @@ def _abstract_str(fact: str) -> Model:
     return model
 
 
-def _abstract_test(ex: Executor, node: Any, args: list[Any], kw: dict[str, Any]) -> Any:
+def _abstract_test(ex: SymbolicExecutor, node: Any, args: list[Any], kw: dict[str, Any]) -> Any:
     """``isdigit`` and friends: exact on known ASCII text, else an unconstrained bool."""
     folded = fold_method(node.method, args)
     if folded is not None:
@@ -411,7 +409,7 @@ def _abstract_test(ex: Executor, node: Any, args: list[Any], kw: dict[str, Any])
     return ex.ctx.fresh_bool(node.method)
 
 
-def _str_count(ex: Executor, node: Any, args: list[Any], kw: dict[str, Any]) -> Any:
+def _str_count(ex: SymbolicExecutor, node: Any, args: list[Any], kw: dict[str, Any]) -> Any:
     s, p = val(args[0]), val(args[1])
     out = ex.ctx.fresh(z3.IntSort(), "count", abstract=True)
     ex.ctx.assume(z3.And(out >= 0, out <= z3.Length(s) + 1))
@@ -420,7 +418,7 @@ def _str_count(ex: Executor, node: Any, args: list[Any], kw: dict[str, Any]) -> 
     return out
 
 
-def _split(ex: Executor, node: Any, args: list[Any], kw: dict[str, Any]) -> Any:
+def _split(ex: SymbolicExecutor, node: Any, args: list[Any], kw: dict[str, Any]) -> Any:
     folded = fold_method("split", args)
     if folded is not None:
         return folded
@@ -437,7 +435,7 @@ def _split(ex: Executor, node: Any, args: list[Any], kw: dict[str, Any]) -> Any:
     return TListV(n, elem, ir.STR, _src(node) or "str.split(…)")
 
 
-def _list_index(ex: Executor, node: Any, args: list[Any], kw: dict[str, Any]) -> Any:
+def _list_index(ex: SymbolicExecutor, node: Any, args: list[Any], kw: dict[str, Any]) -> Any:
     coll, item = val(args[0]), args[1]
     if not isinstance(coll, ListV):
         raise Unsupported("list.index over a collection of unknown length")
@@ -449,7 +447,7 @@ def _list_index(ex: Executor, node: Any, args: list[Any], kw: dict[str, Any]) ->
     return result
 
 
-def _list_count(ex: Executor, node: Any, args: list[Any], kw: dict[str, Any]) -> Any:
+def _list_count(ex: SymbolicExecutor, node: Any, args: list[Any], kw: dict[str, Any]) -> Any:
     coll, item = val(args[0]), args[1]
     if not isinstance(coll, ListV):
         raise Unsupported("list.count over a collection of unknown length")
@@ -458,7 +456,7 @@ def _list_count(ex: Executor, node: Any, args: list[Any], kw: dict[str, Any]) ->
     return z3.Sum(*terms) if terms else z3.IntVal(0)
 
 
-def _dict_get(ex: Executor, node: Any, args: list[Any], kw: dict[str, Any]) -> Any:
+def _dict_get(ex: SymbolicExecutor, node: Any, args: list[Any], kw: dict[str, Any]) -> Any:
     d, key = val(args[0]), args[1]
     default = args[2] if len(args) > 2 else NONE_V
     if isinstance(d, DictV):
@@ -476,7 +474,7 @@ def _dict_get(ex: Executor, node: Any, args: list[Any], kw: dict[str, Any]) -> A
 
 
 def _dict_view(which: str) -> Model:
-    def model(ex: Executor, node: Any, args: list[Any], kw: dict[str, Any]) -> Any:
+    def model(ex: SymbolicExecutor, node: Any, args: list[Any], kw: dict[str, Any]) -> Any:
         d = val(args[0])
         if not isinstance(d, DictV):
             raise Unsupported(f"dict.{which}() of a dict of unknown size")
@@ -490,7 +488,7 @@ def _dict_view(which: str) -> Model:
 
 
 def _mutator(which: str) -> Model:
-    def model(ex: Executor, node: Any, args: list[Any], kw: dict[str, Any]) -> Any:
+    def model(ex: SymbolicExecutor, node: Any, args: list[Any], kw: dict[str, Any]) -> Any:
         if not isinstance(node.obj, ir.Name):
             raise Unsupported(f"{which} on something that is not a local name")
         cur = check(ex.frame.env[node.obj.id])
@@ -571,7 +569,7 @@ MODELS: dict[str, ModelEntry] = {
 }
 
 
-def call_builtin(ex: Executor, node: ir.BuiltinCall) -> Any:
+def call_builtin(ex: SymbolicExecutor, node: ir.BuiltinCall) -> Any:
     entry = MODELS.get(node.name)
     if entry is None:
         raise Unsupported(f"builtin {node.name}")
@@ -580,7 +578,7 @@ def call_builtin(ex: Executor, node: ir.BuiltinCall) -> Any:
     return ops.lift(ex, args, lambda xs: entry.fn(ex, node, xs, kwargs))
 
 
-def call_method(ex: Executor, node: ir.MethodCall) -> Any:
+def call_method(ex: SymbolicExecutor, node: ir.MethodCall) -> Any:
     key = f"{node.receiver}.{node.method}"
     entry = MODELS.get(key)
     if entry is None and node.receiver in ("list", "tuple") and node.method in ("index", "count"):

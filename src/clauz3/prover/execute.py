@@ -9,6 +9,7 @@ by the ``pc`` at the call, so calls in dead branches contribute nothing (REL-2).
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
@@ -17,8 +18,11 @@ import z3
 
 from clauz3.language import ir
 from clauz3.prover import ops
+from clauz3.prover.builtins import call_builtin, call_method
+from clauz3.prover.calls import call_effect, inline
+from clauz3.prover.fresh import fresh_value
 from clauz3.prover.logic import FALSE, TRUE, mk_and, mk_not, mk_or, truthy
-from clauz3.prover.state import CallRecord, Ctx, Decision, LoopInfo, Site, TrustedResult
+from clauz3.prover.state import CallRecord, Ctx, Decision, Frame, LoopInfo, Site
 from clauz3.prover.values import (
     NONE_V,
     ColumnV,
@@ -35,13 +39,6 @@ from clauz3.prover.values import (
     merge_many,
     str_lit,
 )
-
-
-@dataclass
-class Frame:
-    env: dict[str, Any]
-    returns: list[tuple[Any, Any]] = field(default_factory=list)
-    file: str = ""
 
 
 @dataclass
@@ -101,7 +98,7 @@ class Executor:
     # --------------------------------------------------------------------------- helpers
 
     @contextmanager
-    def under(self, cond: Any):  # type: ignore[no-untyped-def]
+    def under(self, cond: Any) -> Iterator[None]:
         saved = self.pc
         self.pc = mk_and(self.pc, cond)
         self.local_conds.append(cond)
@@ -132,8 +129,6 @@ class Executor:
 
     def fresh_value(self, t: ir.Type, hint: str, *, label: str = "", role: str = "",
                     record: CallRecord | None = None, abstract: bool = False) -> Any:
-        from clauz3.prover.fresh import fresh_value
-
         return fresh_value(self, t, hint, label=label, record=record, abstract=abstract)
 
     # ------------------------------------------------------------------------- statements
@@ -508,7 +503,7 @@ class Executor:
         return out
 
     def e_EffectCall(self, e: ir.EffectCall) -> Any:
-        return self.call_effect(e)
+        return call_effect(self, e)
 
     def eval_args(self, exprs: tuple[ir.Expr, ...], order: tuple[int, ...]) -> list[Any]:
         """Arguments evaluated in the order the call writes them (as the interpreter does)."""
@@ -518,19 +513,15 @@ class Executor:
         return values
 
     def e_HelperCall(self, e: ir.HelperCall) -> Any:
-        return self.inline(e.function, self.eval_args(e.args, e.order), e)
+        return inline(self, e.function, self.eval_args(e.args, e.order), e)
 
     def e_SolverCall(self, e: ir.SolverCall) -> Any:
-        return self.inline(e.model, self.eval_args(e.args, e.order), e)
+        return inline(self, e.model, self.eval_args(e.args, e.order), e)
 
     def e_BuiltinCall(self, e: ir.BuiltinCall) -> Any:
-        from clauz3.prover.builtins import call_builtin
-
         return call_builtin(self, e)
 
     def e_MethodCall(self, e: ir.MethodCall) -> Any:
-        from clauz3.prover.builtins import call_method
-
         return call_method(self, e)
 
     # ------------------------------------------------------------------------------ calls
@@ -554,115 +545,8 @@ class Executor:
         finally:
             self.frame, self.pure, self.pc = saved_frame, saved_pure, saved_pc
 
-    def call_effect(self, e: ir.EffectCall) -> Any:
-        ctx = self.ctx
-        eff = self.program.effects[e.effect]
-        args: dict[str, Any] = {}
-        for param, expr in e.args:
-            args[param] = self.eval(expr)
-        ptypes = {p.name: p.type for p in eff.params}
-        for param in e.omitted:
-            args[param] = self.fresh_value(ptypes[param], f"{eff.short}_{param}",
-                                           label=f"{eff.short}.{param} (omitted)")
-        if self.pure:
-            raise Unsupported("an effect call inside a condition")
-        for k, cond in enumerate(eff.requires):
-            holds = self.eval_condition(cond, args)
-            details = tuple((p.name, args[p.name]) for p in eff.params if _mentions(cond.expr, p.name))
-            self.obligation("precondition", ("pre", e.site, k), e.line, e.col,
-                            f"precondition {eff.short} at line {e.line}: {cond.source}", holds, details,
-                            predicate=cond.source, call=e.source[:300], effect=eff.name,
-                            module=eff.name.rsplit(".", 1)[0], source_kind="library",
-                            message=cond.message)
-        record = CallRecord(seq=len(ctx.records), site=e.site, effect=eff, args=args,
-                            passed=tuple(p for p, _ in e.args), guard=self.pc, line=e.line,
-                            source=e.source, loops=tuple(ctx.loops))
-        ctx.records.append(record)
-        rtype = eff.returns
-        if eff.row_param and isinstance(rtype, ir.TList):
-            # EFF-4: rows of the Row class passed, never ``list[object]`` (not representable).
-            cls = check(args.get(eff.row_param))
-            if isinstance(cls, RowClassV):
-                rtype = ir.TList(ir.TRow(_row_key(self.program, cls.schema)))
-            elif isinstance(e.type, ir.TList) and isinstance(e.type.elem, ir.TRow):
-                rtype = e.type
-        if isinstance(rtype, ir.TScalar) and rtype.name == "None":
-            result: Any = NONE_V
-        else:
-            label = e.source or f"{eff.short}(…)"
-            result = self.fresh_value(rtype, eff.short, label=f"{label} at line {e.line}", record=record)
-            ctx.results.append(TrustedResult(record, result))
-        record.result = result
-        env = dict(args)
-        env["result"] = result
-        for cond in eff.ensures:
-            ctx.assume(z3.Implies(self.pc, self.eval_condition(cond, env)))
-        return result
-
-    def inline(self, name: str, args: list[Any], node: Any) -> Any:
-        fn = self.program.functions[name]
-        env = {p.name: a for p, a in zip(fn.params, args, strict=False)}
-        short = fn.name.rsplit(".", 1)[-1]
-        for k, cond in enumerate(fn.requires):
-            holds = self.eval_condition(cond, env)
-            self.obligation("precondition", ("hpre", name, node.line, node.col, k), node.line, node.col,
-                            f"precondition {short} at line {node.line}: {cond.source}", holds,
-                            tuple((p.name, env[p.name]) for p in fn.params if _mentions(cond.expr, p.name)),
-                            predicate=cond.source, call=getattr(node, "source", "")[:300],
-                            module=fn.module, source_kind="library", message=cond.message)
-        saved_frame = self.frame
-        self.frame = Frame(env, file=fn.file)
-        self.fn_stack.append(fn)
-        start_pc = self.pc
-        try:
-            self.exec_block(fn.body)
-            fall_pc = self.pc
-            rets = self.frame.returns
-        finally:
-            self.fn_stack.pop()
-            self.frame = saved_frame
-        if fn.returns_value and rets:
-            live = [(g, v) for g, v in rets if not z3.is_false(g)] or rets
-            result = merge_many(live)
-            self.pc = mk_or(*[g for g, _ in rets], fall_pc) if not z3.is_false(fall_pc) else \
-                mk_or(*[g for g, _ in rets])
-        else:
-            result = NONE_V
-            self.pc = mk_or(fall_pc, *[g for g, _ in rets])
-        if z3.is_false(self.pc) and not z3.is_false(start_pc):
-            self.pc = FALSE
-        renv = dict(env)
-        renv["result"] = result
-        for k, cond in enumerate(fn.ensures):
-            holds = self.eval_condition(cond, renv)
-            self.obligation("postcondition", ("post", name, node.line, node.col, k), node.line, node.col,
-                            f"postcondition {short} at line {node.line}", holds,
-                            predicate=cond.source, call=getattr(node, "source", "")[:300],
-                            module=fn.module, source_kind="library", message=cond.message)
-        return result
-
 
 def _target_names(target: ir.Target) -> list[str]:
     if isinstance(target, ir.NameTarget):
         return [target.id]
     return [n for t in target.elts for n in _target_names(t)]
-
-
-def _row_key(program: ir.CheckedProgram, schema: str) -> str:
-    if schema in program.rows:
-        return schema
-    for key, row in program.rows.items():
-        if row.short == schema or key.endswith("." + schema):
-            return key
-    return schema
-
-
-def _mentions(e: Any, name: str) -> bool:
-    if isinstance(e, ir.Name):
-        return e.id == name
-    if isinstance(e, tuple):
-        return any(_mentions(x, name) for x in e)
-    if hasattr(e, "__dataclass_fields__"):
-        return any(_mentions(getattr(e, f), name) for f in e.__dataclass_fields__
-                   if f not in ("type",))
-    return False

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import z3
 
 from clauz3.language import ir
 from clauz3.prover.logic import TRUE
-from clauz3.prover.state import CallRecord
+from clauz3.prover.state import CallRecord, SymbolicExecutor
 from clauz3.prover.values import (
     NONE_V,
     ListV,
@@ -24,11 +24,8 @@ from clauz3.prover.values import (
     sort_of,
 )
 
-if TYPE_CHECKING:
-    from clauz3.prover.execute import Executor
 
-
-def fresh_value(ex: Executor, t: ir.Type, hint: str, *, label: str = "",
+def fresh_value(ex: SymbolicExecutor, t: ir.Type, hint: str, *, label: str = "",
             record: CallRecord | None = None, abstract: bool = False) -> Any:
     """A fresh value of type ``t`` with its type-domain facts assumed (lengths ≥ 0)."""
     ctx = ex.ctx
@@ -79,7 +76,7 @@ def fresh_value(ex: Executor, t: ir.Type, hint: str, *, label: str = "",
 
     raise Unsupported(f"a value of type {show(t)}")
 
-def _elements(ex: Executor, elem_t: ir.Type, hint: str, record: CallRecord | None) -> Any:
+def _elements(ex: SymbolicExecutor, elem_t: ir.Type, hint: str, record: CallRecord | None) -> Any:
     ctx = ex.ctx
     if isinstance(elem_t, ir.TRow):
         schema = ex.program.rows.get(elem_t.schema)

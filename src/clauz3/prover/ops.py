@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import z3
 
 from clauz3.language import ir
 from clauz3.prover.logic import TRUE, mk_and
+from clauz3.prover.state import SymbolicExecutor
 from clauz3.prover.values import (
     F64,
     NONE_V,
@@ -46,9 +47,6 @@ from clauz3.prover.values import (
     visible,
 )
 
-if TYPE_CHECKING:
-    from clauz3.prover.execute import Executor
-
 
 def int_term(n: Any) -> Any:
     return z3.IntVal(n) if isinstance(n, int) else n
@@ -78,7 +76,7 @@ def _operand_detail(expr: ir.Expr, value: Any) -> tuple[tuple[str, Any], ...]:
     return ()
 
 
-def _overflow_check(ex: Executor, node: Any, v: Any) -> None:
+def _overflow_check(ex: SymbolicExecutor, node: Any, v: Any) -> None:
     """``float(int)`` raises OverflowError when the int is too large for binary64."""
     v = raw(v)
     if not is_int(v):
@@ -94,7 +92,7 @@ def _overflow_check(ex: Executor, node: Any, v: Any) -> None:
                  (("value", v),))
 
 
-def lift(ex: Executor, args: list[Any], fn: Callable[[list[Any]], Any]) -> Any:
+def lift(ex: SymbolicExecutor, args: list[Any], fn: Callable[[list[Any]], Any]) -> Any:
     """``fn(args)``, run once per Python type of each path-dependent number (MixedV) under its guard."""
     for k, a in enumerate(args):
         m = raw(a)
@@ -107,11 +105,11 @@ def lift(ex: Executor, args: list[Any], fn: Callable[[list[Any]], Any]) -> Any:
     return fn(args)
 
 
-def binop(ex: Executor, node: Any, op: str, a: Any, b: Any) -> Any:
+def binop(ex: SymbolicExecutor, node: Any, op: str, a: Any, b: Any) -> Any:
     return lift(ex, [a, b], lambda xs: _binop(ex, node, op, xs[0], xs[1]))
 
 
-def _binop(ex: Executor, node: Any, op: str, a: Any, b: Any) -> Any:
+def _binop(ex: SymbolicExecutor, node: Any, op: str, a: Any, b: Any) -> Any:
     a, b = val(a), val(b)
     if op == "+" and is_str(a) and is_str(b):
         return z3.Concat(a, b)
@@ -169,7 +167,7 @@ def _binop(ex: Executor, node: Any, op: str, a: Any, b: Any) -> Any:
     raise Unsupported(f"operator {op}")
 
 
-def _bitop(ex: Executor, node: Any, op: str, a: Any, b: Any) -> Any:
+def _bitop(ex: SymbolicExecutor, node: Any, op: str, a: Any, b: Any) -> Any:
     x, y = to_int(a), to_int(b)
     cx, cy = const_int(x), const_int(y)
     if cx is not None and cy is not None:
@@ -192,7 +190,7 @@ def _bitop(ex: Executor, node: Any, op: str, a: Any, b: Any) -> Any:
     return ex.ctx.fresh(z3.IntSort(), "bitop", abstract=True)
 
 
-def _float_op(ex: Executor, node: Any, op: str, a: Any, b: Any) -> Any:
+def _float_op(ex: SymbolicExecutor, node: Any, op: str, a: Any, b: Any) -> Any:
     if op == "/" and not is_float(a) and not is_float(b):
         x, y = to_int(a), to_int(b)
         ex.exception("ZeroDivisionError", node, y != 0, _src(node) or "… / …",
@@ -223,7 +221,7 @@ def _float_op(ex: Executor, node: Any, op: str, a: Any, b: Any) -> Any:
     raise Unsupported(f"operator {op} on floats")
 
 
-def _float_pow(ex: Executor, node: Any, fa: Any, fb: Any) -> Any:
+def _float_pow(ex: SymbolicExecutor, node: Any, fa: Any, fb: Any) -> Any:
     """``**`` with a float operand, as the interpreter runs it (semantics.power): exact on constants;
     otherwise an abstract float, with the three exceptions as obligations (conservative conditions)."""
     from clauz3.prover.strfold import known_float
@@ -257,11 +255,11 @@ def _float_pow(ex: Executor, node: Any, fa: Any, fb: Any) -> Any:
     return ex.ctx.fresh(F64, "fpow", abstract=True)
 
 
-def unary(ex: Executor, node: ir.UnaryOp, v: Any) -> Any:
+def unary(ex: SymbolicExecutor, node: ir.UnaryOp, v: Any) -> Any:
     return lift(ex, [v], lambda xs: _unary(ex, node, xs[0]))
 
 
-def _unary(ex: Executor, node: ir.UnaryOp, v: Any) -> Any:
+def _unary(ex: SymbolicExecutor, node: ir.UnaryOp, v: Any) -> Any:
     from clauz3.prover.logic import mk_not, truthy
 
     if node.op == "not":
@@ -286,11 +284,11 @@ def _unary(ex: Executor, node: ir.UnaryOp, v: Any) -> Any:
 # -------------------------------------------------------------------------------- comparison
 
 
-def compare(ex: Executor, node: Any, op: str, a: Any, b: Any) -> Any:
+def compare(ex: SymbolicExecutor, node: Any, op: str, a: Any, b: Any) -> Any:
     return lift(ex, [a, b], lambda xs: _compare(ex, node, op, xs[0], xs[1]))
 
 
-def _compare(ex: Executor, node: Any, op: str, a: Any, b: Any) -> Any:
+def _compare(ex: SymbolicExecutor, node: Any, op: str, a: Any, b: Any) -> Any:
     if op in ("==", "!=", "is", "is_not"):
         ca, cb = check(a), check(b)
         if isinstance(cb, ColumnV) or isinstance(ca, ColumnV) or _columns(cb) or _columns(ca):
@@ -344,7 +342,7 @@ def _prov_single(value: Any, col: ColumnV) -> Any:
     return z3.Or(*parts) if parts else z3.BoolVal(False)
 
 
-def membership(ex: Executor, item: Any, coll: Any) -> Any:
+def membership(ex: SymbolicExecutor, item: Any, coll: Any) -> Any:
     coll = val(coll)
     if is_str(coll):
         it = val(item)
@@ -368,7 +366,7 @@ def membership(ex: Executor, item: Any, coll: Any) -> Any:
     raise Unsupported("`in` on this value")
 
 
-def order(ex: Executor, op: str, a: Any, b: Any) -> Any:
+def order(ex: SymbolicExecutor, op: str, a: Any, b: Any) -> Any:
     a, b = val(a), val(b)
     if is_str(a) and is_str(b):
         if not (z3.is_string_value(a) and z3.is_string_value(b)):
@@ -398,7 +396,7 @@ def _int_vs_float(op: str, x: Any, f: Any) -> Any:
     return z3.If(z3.fpIsNaN(f), z3.BoolVal(False), z3.If(z3.fpIsInf(f), at_inf, finite))
 
 
-def _seq_order(ex: Executor, op: str, a: ListV, b: ListV) -> Any:
+def _seq_order(ex: SymbolicExecutor, op: str, a: ListV, b: ListV) -> Any:
     if not (isinstance(a.n, int) and isinstance(b.n, int)):
         raise Unsupported("ordering lists of unknown length")
     # Lexicographic: first differing position decides, else the shorter one is smaller.
@@ -413,7 +411,7 @@ def _seq_order(ex: Executor, op: str, a: ListV, b: ListV) -> Any:
 # -------------------------------------------------------------------------------- subscripts
 
 
-def subscript(ex: Executor, node: ir.Subscript, coll: Any, index: Any) -> Any:
+def subscript(ex: SymbolicExecutor, node: ir.Subscript, coll: Any, index: Any) -> Any:
     coll = val(coll)
     src = node.source or "…[…]"
     if isinstance(coll, DictV):
@@ -456,7 +454,7 @@ def subscript(ex: Executor, node: ir.Subscript, coll: Any, index: Any) -> Any:
     raise Unsupported("indexing this value")
 
 
-def slice_(ex: Executor, coll: Any, lower: Any, upper: Any) -> Any:
+def slice_(ex: SymbolicExecutor, coll: Any, lower: Any, upper: Any) -> Any:
     coll = val(coll)
     n = length(coll)
 
@@ -481,7 +479,7 @@ def slice_(ex: Executor, coll: Any, lower: Any, upper: Any) -> Any:
 # --------------------------------------------------------------------------------- iteration
 
 
-def iterate(ex: Executor, it: ir.Expr) -> list[tuple[Any, Any]]:
+def iterate(ex: SymbolicExecutor, it: ir.Expr) -> list[tuple[Any, Any]]:
     """Items of an unrollable iterable as ``(guard, value)``; ``guard`` says the item exists."""
     if isinstance(it, ir.BuiltinCall) and it.name in ("range", "enumerate"):
         if it.name == "range":
@@ -514,7 +512,7 @@ def iterate(ex: Executor, it: ir.Expr) -> list[tuple[Any, Any]]:
     return items_of(ex, ex.eval(it))
 
 
-def items_of(ex: Executor, coll: Any) -> list[tuple[Any, Any]]:
+def items_of(ex: SymbolicExecutor, coll: Any) -> list[tuple[Any, Any]]:
     coll = val(coll)
     if isinstance(coll, ListV):
         return [(visible(coll, k, ex.ctx.fresh_bool), item) for k, item in enumerate(coll.items)]
@@ -550,11 +548,11 @@ def append_if(lst: ListV, cond: Any, value: Any) -> ListV:
 # ---------------------------------------------------------------------------------- to_str
 
 
-def to_str(ex: Executor, node: Any, v: Any) -> Any:
+def to_str(ex: SymbolicExecutor, node: Any, v: Any) -> Any:
     return lift(ex, [v], lambda xs: _to_str(ex, node, xs[0]))
 
 
-def _to_str(ex: Executor, node: Any, v: Any) -> Any:
+def _to_str(ex: SymbolicExecutor, node: Any, v: Any) -> Any:
     v = val(v)
     if is_str(v):
         return v

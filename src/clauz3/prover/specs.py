@@ -18,12 +18,11 @@ import z3
 from clauz3.language import ir
 from clauz3.prover.counterexample import hashable
 from clauz3.prover.logic import FALSE, TRUE, conjuncts, mk_and, mk_not, mk_or, occurs, subst, truthy
-from clauz3.prover.state import CallRecord, LoopInfo
+from clauz3.prover.state import CallRecord, LoopInfo, SymbolicExecutor
 from clauz3.prover.values import RecordV, Unsupported, eq, raw, to_int, val
 
 if TYPE_CHECKING:
     from clauz3.prover.counterexample import ModelView
-    from clauz3.prover.execute import Executor
 
 
 @dataclass
@@ -59,7 +58,7 @@ def effect_matches(effect: ir.Effect, targets: tuple[str, ...]) -> bool:
     return False
 
 
-def relation_items(ex: Executor, rel: ir.Relation) -> list[Item]:
+def relation_items(ex: SymbolicExecutor, rel: ir.Relation) -> list[Item]:
     program = ex.program
     out: list[Item] = []
     for r in ex.ctx.records:
@@ -83,14 +82,14 @@ def relation_items(ex: Executor, rel: ir.Relation) -> list[Item]:
     return out
 
 
-def encode(ex: Executor, spec: ir.Spec, label: str) -> SpecEnc:
+def encode(ex: SymbolicExecutor, spec: ir.Spec, label: str) -> SpecEnc:
     try:
         return _encode(ex, spec, label)
     except Unsupported as exc:
         return SpecEnc(FALSE, unsupported=str(exc))
 
 
-def _encode(ex: Executor, spec: ir.Spec, label: str) -> SpecEnc:
+def _encode(ex: SymbolicExecutor, spec: ir.Spec, label: str) -> SpecEnc:
     if isinstance(spec, ir.TrueSpec):
         return SpecEnc(FALSE)
     if isinstance(spec, ir.ConjunctionSpec):
@@ -117,7 +116,7 @@ def _under(p: SpecEnc) -> Any:
     return p.fails_under if p.fails_under is not None else FALSE
 
 
-def _conjunction(ex: Executor, spec: ir.ConjunctionSpec, label: str) -> SpecEnc:
+def _conjunction(ex: SymbolicExecutor, spec: ir.ConjunctionSpec, label: str) -> SpecEnc:
     parts = [_encode(ex, s, label) for s in spec.specs]
     bad = next((p.unsupported for p in parts if p.unsupported), None)
     approximate = any(p.approximate for p in parts)
@@ -139,11 +138,11 @@ def _conjunction(ex: Executor, spec: ir.ConjunctionSpec, label: str) -> SpecEnc:
     )
 
 
-def _pred(ex: Executor, pred: ir.Pred, item: Item) -> Any:
+def _pred(ex: SymbolicExecutor, pred: ir.Pred, item: Item) -> Any:
     return truthy(ex.eval_pred(pred, item.fields))
 
 
-def _all(ex: Executor, spec: ir.AllSpec, label: str) -> SpecEnc:
+def _all(ex: SymbolicExecutor, spec: ir.AllSpec, label: str) -> SpecEnc:
     items = relation_items(ex, spec.relation)
     breaks = [(it, mk_and(it.guard, mk_not(_pred(ex, spec.pred, it)))) for it in items]
 
@@ -164,7 +163,7 @@ def _all(ex: Executor, spec: ir.AllSpec, label: str) -> SpecEnc:
     return SpecEnc(mk_or(*[f for _, f in breaks]), explain=explain)
 
 
-def _empty(ex: Executor, spec: ir.EmptySpec, label: str) -> SpecEnc:
+def _empty(ex: SymbolicExecutor, spec: ir.EmptySpec, label: str) -> SpecEnc:
     items = relation_items(ex, spec.relation)
 
     def explain(mv: ModelView) -> Explanation:
@@ -180,7 +179,7 @@ def _empty(ex: Executor, spec: ir.EmptySpec, label: str) -> SpecEnc:
     return SpecEnc(mk_or(*[it.guard for it in items]), explain=explain)
 
 
-def _fresh_mapping(ex: Executor, loops: tuple[LoopInfo, ...]) -> list[tuple[Any, Any]]:
+def _fresh_mapping(ex: SymbolicExecutor, loops: tuple[LoopInfo, ...]) -> list[tuple[Any, Any]]:
     return [(lp.index, z3.Int(ex.ctx.name("j"))) for lp in loops]
 
 
@@ -192,7 +191,7 @@ def _key_label(pred: ir.Pred) -> str:
     return src.split(":", 1)[1].strip() if src.startswith("lambda") and ":" in src else src
 
 
-def _distinct(ex: Executor, spec: ir.DistinctSpec) -> SpecEnc:
+def _distinct(ex: SymbolicExecutor, spec: ir.DistinctSpec) -> SpecEnc:
     items = relation_items(ex, spec.relation)
     keys = [ex.eval_pred(spec.key, it.fields) for it in items]
     pairs: list[tuple[Item, Item, list[tuple[Any, Any]], Any]] = []
@@ -252,7 +251,7 @@ def _loop_bound_parts(loop: LoopInfo) -> list[Any]:
     return [loop.index >= 0, loop.index < loop.length]
 
 
-def _aggregate(ex: Executor, spec: ir.AggregateSpec) -> SpecEnc:
+def _aggregate(ex: SymbolicExecutor, spec: ir.AggregateSpec) -> SpecEnc:
     items = relation_items(ex, spec.relation)
     total: Any = z3.IntVal(0)
     count: Any = z3.IntVal(0)
@@ -322,7 +321,7 @@ def _aggregate(ex: Executor, spec: ir.AggregateSpec) -> SpecEnc:
     return SpecEnc(mk_not(holds), explain=explain)
 
 
-def _shares(ex: Executor, spec: ir.SharesValueSpec) -> SpecEnc:
+def _shares(ex: SymbolicExecutor, spec: ir.SharesValueSpec) -> SpecEnc:
     left, right = relation_items(ex, spec.left), relation_items(ex, spec.right)
     if any(it.loops for it in left + right):
         raise Unsupported("shares_value over calls in a symbolic loop")
@@ -344,12 +343,12 @@ def _shares(ex: Executor, spec: ir.SharesValueSpec) -> SpecEnc:
     return SpecEnc(mk_not(mk_or(*options)), explain=explain)
 
 
-def _update_value(ex: Executor, ref: tuple[str, Any], record: CallRecord) -> Any:
+def _update_value(ex: SymbolicExecutor, ref: tuple[str, Any], record: CallRecord) -> Any:
     kind, v = ref
     return record.args[v] if kind == "param" else ex.const(v)
 
 
-def _fluent(ex: Executor, spec: ir.FluentFinalSpec) -> SpecEnc:
+def _fluent(ex: SymbolicExecutor, spec: ir.FluentFinalSpec) -> SpecEnc:
     fl = ex.program.fluents.get(spec.fluent)
     if fl is None:
         fl = next((f for f in ex.program.fluents.values() if f.name == spec.fluent), None)

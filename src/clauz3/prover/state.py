@@ -3,12 +3,15 @@
 Every call record and obligation instance carries the path condition (``guard``) under which it
 happens; those created inside symbolic loops also carry the loops, whose index constants stay
 free in their terms (specs read them existentially in the negated obligation, never with ∀).
+:class:`SymbolicExecutor` is how the models the executor calls out to (ops, builtins, fresh values,
+calls, specs) see it.
 """
 
 from __future__ import annotations
 
+from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 import z3
 
@@ -174,3 +177,50 @@ class Ctx:
         out = [inst for s in self.site_order for inst in s.instances]
         out.sort(key=lambda i: i.seq)
         return out
+
+
+@dataclass
+class Frame:
+    """One function's activation: its variables, the ``(guard, value)`` of each return, its file."""
+
+    env: dict[str, Any]
+    returns: list[tuple[Any, Any]] = field(default_factory=list)
+    file: str = ""
+
+
+class SymbolicExecutor(Protocol):
+    """The executor as the modules it calls out to see it (``execute.Executor`` is the one implementation).
+
+    The operator, builtin, fresh-value and call models are called by the executor and call back into
+    it; typing them against this protocol keeps the import arrow one way (none of them imports
+    ``execute.py``).
+    """
+
+    ctx: Ctx
+    program: ir.CheckedProgram
+    pc: Any  # the path condition of the code being executed
+    pure: bool  # evaluating a condition or predicate: no obligations, no effect calls
+    frame: Frame
+    local_conds: list[Any]
+    fn_stack: list[ir.Function]
+
+    def under(self, cond: Any) -> AbstractContextManager[None]: ...
+
+    def obligation(self, kind: str, key: tuple[Any, ...], line: int, col: int, subject: str, cond: Any,
+                   details: tuple[tuple[str, Any], ...] = (), **extra: Any) -> None: ...
+
+    def exception(self, name: str, node: Any, cond: Any, expression: str,
+                  details: tuple[tuple[str, Any], ...] = ()) -> None: ...
+
+    def fresh_value(self, t: ir.Type, hint: str, *, label: str = "", role: str = "",
+                    record: CallRecord | None = None, abstract: bool = False) -> Any: ...
+
+    def exec_block(self, stmts: tuple[ir.Stmt, ...]) -> None: ...
+
+    def eval(self, e: ir.Expr) -> Any: ...
+
+    def eval_condition(self, cond: ir.Condition, env: dict[str, Any]) -> Any: ...
+
+    def eval_pred(self, pred: ir.Pred, record: Any) -> Any: ...
+
+    def const(self, value: Any, kind: str = "scalar") -> Any: ...
