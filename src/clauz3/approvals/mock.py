@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from clauz3.approvals.authority import STANDALONE, ApprovalAuthority, AuthorityConfig, Conversation
+from clauz3.approvals.authority import ApprovalAuthority, AuthorityConfig
 from clauz3.approvals.decisions import (
     ALL_DECISIONS,
     APPROVED_ONCE,
@@ -25,6 +25,7 @@ from clauz3.approvals.decisions import (
 )
 from clauz3.approvals.keys import SigningKey, VerifyKey
 from clauz3.approvals.layers import AuthorisedLayer, layer_sha256
+from clauz3.approvals.principals import STANDALONE, Conversation
 from clauz3.approvals.requests import PENDING, ApprovalRequest, Record
 from clauz3.approvals.tokens import generate_token
 
@@ -156,7 +157,7 @@ class MockApprovalService:
         http = ApprovalHTTP(self.authority, SessionCookies(self._data, self._project), port=port, mock=True)
         config = uvicorn.Config(build_app(http), log_level="warning", access_log=False, lifespan="on")
         self._server = uvicorn.Server(config)
-        self._server.capture_signals = _no_signals  # type: ignore[method-assign]
+        self._server.capture_signals = _no_signals
         self.url = f"http://127.0.0.1:{port}"
         self._thread = threading.Thread(target=lambda: asyncio.run(self._server.serve(sockets=[sock])),
                                         daemon=True, name="mock-approval-service")

@@ -120,7 +120,7 @@ def build_summary(request: ApprovalRequest, scan: LayerScan, bound: list[BoundGu
     calls = summary.calls_from_facts(facts, {d: k == "mock" for d, k in kinds.items()})
     plan = summary.plan(calls, bool(facts and facts.get("complete")), limits, titles)
     used = _used_domains(request, scan, bound)
-    libraries = []
+    libraries: list[dict[str, Any]] = []
     for domain in used:
         kind = kinds.get(domain, "unknown")
         title, warn = reveal(titles.get(domain, domain))
@@ -144,6 +144,10 @@ def build_summary(request: ApprovalRequest, scan: LayerScan, bound: list[BoundGu
         "simulated": simulated,
         "scope": summary.remember_scope([g["text"] for g in guarantees]),
         "scope_intro": summary.SCOPE_INTRO if guarantees else None,
+        "scope_terms": summary.SCOPE_TERMS if guarantees else None,
+        "reject_scope": summary.reject_scope([g["text"] for g in guarantees]),
+        "reject_scope_intro": summary.REJECT_SCOPE_INTRO if guarantees else None,
+        "reject_scope_terms": summary.REJECT_SCOPE_TERMS if guarantees else None,
         "warnings": sorted(every),
         "source": source,
         "source_warnings": source_warnings,

@@ -84,7 +84,7 @@ async def serve(http: ApprovalHTTP, sock: socket.socket) -> None:
     config = uvicorn.Config(app, log_level="warning", access_log=False, lifespan="on",
                             timeout_graceful_shutdown=5, ws="none")
     server = uvicorn.Server(config)
-    server.capture_signals = nullcontext  # type: ignore[method-assign]
+    server.capture_signals = nullcontext  # type: ignore[assignment]  # uvicorn must not take the signals: stop() below owns them
     loop = asyncio.get_running_loop()
 
     def stop(*_: Any) -> None:

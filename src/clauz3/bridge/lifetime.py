@@ -147,12 +147,12 @@ class LifetimeLink:
         self._ticket = ""  # spent: never kept longer than needed
         return creds
 
-    def start(self, on_cancel: Callable[[str], None], on_close: Callable[[], None]) -> None:
+    def start(self, on_cancel: Callable[[str], object], on_close: Callable[[], None]) -> None:
         """Read host lines in a daemon thread; ``on_close`` runs once when the connection ends."""
         threading.Thread(target=self._read_loop, args=(on_cancel, on_close), daemon=True,
                          name="bridge-lifetime").start()
 
-    def _read_loop(self, on_cancel: Callable[[str], None], on_close: Callable[[], None]) -> None:
+    def _read_loop(self, on_cancel: Callable[[str], object], on_close: Callable[[], None]) -> None:
         try:
             while True:
                 try:
@@ -178,7 +178,7 @@ class LifetimeLink:
                 return
 
     @staticmethod
-    def _host_line(line: bytes, on_cancel: Callable[[str], None]) -> None:
+    def _host_line(line: bytes, on_cancel: Callable[[str], object]) -> None:
         try:
             message = json.loads(line.decode("utf-8"))
         except (UnicodeDecodeError, json.JSONDecodeError):

@@ -241,11 +241,11 @@ def _sane(doc: dict[str, Any]) -> dict[str, Any] | None:
                        ("ended_at", str)):
         if key in out and out[key] is not None and not isinstance(out[key], kinds):
             out[key] = None
-    for key, kinds in (("elapsed_seconds", (int, float)), ("attempt", int), ("effects_count", int),
+    for key, allowed in (("elapsed_seconds", (int, float)), ("attempt", int), ("effects_count", int),
                        ("recorded", bool), ("executed_partially", bool), ("output", dict),
                        ("proof_timeout_seconds", (int, float)), ("execution_timeout_seconds", (int, float)),
                        ("source_sha256", str), ("source_name", str), ("target", str)):
-        if key in out and not isinstance(out[key], kinds):
+        if key in out and not isinstance(out[key], allowed):
             del out[key]
     return out
 

@@ -144,7 +144,7 @@ def run(args: argparse.Namespace) -> int:
         from clauz3.approvals.anchor import remove_anchor
 
         remove_anchor(data, project)
-        authority.config.verify.close()  # its prover children also exit when this process does
+        verifier.close()  # its prover children also exit when this process does
     return 0
 
 

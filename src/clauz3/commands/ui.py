@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import os
 from pathlib import Path
+from typing import TypedDict
 
 from clauz3.commands._errors import CommandError, data_dir
 
@@ -55,7 +56,16 @@ def add_approval_arguments(parser: argparse.ArgumentParser) -> None:
                         help="refuse runs when the Landlock sandbox is unavailable (default: off)")
 
 
-def approval_settings(args: argparse.Namespace) -> dict[str, object]:
+class ApprovalSettings(TypedDict):
+    """The CLI-9 fields of LaunchConfig, as ``approval_settings`` validated them."""
+
+    policy_timeout: float | None
+    approval_wait: float | None
+    proof_timeout: float | None
+    require_sandbox: bool
+
+
+def approval_settings(args: argparse.Namespace) -> ApprovalSettings:
     """Validated CLI-9 values for LaunchConfig; bad numbers exit 2 before anything starts."""
     from clauz3.prover.pipeline import parse_timeout, timeout_from_env
 

@@ -158,16 +158,16 @@ def helpers_named(path: Path) -> set[str]:
         return set()
     modules: dict[str, str] = {}
     names: dict[str, tuple[str, str]] = {}
-    for node in tree.body:
-        if isinstance(node, ast.Import):
-            for a in node.names:
+    for stmt in tree.body:
+        if isinstance(stmt, ast.Import):
+            for a in stmt.names:
                 if a.asname:
                     modules[a.asname] = a.name
-        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
-            for a in node.names:
+        elif isinstance(stmt, ast.ImportFrom) and stmt.module and stmt.level == 0:
+            for a in stmt.names:
                 local = a.asname or a.name
-                modules[local] = f"{node.module}.{a.name}"
-                names[local] = (node.module, a.name)
+                modules[local] = f"{stmt.module}.{a.name}"
+                names[local] = (stmt.module, a.name)
     from clauz3.spec import CONTRACTS
 
     by_identity = {id(meta.fn): key for key, meta in CONTRACTS.items()}

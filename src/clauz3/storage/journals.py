@@ -99,7 +99,8 @@ def read_journal(path: str | os.PathLike[str]) -> Journal:
             out.undone = True
             continue
         key = (int(rec.get("seq", 0)), str(rec.get("path", "")))
-        state = rec.get("state") if isinstance(rec.get("state"), dict) else {}
+        raw_state = rec.get("state")
+        state = raw_state if isinstance(raw_state, dict) else {}
         if rec.get("phase") == "before":
             entry = JournalEntry(len(out.entries), key[0], str(rec.get("op", "")), key[1], state)
             out.entries.append(entry)
