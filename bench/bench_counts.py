@@ -25,9 +25,7 @@ SECRET = "outside-secret-7f3a"
 
 def qb11_receipts_accepted() -> tuple[int, int]:
     """(accepted, tried)."""
-    from clauz3.approvals._paths import project_sha256
     from clauz3.approvals.keys import SigningKey, b64u_decode, b64u_encode
-    from clauz3.approvals.nonces import consume_now, open_ledger
     from clauz3.approvals.receipts import (
         ReceiptError,
         consent_sha256,
@@ -35,6 +33,9 @@ def qb11_receipts_accepted() -> tuple[int, int]:
         program_sha256,
         verify_receipt,
     )
+    from clauz3.runs.ledger_schema import open_ledger
+    from clauz3.runs.nonces import consume_now
+    from clauz3.storage.paths import project_sha256
 
     program = "def main() -> None:\n    pass\n"
     guarantees = ["emails.at_most(1)"]

@@ -240,7 +240,9 @@ def test_profile_store_scoping_privacy_and_index(data_dir: Path, project: Path, 
     conn = sqlite3.connect(path)
     dump = "\n".join(conn.iterdump())
     assert receipt not in dump and receipt.split(".")[2] not in dump and h.token not in dump
-    assert conn.execute("PRAGMA user_version").fetchone()[0] == 1
+    assert [r[0] for r in conn.execute("SELECT name FROM _migrations ORDER BY id")] == [
+        "profiles-0001-history-rules", "profiles-0002-clear-user-version"]
+    assert conn.execute("PRAGMA user_version").fetchone()[0] == 0  # the recorded list alone is the version
     plan = " ".join(str(r) for r in conn.execute(
         "EXPLAIN QUERY PLAN SELECT id FROM rules WHERE project = ? AND signature = ? AND enabled = 1", ("p", "s")))
     assert "rules_match" in plan
@@ -255,11 +257,16 @@ def test_other_schema_version_disables_profiles_visibly(data_dir: Path, project:
     path = profiles_path(data_dir)
     path.parent.mkdir(parents=True, mode=0o700)
     conn = sqlite3.connect(path)
-    conn.execute("PRAGMA user_version = 7")
+    conn.execute("CREATE TABLE _migrations (id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE, applied_at TEXT)")
+    conn.execute("INSERT INTO _migrations (name) VALUES ('profiles-0001-history-rules'), ('profiles-0099-future')")
+    conn.commit()
     conn.close()
     path.chmod(0o600)
+    before = path.read_bytes()
     authority = ApprovalAuthority(AuthorityConfig(data_dir=data_dir, project=str(project), profiles=True))
-    assert authority.profiles is None and "schema version 7" in str(authority.profiles_error)
+    assert authority.profiles is None
+    assert "newer clauz3 (unknown migrations: profiles-0099-future)" in str(authority.profiles_error)
+    assert path.read_bytes() == before  # never migrated over
     assert authority.service_info()["profiles"]["enabled"] is False
 
 

@@ -9,7 +9,6 @@ from pathlib import Path
 import pytest
 
 from clauz3.approvals.keys import SigningKey, b64u_decode, b64u_encode
-from clauz3.approvals.nonces import consume, consume_now, is_consumed, open_ledger, prune
 from clauz3.approvals.receipts import (
     ReceiptError,
     consent_sha256,
@@ -17,6 +16,8 @@ from clauz3.approvals.receipts import (
     program_sha256,
     verify_receipt,
 )
+from clauz3.runs.ledger_schema import open_ledger
+from clauz3.runs.nonces import consume, consume_now, is_consumed, prune
 from clauz3.storage.migrations import transaction
 from clauz3.storage.paths import ledger_path, project_sha256
 

@@ -263,3 +263,26 @@ def test_snapshot_receives_every_change(project: Path, data: Path, tmp_path: Pat
     assert doc["runs"][-1]["request_id"] == result.record["request_id"]
     assert doc["runs"][-1]["phase"] == "completed"
     assert svc.token not in (tmp_path / "status" / "runs.json").read_text()
+
+
+def test_ledger_from_a_newer_clauz3_is_refused_in_one_line(project: Path, data: Path) -> None:
+    """Issue 15: an unknown recorded migration in runs.sqlite refuses the run (code, one line), file untouched."""
+    import sqlite3
+
+    from clauz3.storage.paths import ledger_path
+
+    Ledger.for_project(data, project).close()
+    path = ledger_path(data, os.path.realpath(project))
+    conn = sqlite3.connect(path)
+    conn.execute("INSERT INTO _migrations (name) VALUES ('runs-0099-from-the-future')")
+    conn.commit()
+    conn.close()
+    before = path.read_bytes()
+    with MockApprovalService(data, project) as svc:
+        result, _ = run(project, data, svc, EMAIL_PROGRAM, request_id="req_newer_0001")
+        assert svc.requests == []
+    assert result.record["phase"] == "refused" and result.record["reason"] == "config"
+    assert result.record["exit_code"] == 2
+    assert result.record["message"] == ("runs.sqlite was written by a newer clauz3 (unknown migrations: "
+                                        "runs-0099-from-the-future); upgrade clauz3 (code store_newer)")
+    assert path.read_bytes() == before

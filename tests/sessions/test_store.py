@@ -47,7 +47,10 @@ def test_schema_wal_permissions_and_integrity(data: Path) -> None:
     db = data / "conversations.sqlite"
     conn = sqlite3.connect(db)
     assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
-    assert conn.execute("PRAGMA user_version").fetchone()[0] == 1
+    # issue 15: the recorded migration list alone is the version; no second record in user_version
+    assert conn.execute("PRAGMA user_version").fetchone()[0] == 0
+    assert [r[0] for r in conn.execute("SELECT name FROM _migrations ORDER BY id")] == [
+        "001_conversations", "002_clear_user_version"]
     conn.close()
     for path in (db, data / "conversations.sqlite-wal", data / "conversations.sqlite-shm"):
         assert path.stat().st_mode & 0o777 == 0o600
@@ -146,7 +149,8 @@ def test_newer_version_and_corrupt_file_are_refused_unchanged(data: Path) -> Non
     ConversationStore.open(data, A).close()
     db = data / "conversations.sqlite"
     conn = sqlite3.connect(db)
-    conn.execute("PRAGMA user_version = 2")
+    conn.execute("INSERT INTO _migrations (name) VALUES ('999_from_a_newer_clauz3')")
+    conn.commit()
     conn.close()
     before = db.read_bytes()
     with pytest.raises(StoreError) as newer:

@@ -47,11 +47,9 @@ Runner / worker (receipt check and durable single use; 03 §11)::
     verify_receipt(receipt: str | None, key: VerifyKey, *, request_id: str, program: str,
                    guarantees: Sequence[str], coverage: Sequence[dict], target: str, project: str,
                    workspace_generation: str | None = None, now: float | None = None) -> ReceiptClaims
-    from clauz3.approvals.nonces import LEDGER_MIGRATIONS, consume, consume_now, open_ledger
-    # the run ledger's migration list MUST start with LEDGER_MIGRATIONS:
-    open_store(ledger_path, [*LEDGER_MIGRATIONS, *runs_migrations])
-    consume(conn, claims: ReceiptClaims, *, now=None) -> None   # inside the caller's transaction;
-                                                                # raises ReceiptError("receipt_replayed")
+    # single use is checked by the runs package, which owns the ledger file (runs.sqlite):
+    clauz3.runs.nonces.consume(conn, claims: ReceiptClaims, *, now=None) -> None  # inside the caller's
+                                                           # transaction; raises ReceiptError("receipt_replayed")
     clauz3.approvals.keys.VerifyKey.from_text(text) / read_verify_key_file(path)
     clauz3.approvals.requests.new_request_id() -> str; parse_request(obj) -> ApprovalRequest
     clauz3.approvals.decisions: ALL_DECISIONS, HUMAN_DECISIONS, APPROVING, LABELS, check_decision(value, allowed)

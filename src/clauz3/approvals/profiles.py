@@ -15,11 +15,10 @@ from typing import Any
 from clauz3.approvals.decisions import REMEMBERABLE, is_approving
 from clauz3.approvals.errors import ApprovalError
 from clauz3.approvals.requests import iso
-from clauz3.storage.migrations import Migration, MigrationError, open_store, transaction
+from clauz3.storage.migrations import Migration, MigrationError, clear_user_version, open_store, transaction
 from clauz3.storage.paths import canonical_project, profiles_path
 from clauz3.storage.secretfiles import ensure_private_dir
 
-USER_VERSION = 1
 # PRO-2: the only record fields history keeps; never receipts, tokens or keys.
 HISTORY_FIELDS = ("request_id", "program", "program_sha256", "target", "guarantees", "coverage", "proofs",
                   "trusted_roots", "import_roots", "presentation")
@@ -38,10 +37,14 @@ def _schema(conn: sqlite3.Connection) -> None:
         " enabled INTEGER NOT NULL CHECK (enabled IN (0,1)), history_id TEXT UNIQUE, created REAL NOT NULL)"
     )
     conn.execute("CREATE INDEX rules_match ON rules (project, signature, enabled)")
-    conn.execute(f"PRAGMA user_version = {USER_VERSION}")
 
 
-MIGRATIONS: tuple[Migration, ...] = (Migration("profiles-0001-history-rules", _schema),)
+# The file's one migration list (this module is its only owner); the recorded names are its version.
+# Files made before that also carry ``PRAGMA user_version = 1``, cleared by the second step. Append only.
+MIGRATIONS: tuple[Migration, ...] = (
+    Migration("profiles-0001-history-rules", _schema),
+    Migration("profiles-0002-clear-user-version", clear_user_version),
+)
 
 
 class ProfilesUnavailable(Exception):
@@ -59,27 +62,10 @@ class ProfileStore:
     def __init__(self, path: Path) -> None:
         self.path = path
         ensure_private_dir(path.parent)
-        if path.exists():  # another schema version must disable profiles, never be migrated over
-            try:
-                probe = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
-                try:
-                    found = probe.execute("PRAGMA user_version").fetchone()[0]
-                finally:
-                    probe.close()
-            except sqlite3.DatabaseError as exc:
-                raise ProfilesUnavailable(f"approval profiles disabled: {path}: {exc}") from exc
-            if found not in (0, USER_VERSION):
-                raise ProfilesUnavailable(
-                    f"approval profiles disabled: {path} has schema version {found}, expected {USER_VERSION}")
-        try:
+        try:  # a newer file (unknown recorded migrations) disables profiles, never is migrated over
             self._conn = open_store(path, MIGRATIONS)
         except (MigrationError, sqlite3.DatabaseError) as exc:
             raise ProfilesUnavailable(f"approval profiles disabled: {path}: {exc}") from exc
-        version = self._conn.execute("PRAGMA user_version").fetchone()[0]
-        if version != USER_VERSION:
-            self._conn.close()
-            raise ProfilesUnavailable(
-                f"approval profiles disabled: {path} has schema version {version}, expected {USER_VERSION}")
         self._lock = threading.Lock()
 
     def close(self) -> None:

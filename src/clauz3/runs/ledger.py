@@ -1,8 +1,9 @@
 """The run ledger (03 §13): durable outcomes per request id, idempotency (IDM-4) and run locks.
 
-File ``<data>/workspaces/<sha256(project)>/runs.sqlite`` (0600, dir 0700). Its migration list starts
-with the approvals package's ``consumed_receipts`` table, so the worker's claim (RCP-2) — consume
-the nonce and move the row to ``executing`` — commits in one transaction on one file.
+File ``<data>/workspaces/<sha256(project)>/runs.sqlite`` (0600, dir 0700), owned by the runs package
+with one migration list (:mod:`clauz3.runs.ledger_schema`). It also holds the ``consumed_receipts``
+table (:mod:`clauz3.runs.nonces`), so the worker's claim (RCP-2) — consume the nonce and move the
+row to ``executing`` — commits in one transaction on one file.
 
 The supervisor writes phases and outcomes; the worker writes only the claim (IDM-5). Phase updates
 from the supervisor never move a row backwards out of ``executing`` or out of a final phase: the
@@ -21,47 +22,17 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from clauz3.approvals.nonces import LEDGER_MIGRATIONS, consume
 from clauz3.approvals.receipts import ReceiptClaims, ReceiptError, canonical_json
+from clauz3.runs.ledger_schema import open_ledger
+from clauz3.runs.nonces import consume
 from clauz3.runs.records import EXECUTING, FINAL_PHASES, PRE_EXECUTION, UNCERTAIN
-from clauz3.storage.migrations import Migration, open_store, transaction
+from clauz3.storage.migrations import transaction
 from clauz3.storage.paths import ledger_path
 
 HEAD_BYTES = 64 * 1024
 PRUNE_AFTER_SECONDS = 30 * 24 * 3600
 OWNER_LOST_MESSAGE = ("The run's owner stopped while it was executing; its outcome is unknown and it will not "
                       "run again.")
-
-RUNS_MIGRATIONS: tuple[Migration, ...] = (
-    Migration(
-        "runs-0001-runs",
-        """
-        CREATE TABLE runs (
-            request_id TEXT PRIMARY KEY,
-            project TEXT NOT NULL,
-            conversation_id TEXT,
-            payload_sha256 TEXT NOT NULL,
-            source_sha256 TEXT NOT NULL,
-            phase TEXT NOT NULL,
-            reason TEXT,
-            exit_code INTEGER,
-            attempt INTEGER NOT NULL DEFAULT 1,
-            decision TEXT,
-            receipt_nonce TEXT,
-            sandbox TEXT,
-            created_at REAL NOT NULL,
-            updated_at REAL NOT NULL,
-            stdout_head TEXT,
-            stderr_head TEXT,
-            effects TEXT,
-            record TEXT
-        );
-        CREATE INDEX runs_updated ON runs (updated_at);
-        """,
-    ),
-)
-
-MIGRATIONS: tuple[Migration, ...] = (*LEDGER_MIGRATIONS, *RUNS_MIGRATIONS)
 
 
 def payload_sha256(source: str, target: str, trusted_roots: Sequence[str], import_roots: Sequence[str],
@@ -115,7 +86,7 @@ class Begin:
 class Ledger:
     def __init__(self, path: Path) -> None:
         self.path = path
-        self.conn = open_store(path, MIGRATIONS)
+        self.conn = open_ledger(path)
         self.locks = path.parent / "run-locks"
 
     @classmethod

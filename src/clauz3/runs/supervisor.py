@@ -40,6 +40,7 @@ from clauz3.runs.records import (
     phase_and_exit,
 )
 from clauz3.storage.childenv import python_module_argv
+from clauz3.storage.migrations import MigrationError
 
 MAX_LINE = 64 * 1024
 MAX_EVENTS = 10_000
@@ -240,7 +241,10 @@ class Supervisor:
             return self._final("config", "step budget must be at least 1")
         data = cfg.data_dir or _data_dir()
         project = Path(os.path.realpath(cfg.project))
-        ledger = Ledger.for_project(data, project)
+        try:
+            ledger = Ledger.for_project(data, project)
+        except MigrationError as exc:  # a ledger from a newer clauz3: refuse in one line, never migrate it
+            return self._final("config", f"{exc}; upgrade clauz3 (code {exc.code})")
         try:
             begin = ledger.begin(
                 self.request_id, project=str(project), conversation_id=cfg.conversation_id,

@@ -22,7 +22,7 @@ from typing import Any
 from clauz3.storage.migrations import MigrationError, open_store, transaction
 
 from . import store_search
-from .store_schema import MIGRATIONS, USER_VERSION, has_fts5
+from .store_schema import MIGRATIONS, has_fts5
 
 LIMIT_BYTES = 8_000_000
 DEFAULT_TITLE = "New conversation"
@@ -321,22 +321,62 @@ class ConversationStore:
 
 
 def _probe(path: Path) -> None:
-    """Refuse a newer or corrupt file before anything writes to it (STORE-2)."""
+    """Refuse a corrupt file before anything writes to it (STORE-2); ``open_store`` refuses a newer one."""
     if not path.exists() or path.stat().st_size == 0:
         return
     try:
         conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
         try:
-            version = conn.execute("PRAGMA user_version").fetchone()[0]
             ok = conn.execute("PRAGMA quick_check").fetchone()[0]
         finally:
             conn.close()
     except sqlite3.DatabaseError as exc:
         raise StoreError("store_unreadable", f"conversations.sqlite is unreadable: {exc}") from exc
-    if version > USER_VERSION:
-        raise StoreError("store_incompatible", INCOMPATIBLE)
     if ok != "ok":
         raise StoreError("store_unreadable", "conversations.sqlite is damaged")
+
+
+def _read_only(data_dir: Path) -> sqlite3.Connection | None:
+    """A read-only connection for commands that run before any service (05 TRM-5); None without a store."""
+    path = data_dir / "conversations.sqlite"
+    if not path.is_file() or path.is_symlink():
+        return None
+    try:
+        conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+        conn.execute("PRAGMA busy_timeout = 5000")
+        conn.execute("SELECT 1 FROM conversations LIMIT 1")
+    except sqlite3.Error as exc:
+        raise StoreError("store_unreadable", f"conversations.sqlite is unreadable: {exc}") from None
+    return conn
+
+
+def turned_conversations(data_dir: Path, project: str) -> list[Summary]:
+    """Read-only: the project's conversations with at least one turn, newest first (never creates the file)."""
+    conn = _read_only(data_dir)
+    if conn is None:
+        return []
+    try:
+        rows = conn.execute("SELECT id, title, updated, agent, turns FROM conversations WHERE project = ?"
+                            " AND turns >= 1 ORDER BY updated DESC, rowid DESC", (project,)).fetchall()
+    except sqlite3.Error as exc:
+        raise StoreError("store_unreadable", f"conversations.sqlite is unreadable: {exc}") from None
+    finally:
+        conn.close()
+    return [Summary(str(r[0]), str(r[1]), float(r[2]), str(r[3]), int(r[4])) for r in rows]
+
+
+def project_of(data_dir: Path, conversation_id: str) -> str | None:
+    """Read-only: the project a conversation belongs to, looked up across every project (05 TRM-5)."""
+    conn = _read_only(data_dir)
+    if conn is None:
+        return None
+    try:
+        row = conn.execute("SELECT project FROM conversations WHERE id = ?", (conversation_id,)).fetchone()
+    except sqlite3.Error as exc:
+        raise StoreError("store_unreadable", f"conversations.sqlite is unreadable: {exc}") from None
+    finally:
+        conn.close()
+    return str(row[0]) if row else None
 
 
 def _is_virtual(conn: sqlite3.Connection) -> bool:

@@ -1,4 +1,8 @@
-"""The conversation store's schema (02 STORE-2, STORE-3) as recorded migrations.
+"""The conversation store's schema (02 STORE-2, STORE-3): ``conversations.sqlite``'s one migration list.
+
+The store (:mod:`clauz3.sessions.store`) is the file's only owner; other modules use its API. The
+recorded migration names are the file's version (issue 15); files made before that also carry
+``PRAGMA user_version = 1``, which ``002_clear_user_version`` clears. Append only.
 
 FTS5 is used when the SQLite build has it; otherwise ``conversation_search`` is a plain table
 with the same columns and search falls back to substring matching (STORE-8).
@@ -8,9 +12,7 @@ from __future__ import annotations
 
 import sqlite3
 
-from clauz3.storage.migrations import Migration
-
-USER_VERSION = 1
+from clauz3.storage.migrations import Migration, clear_user_version
 
 _TABLES = """
 CREATE TABLE conversations (
@@ -58,7 +60,9 @@ def _initial(conn: sqlite3.Connection) -> None:
     else:
         conn.execute("CREATE TABLE conversation_search (title TEXT, body TEXT, conversation TEXT, turn INTEGER)")
         conn.execute("CREATE INDEX conversation_search_conversation ON conversation_search (conversation, turn)")
-    conn.execute(f"PRAGMA user_version = {USER_VERSION}")
 
 
-MIGRATIONS = [Migration("001_conversations", _initial)]
+MIGRATIONS = (
+    Migration("001_conversations", _initial),
+    Migration("002_clear_user_version", clear_user_version),
+)

@@ -2,9 +2,10 @@
 
 Everything here runs before the approval service exists: finding a conversation by id in any
 project (TRM-5), validating its record strictly (TRM-6), the three selection fingerprints
-(TRM-2) and their comparison on resume (TRM-8, TRM-9). It reads ``conversations.sqlite``
-read-only, except :func:`create_terminal_conversation` and :func:`prepare_resume`, which write
-through :class:`~clauz3.sessions.store.ConversationStore`.
+(TRM-2) and their comparison on resume (TRM-8, TRM-9). It reads and writes ``conversations.sqlite``
+only through the store's API (:mod:`clauz3.sessions.store`, the file's one owner): read-only lookups
+first, then :class:`~clauz3.sessions.store.ConversationStore` for :func:`create_terminal_conversation`
+and :func:`prepare_resume`.
 """
 
 from __future__ import annotations
@@ -12,7 +13,6 @@ from __future__ import annotations
 import hashlib
 import os
 import re
-import sqlite3
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -24,7 +24,8 @@ from clauz3.layers.skills import SkillsError, skills_fingerprint, snapshot_skill
 
 from .libraries import new_selection, selection_fields
 from .providers import AGENTS
-from .store import Conversation, ConversationStore
+from .store import Conversation, ConversationStore, StoreError, turned_conversations
+from .store import project_of as stored_project_of
 
 # TRM-5: the one id form, browser and terminal alike (any UUID version is *recognised* as an id;
 # unknown ones are then reported as unknown rather than malformed).
@@ -90,46 +91,21 @@ def list_line(row: Listed) -> str:
     return f"{row.id}  {row.agent}  {stamp}  {row.title}"
 
 
-def _read_only(data: Path) -> sqlite3.Connection | None:
-    path = data / "conversations.sqlite"
-    if not path.is_file() or path.is_symlink():
-        return None
-    try:
-        conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
-        conn.execute("PRAGMA busy_timeout = 5000")
-        conn.execute("SELECT 1 FROM conversations LIMIT 1")
-    except sqlite3.Error as exc:
-        raise RecordError(f"conversations.sqlite is unreadable: {exc}") from None
-    return conn
-
-
 def list_conversations(data: Path, project: str) -> list[Listed]:
     """The project's conversations with at least one turn, newest first."""
-    conn = _read_only(data)
-    if conn is None:
-        return []
     try:
-        rows = conn.execute("SELECT id, agent, updated, title FROM conversations WHERE project = ? AND turns >= 1"
-                            " ORDER BY updated DESC, rowid DESC", (project,)).fetchall()
-    except sqlite3.Error as exc:
-        raise RecordError(f"conversations.sqlite is unreadable: {exc}") from None
-    finally:
-        conn.close()
-    return [Listed(str(r[0]), str(r[1]), float(r[2]), str(r[3])) for r in rows]
+        rows = turned_conversations(data, project)
+    except StoreError as exc:
+        raise RecordError(str(exc)) from None
+    return [Listed(r.id, r.agent, r.updated, r.title) for r in rows]
 
 
 def project_of(data: Path, conversation_id: str) -> str | None:
     """The project a conversation belongs to, looked up across every project (TRM-5)."""
-    conn = _read_only(data)
-    if conn is None:
-        return None
     try:
-        row = conn.execute("SELECT project FROM conversations WHERE id = ?", (conversation_id,)).fetchone()
-    except sqlite3.Error as exc:
-        raise RecordError(f"conversations.sqlite is unreadable: {exc}") from None
-    finally:
-        conn.close()
-    return str(row[0]) if row else None
+        return stored_project_of(data, conversation_id)
+    except StoreError as exc:
+        raise RecordError(str(exc)) from None
 
 
 def find_conversation(data: Path, cwd_project: str, conversation_id: str | None) -> tuple[str, str]:

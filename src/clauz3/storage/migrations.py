@@ -1,17 +1,26 @@
 """Ordered, recorded migrations for every SQLite file clauz3 owns.
 
-Each store declares a list of ``Migration(name, sql_or_callable)``; :func:`migrate` applies the
-ones not yet recorded in the ``_migrations`` table, each in its own transaction, in order. A
-store is never altered by hand: a new column is a new migration at the end of the list.
+Each SQLite file has ONE owner module that declares ONE ordered list of
+``Migration(name, sql_or_callable)``; other modules reach the file only through the owner's API.
+:func:`migrate` applies, by name and in list order, the migrations not yet recorded in the
+file's ``_migrations`` table, each in its own transaction. The recorded names alone are the
+file's version (no ``PRAGMA user_version``): a recorded name the list does not know means a newer
+clauz3 wrote the file, and it is refused before anything writes to it. A store is never altered
+by hand and a list is append-only: a new column is a new migration at the end.
 """
 
 from __future__ import annotations
 
 import os
 import sqlite3
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+
+# MigrationError codes: a file from a newer clauz3; an owner's list that is itself wrong.
+STORE_NEWER = "store_newer"
+LIST_INVALID = "migration_list_invalid"
 
 
 @dataclass(frozen=True)
@@ -21,7 +30,11 @@ class Migration:
 
 
 class MigrationError(Exception):
-    """The file was written by a newer clauz3 (unknown migrations recorded) or a step failed."""
+    """A store cannot be brought to this version's list; ``code`` is one of the codes above."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
 
 
 def _ensure_table(conn: sqlite3.Connection) -> None:
@@ -37,19 +50,32 @@ def applied(conn: sqlite3.Connection) -> list[str]:
     return [row[0] for row in conn.execute("SELECT name FROM _migrations ORDER BY id")]
 
 
-def migrate(conn: sqlite3.Connection, migrations: Sequence[Migration]) -> list[str]:
-    """Apply pending migrations in order; return the names applied now."""
+def _check_list(migrations: Sequence[Migration]) -> list[str]:
     names = [m.name for m in migrations]
     if len(set(names)) != len(names):
-        raise MigrationError("duplicate migration names")
-    done = applied(conn)
-    if done != names[: len(done)]:
+        raise MigrationError(LIST_INVALID, "duplicate migration names: " + ", ".join(
+            sorted({n for n in names if names.count(n) > 1})))
+    return names
+
+
+def _refuse_unknown(done: Sequence[str], names: Sequence[str], label: str) -> None:
+    unknown = [name for name in done if name not in names]
+    if unknown:
         raise MigrationError(
-            "this database was written by another clauz3 version (recorded migrations: "
-            + ", ".join(done) + ")"
-        )
+            STORE_NEWER, f"{label} was written by a newer clauz3 (unknown migrations: {', '.join(unknown)})")
+
+
+def migrate(conn: sqlite3.Connection, migrations: Sequence[Migration], *, label: str = "this database"
+            ) -> list[str]:
+    """Apply the not-yet-recorded migrations by name, in list order; return the names applied now."""
+    names = _check_list(migrations)
+    recorded_now = applied(conn)
+    _refuse_unknown(recorded_now, names, label)
+    done = set(recorded_now)
     ran: list[str] = []
-    for migration in migrations[len(done):]:
+    for migration in migrations:
+        if migration.name in done:
+            continue
         # BEGIN IMMEDIATE so two processes opening a fresh file never both migrate it.
         conn.execute("BEGIN IMMEDIATE")
         try:
@@ -68,6 +94,25 @@ def migrate(conn: sqlite3.Connection, migrations: Sequence[Migration]) -> list[s
             raise
         ran.append(migration.name)
     return ran
+
+
+def recorded(path: Path) -> list[str]:
+    """The migrations recorded in ``path``, read without writing (``[]`` for a new or empty file)."""
+    if not path.exists() or path.stat().st_size == 0:
+        return []
+    conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=10.0)
+    try:
+        conn.execute("PRAGMA busy_timeout = 10000")
+        if conn.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = '_migrations'").fetchone() is None:
+            return []
+        return [row[0] for row in conn.execute("SELECT name FROM _migrations ORDER BY id")]
+    finally:
+        conn.close()
+
+
+def clear_user_version(conn: sqlite3.Connection) -> None:
+    """A migration step for files made before the recorded list was the only version record."""
+    conn.execute("PRAGMA user_version = 0")
 
 
 def _split(script: str) -> list[str]:
@@ -91,6 +136,8 @@ def open_store(path: Path, migrations: Sequence[Migration], *, wal: bool = True)
     The connection is in autocommit mode (``isolation_level=None``); callers use explicit
     ``BEGIN``/``COMMIT`` (or :func:`transaction`) so every multi-statement change is atomic.
     """
+    names = _check_list(migrations)
+    _refuse_unknown(recorded(path), names, path.name)  # before the WAL switch or any write
     path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
     if not path.exists():
         fd = os.open(path, os.O_WRONLY | os.O_CREAT, 0o600)
@@ -101,7 +148,11 @@ def open_store(path: Path, migrations: Sequence[Migration], *, wal: bool = True)
     if wal:
         _set_wal(conn)
         conn.execute("PRAGMA synchronous = NORMAL")
-    migrate(conn, migrations)
+    try:
+        migrate(conn, migrations, label=path.name)
+    except BaseException:
+        conn.close()
+        raise
     return conn
 
 
@@ -110,8 +161,6 @@ def _set_wal(conn: sqlite3.Connection, timeout: float = 10.0) -> None:
 
     SQLite answers that race with SQLITE_BUSY at once instead of waiting out the busy timeout.
     """
-    import time
-
     deadline = time.monotonic() + timeout
     delay = 0.005
     while True:

@@ -1,43 +1,20 @@
-"""Durable single-use receipts (03 RCP-2): the ``consumed_receipts`` table of the run ledger.
+"""Durable single-use receipts (03 RCP-2): the ledger's ``consumed_receipts`` table.
 
-The ledger file ``<data>/workspaces/<sha256(project)>/runs.sqlite`` belongs to the runs package;
-its migration list MUST start with :data:`LEDGER_MIGRATIONS` (a store keeps one ordered list), e.g.
-``open_store(path, [*nonces.LEDGER_MIGRATIONS, *runs_migrations])``. :func:`consume` runs inside
-the caller's transaction so the claim and the ledger's move to ``executing`` commit together.
+The approvals package signs receipts and checks every claim except replay; replay is checked
+here, on the ledger file the runs package owns (:mod:`clauz3.runs.ledger_schema`).
+:func:`consume` runs inside the caller's transaction so the claim and the ledger's move to
+``executing`` commit together.
 """
 
 from __future__ import annotations
 
 import sqlite3
 import time
-from collections.abc import Sequence
-from pathlib import Path
 
 from clauz3.approvals.receipts import ReceiptClaims, ReceiptError
-from clauz3.storage.migrations import Migration, open_store, transaction
+from clauz3.storage.migrations import transaction
 
 PRUNE_AFTER_SECONDS = 24 * 3600
-
-LEDGER_MIGRATIONS: tuple[Migration, ...] = (
-    Migration(
-        "approvals-0001-consumed-receipts",
-        """
-        CREATE TABLE consumed_receipts (
-            nonce TEXT PRIMARY KEY,
-            request_id TEXT UNIQUE,
-            program_sha256 TEXT NOT NULL,
-            consumed_at INTEGER NOT NULL,
-            expires_at INTEGER NOT NULL
-        );
-        CREATE INDEX consumed_receipts_expires ON consumed_receipts (expires_at);
-        """,
-    ),
-)
-
-
-def open_ledger(path: Path, extra: Sequence[Migration] = ()) -> sqlite3.Connection:
-    """Open the ledger with this package's migrations followed by ``extra`` (the runs package's)."""
-    return open_store(path, [*LEDGER_MIGRATIONS, *extra])
 
 
 def consume(conn: sqlite3.Connection, claims: ReceiptClaims, *, now: float | None = None) -> None:
