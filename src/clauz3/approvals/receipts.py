@@ -214,7 +214,7 @@ def verify_receipt(
     layer_sha256: str | None = None,
     data_dir: str | None = None,
 ) -> ReceiptClaims:
-    """RCP-1 checks in order, except replay (that is :func:`clauz3.approvals.nonces.consume`).
+    """RCP-1 checks in order, except replay (that is :func:`clauz3.runs.nonces.consume`).
 
     ``program`` is the exact source about to execute; ``guarantees``/``coverage``/``target`` are the
     worker's own; ``project`` the worker's workspace root; ``workspace_generation`` the one it sent;
