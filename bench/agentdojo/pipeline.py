@@ -18,7 +18,9 @@ from pathlib import Path
 from typing import Any
 
 from clauz3.approvals.authority import ApprovalAuthority, AuthorityConfig
+from clauz3.approvals.decisions import HumanDecision
 from clauz3.approvals.receipts import verify_receipt
+from clauz3.approvals.requests import parse_request
 from clauz3.interp.api import execute
 from clauz3.prover.pipeline import ProofRequest, prove_file
 from clauz3.runs.ledger import Ledger, payload_sha256
@@ -124,7 +126,7 @@ class Runner:
 
     async def _approve(self, request: dict[str, Any]) -> Any:
         assert self.principal is not None
-        _created, record = await self.authority.submit(self.principal, request)
+        _created, record = await self.authority.submit(self.principal, parse_request(request))
         if record.state == "pending":
-            record = await self.authority.decide(request["request_id"], {"decision": "approved_once"})
+            record = await self.authority.decide(request["request_id"], HumanDecision("approved_once"))
         return record

@@ -327,9 +327,15 @@ def test_paused_conversation_still_applies_denials(data_dir: Path, project: Path
 
 
 def test_remember_errors_are_approval_errors(data_dir: Path, project: Path) -> None:
+    from clauz3.approvals.app import profile_id
+
+    with pytest.raises(ApprovalError) as info:  # the edge refuses it before the core sees it
+        profile_id({"history_id": 123}, "history_id")
+    assert info.value.code == "invalid_request"
     h = _profiled(data_dir, project)
-    with pytest.raises(ApprovalError):
-        h.authority.remember(123)
+    with h.client:
+        refused = h.client.post("/api/profile/remember", json={"history_id": 123}, headers=h.appr())
+    assert refused.status_code == 400 and refused.json()["error"]["code"] == "invalid_request"
 
 
 def test_forget_project_drops_only_that_projects_rules_and_history(data_dir: Path, tmp_path: Path) -> None:

@@ -9,9 +9,10 @@ from pathlib import Path
 import pytest
 
 from clauz3.approvals.authority import ApprovalAuthority, AuthorityConfig
-from clauz3.approvals.decisions import HUMAN_DECISIONS
+from clauz3.approvals.decisions import HUMAN_DECISIONS, HumanDecision
 from clauz3.approvals.errors import ApprovalError
 from clauz3.approvals.receipts import verify_receipt
+from clauz3.approvals.requests import parse_request
 
 from .conftest import Harness, make_request, roots
 
@@ -166,11 +167,11 @@ async def test_waiter_sees_decision_and_concurrent_decisions(data_dir: Path, pro
     assert me is not None
     changes: list[str] = []
     authority.on_change(lambda view: changes.append(view["state"]))
-    await authority.submit(me, make_request(project))
+    await authority.submit(me, parse_request(make_request(project)))
     waiter = asyncio.create_task(authority.get(me, RID, wait=30))
     await asyncio.sleep(0)
-    results = await asyncio.gather(authority.decide(RID, {"decision": "approved_once"}),
-                                   authority.decide(RID, {"decision": "rejected"}), return_exceptions=True)
+    results = await asyncio.gather(authority.decide(RID, HumanDecision("approved_once")),
+                                   authority.decide(RID, HumanDecision("rejected")), return_exceptions=True)
     ok = [r for r in results if not isinstance(r, Exception)]
     errors = [r for r in results if isinstance(r, ApprovalError)]
     assert len(ok) == 1 and len(errors) == 1 and errors[0].code == "already_decided"
@@ -185,13 +186,13 @@ async def test_expiry_and_submitter_gone(data_dir: Path, project: Path) -> None:
     authority, token = _authority(data_dir, project, submitter_grace_seconds=0.3)
     me = authority.submitter_for(token)
     assert me is not None
-    await authority.submit(me, make_request(project, approval_timeout_seconds=1))
+    await authority.submit(me, parse_request(make_request(project, approval_timeout_seconds=1)))
     record = await authority.get(me, RID, wait=5)
     assert record.state == "expired" and time.time() - record.expires_at < 1.0
     with pytest.raises(ApprovalError) as info:
-        await authority.decide(RID, {"decision": "approved_once"})
+        await authority.decide(RID, HumanDecision("approved_once"))
     assert info.value.code == "not_pending"
-    _, gone = await authority.submit(me, make_request(project, request_id="req_00000002"))
+    _, gone = await authority.submit(me, parse_request(make_request(project, request_id="req_00000002")))
     await asyncio.sleep(0.6)
     assert gone.state == "cancelled" and gone.cancel_reason == "submitter_gone"
 
@@ -201,7 +202,7 @@ async def test_workspace_switch_and_conversation_end(data_dir: Path, project: Pa
     me = authority.submitter_for(token)
     assert me is not None
     old_generation = authority.generation
-    _, record = await authority.submit(me, make_request(project, workspace_generation=old_generation))
+    _, record = await authority.submit(me, parse_request(make_request(project, workspace_generation=old_generation)))
     other = tmp_path / "other"
     other.mkdir()
     new_generation = authority.switch_workspace(str(other))
@@ -212,13 +213,13 @@ async def test_workspace_switch_and_conversation_end(data_dir: Path, project: Pa
     me2 = authority.submitter_for(token2)
     assert me2 is not None
     with pytest.raises(ApprovalError) as info:
-        await authority.submit(me2, make_request(project, request_id="req_00000003",
-                                                 workspace_generation=old_generation))
+        await authority.submit(me2, parse_request(make_request(project, request_id="req_00000003",
+                                                 workspace_generation=old_generation)))
     assert info.value.code == "workspace_changed"
-    _, pending = await authority.submit(me2, make_request(project, request_id="req_00000004"))
+    _, pending = await authority.submit(me2, parse_request(make_request(project, request_id="req_00000004")))
     authority.end_conversation("conv-a", "bridge_gone")
     assert pending.state == "cancelled" and pending.cancel_reason == "bridge_gone"
     await authority.close()
     with pytest.raises(ApprovalError) as info:
-        await authority.submit(me2, make_request(project, request_id="req_00000005"))
+        await authority.submit(me2, parse_request(make_request(project, request_id="req_00000005")))
     assert info.value.code == "service_stopping"

@@ -340,6 +340,7 @@ async def test_the_authority_refuses_a_request_whose_loaded_layer_is_not_the_one
 
     from clauz3.approvals.authority import ApprovalAuthority, AuthorityConfig
     from clauz3.approvals.errors import ApprovalError
+    from clauz3.approvals.requests import parse_request
 
     source = PROGRAM.format(path=str(project / "effect.txt"))
     with MockApprovalService(data, project, decision="rejected") as svc:  # a real worker's request
@@ -352,9 +353,10 @@ async def test_the_authority_refuses_a_request_whose_loaded_layer_is_not_the_one
     assert principal is not None
     try:
         with pytest.raises(ApprovalError) as refused:
-            await authority.submit(principal, {**request, "request_id": "req_layer_x001", "layer_sha256": "0" * 64})
+            await authority.submit(principal, parse_request(
+                {**request, "request_id": "req_layer_x001", "layer_sha256": "0" * 64}))
         assert refused.value.code == "layer_changed"
-        created, record = await authority.submit(principal, {**request, "request_id": "req_layer_x002"})
+        created, record = await authority.submit(principal, parse_request({**request, "request_id": "req_layer_x002"}))
         assert created and record.layer_sha256 == request["layer_sha256"]
     finally:
         await authority.close()

@@ -182,6 +182,7 @@ async def test_no_verdict_from_the_authoritys_prover_means_no_card(tmp_path: Pat
     """A library that does not load: the authority's prover gives no verdict, so the request is refused."""
     from clauz3.approvals.authority import ApprovalAuthority, AuthorityConfig
     from clauz3.approvals.errors import ApprovalError
+    from clauz3.approvals.requests import parse_request
     from clauz3.prover.verify import ProofVerifier
 
     proj = tmp_path / "proj"
@@ -197,7 +198,7 @@ async def test_no_verdict_from_the_authoritys_prover_means_no_card(tmp_path: Pat
     assert principal is not None
     try:
         with pytest.raises(ApprovalError) as refused:
-            await authority.submit(principal, request(proj, "req_broken_0001", HONEST, entry))
+            await authority.submit(principal, parse_request(request(proj, "req_broken_0001", HONEST, entry)))
         assert refused.value.code == "proof_unverified", refused.value.message
         assert authority.list() == []
     finally:

@@ -5,7 +5,9 @@ Public surface for other packages (exact signatures)
 ----------------------------------------------------
 Session host (in-process, same event loop; 03 API-4, 00 DEC-5)::
 
-    from clauz3.approvals.authority import ApprovalAuthority, AuthorityConfig, Principal
+    from clauz3.approvals.authority import ApprovalAuthority, AuthorityConfig
+    from clauz3.approvals.principals import Principal
+    from clauz3.approvals.decisions import HumanDecision
     AuthorityConfig(data_dir: Path, project: str, signing_key: SigningKey = <fresh>,
                     approval_wait_seconds: float = 300.0, require_sandbox: bool = False,
                     policy: Policy | None = None, policy_timeout: float = 20.0,
@@ -21,7 +23,9 @@ Session host (in-process, same event loop; 03 API-4, 00 DEC-5)::
     a.set_paused(conversation_id: str | None, paused: bool) -> None
     a.switch_workspace(project: str, generation: str | None = None) -> str       # new generation
     a.on_change(callback: Callable[[dict], Awaitable[None] | None]) -> Callable[[], None]  # approver view
-    await a.decide(request_id: str, body: dict, principal: Principal = APPROVER_IN_PROCESS) -> Record
+    await a.submit(principal: Principal, request: ApprovalRequest) -> tuple[bool, Record]  # parse_request(body)
+    await a.decide(request_id: str, human: HumanDecision, principal: Principal = APPROVER_IN_PROCESS) -> Record
+    # HumanDecision(decision, feedback=None, remember=False) validates DEC-2 when made
     a.list(*, state=None, conversation_id=None, limit=200, submitter_key=None) -> list[Record]
     a.lookup(principal: Principal, request_id: str) -> Record
     a.view(principal: Principal, record: Record) -> dict                        # §5.2 JSON
@@ -37,6 +41,7 @@ HTTP component (mount in the host app, or serve alone)::
                         login_check: Callable[[str], bool] | None = None, port: int | None = None,
                         hostnames=("127.0.0.1", "localhost", "[::1]"), include_ui=True, mock=False)
     http.routes() -> list[starlette.routing.Route]; http.route_specs() -> list[RouteSpec]
+    # error codes → HTTP statuses only here: clauz3.approvals.statuses.http_status(code)
     build_app(http) -> Starlette
     clauz3.approvals.transport.websocket_origin_ok(conn, host: str) -> bool; check_host(conn, port=, hostnames=)
     clauz3.approvals.cookies.SessionCookies(data: Path, project: str)  # .name .issue() .verify(v) .set_header(v)

@@ -3,6 +3,10 @@
 ``ApprovalHTTP(authority, cookies, ...)`` holds the edge state (cookie signer, approver token,
 login limiter); ``http.routes()`` can be mounted in the host app, ``build_app(http)`` serves them
 alone. Every route goes through :meth:`ApprovalHTTP.guard` with its :class:`RouteSpec`.
+
+This is the authority's HTTP edge: each JSON body is read here once and parsed into the typed
+value the core takes (:func:`parse_request`, :func:`parse_decision_body`, a profile id), and
+error codes become HTTP statuses here (:mod:`clauz3.approvals.statuses`), nowhere else.
 """
 
 from __future__ import annotations
@@ -19,10 +23,13 @@ from starlette.routing import Route
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from clauz3.approvals import ui
-from clauz3.approvals.authority import ApprovalAuthority, Principal
+from clauz3.approvals.authority import ApprovalAuthority
 from clauz3.approvals.cookies import REISSUE_AFTER_SECONDS, LoginLimiter, SessionCookies
+from clauz3.approvals.decisions import parse_decision_body
 from clauz3.approvals.errors import ApprovalError
-from clauz3.approvals.requests import FINAL_STATES, PENDING
+from clauz3.approvals.principals import Principal
+from clauz3.approvals.requests import FINAL_STATES, PENDING, parse_request
+from clauz3.approvals.statuses import http_status
 from clauz3.approvals.tokens import secrets_equal
 from clauz3.approvals.transport import (
     HTML_HEADERS,
@@ -68,12 +75,23 @@ Handler = Callable[[Request, Principal | None, Any], Awaitable[Response]]
 
 
 def error_response(exc: ApprovalError, *, html: bool = False) -> Response:
+    status = http_status(exc.code)
     headers = dict(SECURITY_HEADERS)
-    if exc.status == 401:
+    if status == 401:
         headers["WWW-Authenticate"] = "Bearer"
-    if html and exc.status == 401:
+    if html and status == 401:
         return HTMLResponse(ui.sign_in_page(), status_code=401, headers={**headers, **HTML_HEADERS})
-    return JSONResponse(exc.body(), status_code=exc.status, headers=headers)
+    return JSONResponse(exc.body(), status_code=status, headers=headers)
+
+
+def profile_id(body: object, name: str) -> str:
+    """The body of ``/api/profile/remember`` or ``…/disable``: exactly ``{name: <string ≤ 200>}``."""
+    if type(body) is not dict or set(body) != {name}:
+        raise ApprovalError("invalid_request", f"field {name}: the body must be {{{name}}}")
+    value = body[name]
+    if type(value) is not str or len(value) > 200:
+        raise ApprovalError("invalid_request", f"field {name}: must be a string")
+    return value
 
 
 def _int_query(request: Request, name: str, lo: int, hi: int, default: int) -> int:
@@ -239,7 +257,7 @@ class ApprovalHTTP:
 
     async def submit(self, request: Request, principal: Principal | None, body: Any) -> Response:
         assert principal is not None
-        created, record = await self.authority.submit(principal, body)
+        created, record = await self.authority.submit(principal, parse_request(body))
         return self._json(self.authority.view(principal, record), 201 if created else 200)
 
     async def list_requests(self, request: Request, principal: Principal | None, body: Any) -> Response:
@@ -269,7 +287,8 @@ class ApprovalHTTP:
 
     async def decide(self, request: Request, principal: Principal | None, body: Any) -> Response:
         assert principal is not None
-        record = await self.authority.decide(request.path_params["request_id"], body, principal)
+        record = await self.authority.decide(request.path_params["request_id"], parse_decision_body(body),
+                                             principal)
         return self._json(self.authority.view(principal, record))
 
     async def cancel(self, request: Request, principal: Principal | None, body: Any) -> Response:
@@ -284,14 +303,10 @@ class ApprovalHTTP:
         return self._json(self.authority.profile_snapshot(limit))
 
     async def remember(self, request: Request, principal: Principal | None, body: Any) -> Response:
-        if type(body) is not dict or set(body) != {"history_id"}:
-            raise ApprovalError("invalid_request", "field history_id: the body must be {history_id}")
-        return self._json({"rule_id": self.authority.remember(body["history_id"])})
+        return self._json({"rule_id": self.authority.remember(profile_id(body, "history_id"))})
 
     async def disable(self, request: Request, principal: Principal | None, body: Any) -> Response:
-        if type(body) is not dict or set(body) != {"rule_id"}:
-            raise ApprovalError("invalid_request", "field rule_id: the body must be {rule_id}")
-        self.authority.disable(body["rule_id"])
+        self.authority.disable(profile_id(body, "rule_id"))
         return self._json({"ok": True})
 
 

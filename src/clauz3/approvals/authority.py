@@ -1,7 +1,9 @@
 """The approval authority core (03 §4–§9): records, decisions, automatic decisions, receipts.
 
-Protocol-free: the HTTP edge (:mod:`clauz3.approvals.app`) and the in-process session host call
-the same async methods, so a decision arriving by any path passes the same validation (API-4).
+Protocol-free and typed: the HTTP edge (:mod:`clauz3.approvals.app`) parses each body once into
+an :class:`ApprovalRequest` or a :class:`HumanDecision`, and it and the in-process session host call
+the same async methods with those, so a decision arriving by any path passes the same validation
+(API-4). Failures are :class:`ApprovalError` codes; HTTP statuses live only at the edge.
 Everything runs on one event loop; state changes happen between awaits, which makes "the first
 valid decision wins" atomic without locks (DEC-3).
 """
@@ -15,17 +17,16 @@ import sys
 import time
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from clauz3.approvals.automatic import choose_automatic, profile_rule
 from clauz3.approvals.decisions import (
     APPROVED_ONCE,
     APPROVED_REMEMBER,
-    AUTO_APPROVED,
-    AUTO_REJECTED,
-    HUMAN_DECISIONS,
     REQUEST_MORE,
+    HumanDecision,
     check_decision,
     is_approving,
 )
@@ -42,8 +43,10 @@ from clauz3.approvals.policies import (
     never_entails,
 )
 from clauz3.approvals.presentation import build_presentation
+from clauz3.approvals.principals import APPROVER_IN_PROCESS, Conversation, Principal, submitter_key
 from clauz3.approvals.profiles import ProfileStore, ProfilesUnavailable, RuleMatch
 from clauz3.approvals.receipts import LIFETIME_SECONDS, data_sha256, issue_receipt
+from clauz3.approvals.remembered import covering_rule
 from clauz3.approvals.requests import (
     APPROVED,
     CANCELLED,
@@ -53,47 +56,18 @@ from clauz3.approvals.requests import (
     ApprovalRequest,
     Record,
     check_claims,
-    parse_request,
     record_view,
 )
-from clauz3.approvals.signature import REMEMBERED_REASON, compute_signature
+from clauz3.approvals.signature import compute_signature
 from clauz3.approvals.tokens import generate_token, secrets_equal
 from clauz3.approvals.verdicts import DEFAULT_VERIFY_TIMEOUT, Verifier, show_proof, start_verify
 from clauz3.storage.paths import canonical_project, profiles_path, project_sha256
 
 MAX_RECORDS = 2000
 MAX_PENDING_PER_TOKEN = 16
-MAX_FEEDBACK = 4000
 REMINT_BELOW_SECONDS = 60
-STANDALONE = "standalone"  # internal key of the one submitter of a standalone service
 
 ChangeCallback = Callable[[dict[str, Any]], Awaitable[None] | None]
-
-
-@dataclass(frozen=True)
-class Principal:
-    """Who is calling: an approver (cookie or bearer) or the submitter of one conversation."""
-
-    kind: str  # "approver" | "submitter"
-    via: str  # "cookie" | "bearer" | "in_process"
-    conversation_id: str | None = None
-    submitter_key: str | None = None
-
-    @property
-    def is_approver(self) -> bool:
-        return self.kind == "approver"
-
-
-APPROVER_IN_PROCESS = Principal("approver", "in_process")
-
-
-@dataclass
-class Conversation:
-    key: str
-    conversation_id: str | None
-    token: str
-    layer: AuthorisedLayer
-    paused: bool = False
 
 
 @dataclass
@@ -155,7 +129,7 @@ class ApprovalAuthority:
         ``conversation_id=None`` is the one submitter of a standalone service; ``token`` lets the
         operator choose it (CRED-2), else an existing token is kept or a fresh one minted.
         """
-        key = conversation_id if conversation_id is not None else STANDALONE
+        key = submitter_key(conversation_id)
         old = self._conversations.get(key)
         token = token or (old.token if old is not None else generate_token())
         layer = AuthorisedLayer.resolve(self.project, trusted_roots, import_roots)
@@ -171,20 +145,20 @@ class ApprovalAuthority:
 
     def end_conversation(self, conversation_id: str | None, reason: str = "bridge_gone") -> None:
         """Cancel its pending requests with ``reason`` and revoke its token."""
-        key = conversation_id if conversation_id is not None else STANDALONE
+        key = submitter_key(conversation_id)
         self.cancel_pending(conversation_id, reason)
         self._conversations.pop(key, None)
 
     def cancel_pending(self, conversation_id: str | None, reason: str) -> None:
         """``bridge_gone`` or ``stopped`` for one conversation's pending requests (REQ-3)."""
-        key = conversation_id if conversation_id is not None else STANDALONE
+        key = submitter_key(conversation_id)
         for record in list(self._records.values()):
             if record.state == PENDING and record.submitter_token_id == key:
                 self._cancel(record, reason)
 
     def set_paused(self, conversation_id: str | None, paused: bool) -> None:
         """AUTO-4: while paused, automatic approvals are suppressed; denials still apply."""
-        conv = self._conversations.get(conversation_id if conversation_id is not None else STANDALONE)
+        conv = self._conversations.get(submitter_key(conversation_id))
         if conv is not None:
             conv.paused = paused
 
@@ -300,8 +274,8 @@ class ApprovalAuthority:
 
     # -------------------------------------------------------------------------------- submit
 
-    async def submit(self, principal: Principal, payload: Any) -> tuple[bool, Record]:
-        """REQ-1 order after transport and credential checks; (created, record)."""
+    async def submit(self, principal: Principal, request: ApprovalRequest) -> tuple[bool, Record]:
+        """REQ-1 order after transport, credential and schema checks (the edge's); (created, record)."""
         if self._stopping:
             raise ApprovalError("service_stopping", "the approval service is stopping")
         if principal.kind != "submitter":
@@ -309,7 +283,6 @@ class ApprovalAuthority:
         conv = self._conversations.get(principal.submitter_key or "")
         if conv is None:
             raise ApprovalError("unauthenticated", "a submission token is required")
-        request = parse_request(payload)
         check_claims(request)
         if not conv.layer.admits(request.trusted_roots, request.import_roots):
             raise ApprovalError("layer_not_authorized",
@@ -388,7 +361,7 @@ class ApprovalAuthority:
         return layer_sha256(conv.layer.trusted_roots, conv.layer.import_roots)
 
     async def _automatic(self, record: Record, conv: Conversation) -> None:
-        """AUTO-1: policy deny → profile deny → policy allow → profile allow → human."""
+        """AUTO-1: evaluate the policy and the remembered rules, then record what they decide."""
         outcome = PolicyOutcome()
         policy = self.config.policy
         if policy is not None:
@@ -402,36 +375,21 @@ class ApprovalAuthority:
         allow_match: RuleMatch | None = None
         if self.profiles is not None and record.profile["eligible"]:
             deny_match, allow_match = self.profiles.matches(record.project, record.profile["signature"])
-        if outcome.deny is not None:
-            rule = outcome.deny
-            self._finalise(record, AUTO_REJECTED, "policy",
-                           {"source": "policy", "id": rule.name, "name": rule.name, "reason": rule.reason},
-                           rule.reason, notify=False)
-            return
-        if deny_match is not None:
-            self._finalise(record, AUTO_REJECTED, "profile", self._profile_rule(deny_match), None,
-                           notify=False, rule_id=deny_match.rule_id)
-            return
-        deny_names = {r.name for r in policy.rules if r.is_deny} if policy is not None else set()
-        if any(u["rule"] in deny_names for u in outcome.undecidable):
-            return  # AUTO-3: no automatic approval when a deny rule could not be decided
-        allow: tuple[str, dict[str, Any], str | None, str | None] | None = None
-        if outcome.allow is not None:
-            rule = outcome.allow
-            allow = ("policy", {"source": "policy", "id": rule.name, "name": rule.name, "reason": rule.reason},
-                     rule.reason, None)
-        elif allow_match is not None:
-            allow = ("profile", self._profile_rule(allow_match), None, allow_match.rule_id)
-        if allow is None:
-            return
-        if conv.paused:
-            record.automatic["suppressed"] = {"source": allow[0], "rule": allow[1]}
-            return
-        self._finalise(record, AUTO_APPROVED, allow[0], allow[1], allow[2], notify=False, rule_id=allow[3])
-
-    @staticmethod
-    def _profile_rule(match: RuleMatch) -> dict[str, Any]:
-        return {"source": "profile", "id": match.rule_id, "name": match.rule_id, "reason": REMEMBERED_REASON}
+        covered = None  # issue 12: no exact match, but a remembered approval may cover it by proof
+        if self.profiles is not None and allow_match is None and deny_match is None and outcome.deny is None \
+                and outcome.allow is None:
+            covered = await covering_rule(self.profiles, record, conv.layer, self.config.verify,
+                                          timeout=self.config.policy_timeout)
+            allow_match = covered[0] if covered is not None else None
+        chosen, suppressed = choose_automatic(outcome, policy, deny_match, allow_match, paused=conv.paused)
+        if covered is not None:  # the card names the remembered guarantees this program is proved to keep
+            chosen = replace(chosen, rule=covered[1]) if chosen is not None else None
+            suppressed = {**suppressed, "rule": covered[1]} if suppressed is not None else None
+        if suppressed is not None:
+            record.automatic["suppressed"] = suppressed
+        if chosen is not None:
+            self._finalise(record, chosen.decision, chosen.decided_by, chosen.rule, chosen.feedback,
+                           notify=False, rule_id=chosen.rule_id)
 
     def _insert(self, record: Record) -> None:
         rid = record.request.request_id
@@ -490,11 +448,12 @@ class ApprovalAuthority:
 
     # ------------------------------------------------------------------------------ decisions
 
-    async def decide(self, request_id: str, body: Any, principal: Principal = APPROVER_IN_PROCESS) -> Record:
-        """DEC-1..4 for a human decision; body ``{decision, feedback?, remember?}``."""
+    async def decide(self, request_id: str, human: HumanDecision,
+                     principal: Principal = APPROVER_IN_PROCESS) -> Record:
+        """DEC-1..4 for a human decision (validated when ``human`` was made)."""
         if not principal.is_approver:
             raise ApprovalError("unauthenticated", "an approver credential is required")
-        decision, feedback, remember = parse_decision_body(body)
+        decision, feedback, remember = human.decision, human.feedback, human.remember
         record = self.lookup(principal, request_id)
         if record.state != PENDING:
             code = "already_decided" if record.state in (APPROVED, DENIED) else "not_pending"
@@ -536,7 +495,7 @@ class ApprovalAuthority:
                 rule_id=rule_id, remember=remember)
             record.profile = {**record.profile, "history_id": history_id}
             if new_rule is not None:
-                rule = {"source": "profile", "id": new_rule, "name": new_rule, "reason": REMEMBERED_REASON}
+                rule = profile_rule(new_rule)
         record.decision = check_decision(decision)
         record.decided_by = decided_by
         record.rule = rule if decided_by != "human" or remember else None
@@ -596,42 +555,13 @@ class ApprovalAuthority:
     def profile_snapshot(self, limit: int = 200) -> dict[str, Any]:
         return self._require_profiles().snapshot(self.project, limit)
 
-    def remember(self, history_id: Any) -> str:
-        if type(history_id) is not str or len(history_id) > 200:
-            raise ApprovalError("invalid_request", "field history_id: must be a string")
+    def remember(self, history_id: str) -> str:
         return self._require_profiles().remember(self.project, history_id)
 
-    def disable(self, rule_id: Any) -> None:
-        if type(rule_id) is not str or len(rule_id) > 200:
-            raise ApprovalError("invalid_request", "field rule_id: must be a string")
+    def disable(self, rule_id: str) -> None:
         self._require_profiles().disable(self.project, rule_id)
 
 
 def _ignore_task_error(task: asyncio.Future[Any]) -> None:
     if not task.cancelled() and task.exception() is not None:
         print(f"warning: approval listener failed: {type(task.exception()).__name__}", file=sys.stderr)
-
-
-def parse_decision_body(body: Any) -> tuple[str, str | None, bool]:
-    """DEC-2: exactly ``decision``, optional ``feedback`` (≤ 4000) and ``remember`` (bool)."""
-    if type(body) is not dict:
-        raise ApprovalError("invalid_request", "the decision body must be a JSON object")
-    for key in body:
-        if key not in ("decision", "feedback", "remember"):
-            raise ApprovalError("invalid_request", "field is not allowed in a decision: only decision, feedback "
-                                "and remember are")
-    if "decision" not in body:
-        raise ApprovalError("invalid_request", "field decision: is required")
-    decision = body["decision"]
-    if type(decision) is not str or decision not in HUMAN_DECISIONS:
-        raise ApprovalError("unknown_decision", "decision must be one of the human decisions",
-                            allowed=list(HUMAN_DECISIONS))
-    feedback = body.get("feedback")
-    if feedback is not None and (type(feedback) is not str or len(feedback) > MAX_FEEDBACK):
-        raise ApprovalError("invalid_request", f"field feedback: must be a string of at most {MAX_FEEDBACK} characters")
-    remember = body.get("remember", False)
-    if remember is None:
-        remember = False
-    if type(remember) is not bool:
-        raise ApprovalError("invalid_request", "field remember: must be true or false")
-    return decision, feedback, remember

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
+
+from clauz3.approvals.errors import ApprovalError
 
 APPROVED_ONCE = "approved_once"
 APPROVED_REMEMBER = "approved_remember"
@@ -50,3 +53,44 @@ def check_decision(value: Any, allowed: tuple[str, ...] = ALL_DECISIONS) -> str:
 
 def is_approving(decision: str) -> bool:
     return decision in APPROVING
+
+
+MAX_FEEDBACK = 4000
+_DECISION_FIELDS = ("decision", "feedback", "remember")
+
+
+@dataclass(frozen=True)
+class HumanDecision:
+    """A person's decision on one request (DEC-2): what the authority core takes.
+
+    Built by :func:`parse_decision_body` at the HTTP edge, or directly by in-process callers; either
+    way it cannot exist with a value outside DEC-2 (checked here, in field order).
+    """
+
+    decision: str
+    feedback: str | None = None
+    remember: bool = False
+
+    def __post_init__(self) -> None:
+        if type(self.decision) is not str or self.decision not in HUMAN_DECISIONS:
+            raise ApprovalError("unknown_decision", "decision must be one of the human decisions",
+                                allowed=list(HUMAN_DECISIONS))
+        if self.feedback is not None and (type(self.feedback) is not str or len(self.feedback) > MAX_FEEDBACK):
+            raise ApprovalError("invalid_request",
+                                f"field feedback: must be a string of at most {MAX_FEEDBACK} characters")
+        if type(self.remember) is not bool:
+            raise ApprovalError("invalid_request", "field remember: must be true or false")
+
+
+def parse_decision_body(body: object) -> HumanDecision:
+    """DEC-2: exactly ``decision``, optional ``feedback`` (≤ 4000) and ``remember`` (bool)."""
+    if type(body) is not dict:
+        raise ApprovalError("invalid_request", "the decision body must be a JSON object")
+    for key in body:
+        if key not in _DECISION_FIELDS:
+            raise ApprovalError("invalid_request", "field is not allowed in a decision: only decision, feedback "
+                                "and remember are")
+    if "decision" not in body:
+        raise ApprovalError("invalid_request", "field decision: is required")
+    remember = body.get("remember", False)
+    return HumanDecision(body["decision"], body.get("feedback"), False if remember is None else remember)
