@@ -13,7 +13,15 @@ from clauz3.bridge import TOOL_NAMES
 from clauz3.bridge.catalogue import snapshot_tools, tools_result
 from clauz3.bridge.lifetime import BootstrapError, Credentials, LifetimeLink
 from clauz3.bridge.runs_tool import RunOutcome, status_line
-from clauz3.bridge.schemas import TOOLS, ArgumentError, validate
+from clauz3.bridge.schemas import (
+    TOOLS,
+    ArgumentError,
+    ListSkillsArgs,
+    ReadSkillArgs,
+    RunArgs,
+    ToolsArgs,
+    validate,
+)
 from clauz3.bridge.server import MAX_PROGRESS_MESSAGE, ProgressSlot, progress_message
 from clauz3.bridge.skills import AUTHORING_ID, SkillSnapshot
 
@@ -37,10 +45,11 @@ def test_invalid_arguments(tool: str, args: dict[str, object], detail: str) -> N
 
 
 def test_valid_arguments_get_defaults() -> None:
-    assert validate("run", {"source": "x" * 262_144}) == {"source": "x" * 262_144, "request_id": None,
-                                                          "timeout_seconds": 60}
-    assert validate("tools", {}) == {"query": "", "view": "api"}
-    assert validate("run", {"source": "x", "timeout_seconds": 5.0})["timeout_seconds"] == 5
+    assert validate("run", {"source": "x" * 262_144}) == RunArgs("x" * 262_144, None, 60)
+    assert validate("tools", {}) == ToolsArgs("", "api")
+    assert validate("run", {"source": "x", "timeout_seconds": 5.0}) == RunArgs("x", None, 5)
+    assert validate("read_skill", {"id": "builtin:x"}) == ReadSkillArgs("builtin:x")
+    assert validate("list_skills", None) == ListSkillsArgs()
 
 
 async def test_progress_slot_keeps_only_the_latest() -> None:

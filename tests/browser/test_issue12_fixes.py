@@ -89,10 +89,9 @@ async def last_reply(s: Any) -> str:
     users = [i for i, f in enumerate(history) if f.get("method") == "clauz3/user"]
     text = []
     for frame in history[users[-1]:]:
-        update = ((frame.get("params") or {}).get("params") or frame.get("params") or {}).get("update") or {}
-        content = update.get("content") or {}
-        if update.get("sessionUpdate") == "agent_message_chunk" and isinstance(content.get("text"), str):
-            text.append(content["text"])
+        params = frame.get("params") or {}
+        if frame.get("method") == "clauz3/agent" and params.get("kind") == "text":
+            text.append(params["text"])
     return "".join(text)
 
 

@@ -215,8 +215,7 @@ def run_in(*phases: str) -> Callable[[dict[str, Any]], bool]:
 
 
 def chunk(frame: dict[str, Any]) -> bool:
-    update = frame.get("params", {}).get("update", {})
-    return frame.get("method") == "session/update" and update.get("sessionUpdate") == "agent_message_chunk"
+    return frame.get("method") == "clauz3/agent" and frame.get("params", {}).get("kind") == "text"
 
 
 # ----------------------------------------------------------------------------------- the points

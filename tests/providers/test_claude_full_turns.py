@@ -138,15 +138,14 @@ class Workspace:
                 and not any("clauz3.sessions.supervisor" in a for a in cmdline(p))]
 
     def updates(self, kind: str | None = None) -> list[dict[str, Any]]:
-        """The ``session/update`` payloads the page received live, in order."""
+        """The agent updates the page received live (its own ``clauz3/agent`` JSON), in order."""
         out = []
         for frame in self.frames:
-            if frame.get("method") != "session/update":
+            if frame.get("method") != "clauz3/agent":
                 continue
-            params = frame.get("params") or {}
-            update = (params.get("params") or params).get("update") or {}
-            if kind is None or update.get("sessionUpdate") == kind:
-                out.append(update)
+            item = frame.get("params") or {}
+            if kind is None or item.get("kind") == kind or item.get("type") == kind:
+                out.append(item)
         return out
 
     def timeline(self) -> list[str]:
@@ -156,8 +155,8 @@ class Workspace:
             method, params = frame.get("method"), frame.get("params") or {}
             if method == "clauz3/state":
                 out.append(f"state:{params.get('agent_status')}")
-            elif method == "session/update":
-                out.append(f"update:{((params.get('params') or params).get('update') or {}).get('sessionUpdate')}")
+            elif method == "clauz3/agent":
+                out.append(f"update:{params.get('type') or params.get('kind')}")
             else:
                 detail = params.get("code") or params.get("stop_reason") or params.get("text", "")[:40]
                 out.append(f"{method}:{detail}")
@@ -300,8 +299,7 @@ async def test_say_hi_streams_the_fake_model_text_to_the_page(box: Box) -> None:
         end = await ws.turn_ended(1)
         assert end.get("stop_reason") == "end_turn", end
         await expect(ws.page.locator(".bubble.assistant").last).to_contain_text(HELLO)
-        chunks = [u["content"]["text"] for u in ws.updates("agent_message_chunk")
-                  if isinstance(u.get("content"), dict) and u["content"].get("type") == "text"]
+        chunks = [u["text"] for u in ws.updates("text")]
         assert len(chunks) >= 2, chunks  # streamed, not one final blob
         assert HELLO in "".join(chunks)
         assert len(ws.adapter_pids()) == 1
@@ -337,9 +335,8 @@ async def test_run_tool_call_is_proved_approved_in_chromium_and_its_result_reach
         card = page.locator("section.approval").last
         await expect(card).to_contain_text("Verified limits", timeout=90_000)
         await expect(card).to_contain_text('email.only(addresses=["bob@example.com"])')
-        calls = [u for u in ws.updates("tool_call")
-                 if (u.get("_meta") or {}).get("claudeCode", {}).get("toolName") == RUN_TOOL]
-        assert len(calls) == 1, ws.updates("tool_call")
+        calls = {u["id"] for u in ws.updates("tool") if u.get("tool") == "run"}
+        assert len(calls) == 1, ws.updates("tool")
         await card.get_by_role("button", name="Approve", exact=True).click()
         await expect(page.locator("section.run").last).to_contain_text("Completed", timeout=60_000)
         end = await ws.turn_ended(1)

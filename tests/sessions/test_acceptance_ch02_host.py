@@ -153,7 +153,7 @@ async def test_stop_in_a_slow_turn_keeps_the_same_adapter_and_session(tmp_path: 
         assert len(adapters) == 1
         await ws.send(json.dumps({"method": "session/prompt",
                                   "params": {"conversation_id": cid, "prompt": "count to 1000 slowly"}}))
-        await recv_until(ws, lambda f: f.get("method") == "session/update", timeout=30)
+        await recv_until(ws, lambda f: f.get("method") == "clauz3/agent", timeout=30)
         await ws.send(json.dumps({"method": "session/cancel", "params": {}}))
         end, _ = await recv_until(ws, method("clauz3/turn_end"), timeout=30)
         assert end["params"]["stop_reason"] == "cancelled" and not end["params"].get("forced")
@@ -442,7 +442,7 @@ async def test_ignored_cancel_is_killed_then_resumed_by_load_without_duplicates(
         assert "replayed" not in json.dumps(seen) and "replayed" not in json.dumps(history)
         users = [f["params"]["turn"] for f in history if f["method"] == "clauz3/user"]
         assert users == [1, 2, 3]
-        chunks = [f["params"]["update"]["content"]["text"] for f in history if f["method"] == "session/update"]
+        chunks = [f["params"]["text"] for f in history if f["method"] == "clauz3/agent" and f["params"]["kind"] == "text"]
         assert chunks == ["c0;", "c1;", "c0;"]  # each once, nothing replayed twice
         await ws.close()
 

@@ -53,7 +53,7 @@ async def ready(svc: Any) -> tuple[Any, str]:
 async def start_slow_turn(ws: Any, cid: str, n: int = 40) -> None:
     await ws.send(json.dumps({"method": "session/prompt",
                               "params": {"conversation_id": cid, "prompt": f"count to {n} slowly"}}))
-    await recv_until(ws, lambda f: f.get("method") == "session/update", timeout=30)
+    await recv_until(ws, lambda f: f.get("method") == "clauz3/agent", timeout=30)
 
 
 async def test_idle_switch_opens_the_destinations_last_conversation(tmp_path: Path) -> None:
@@ -143,7 +143,7 @@ async def test_destination_leased_by_another_process_keeps_the_source_turn(tmp_p
             # The source turn goes on to its normal end in the same agent process.
             end, more = await recv_until(ws, method("clauz3/turn_end"), timeout=60)
             assert end["params"]["stop_reason"] == "end_turn"
-            assert any(f["method"] == "session/update" for f in more)
+            assert any(f["method"] == "clauz3/agent" for f in more)
             assert svc.host.project != str(dest) and svc.host.conversation.client.pid == supervisor
             assert lease_is_held(data, svc.host.project)
             await ws.close()

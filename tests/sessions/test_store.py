@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from clauz3.sessions import store_search
+from clauz3.sessions.acp_messages import AGENT_METHOD, AgentText, ToolCall, message_of, to_frame
 from clauz3.sessions.lease import LeaseHeld, acquire_conversation_lock, acquire_project_lease, project_key
 from clauz3.sessions.recent import RecentWorkspaces
 from clauz3.sessions.store import ConversationStore, StoreError, frame_text
@@ -22,6 +23,11 @@ def user(turn: int, text: str) -> dict:
 
 
 def chunk(text: str) -> dict:
+    return to_frame(AgentText(text))
+
+
+def old_chunk(text: str) -> dict:
+    """An agent text chunk as versions before the stable form retained it: the raw ACP frame."""
     return {"jsonrpc": "2.0", "method": "session/update",
             "params": {"sessionId": "s", "update": {"sessionUpdate": "agent_message_chunk",
                                                     "content": {"type": "text", "text": text}}}}
@@ -29,7 +35,7 @@ def chunk(text: str) -> dict:
 
 def say(store: ConversationStore, cid: str, turn: int, question: str, answer: str) -> None:
     store.append(cid, turn=turn, method="clauz3/user", frame=user(turn, question))
-    store.append(cid, turn=turn, method="session/update", frame=chunk(answer))
+    store.append(cid, turn=turn, method=AGENT_METHOD, frame=chunk(answer))
     store.index_turn(cid, turn)
 
 
@@ -58,6 +64,26 @@ def test_schema_wal_permissions_and_integrity(data: Path) -> None:
     assert store.fts  # this SQLite build has FTS5
 
 
+def test_transcripts_saved_with_raw_acp_frames_load_in_the_stable_form(data: Path) -> None:
+    store = ConversationStore.open(data, A)
+    cid = store.create(agent="demo").id
+    store.append(cid, turn=1, method="clauz3/user", frame=user(1, "question"))
+    store.append(cid, turn=1, method="session/update", frame=old_chunk("an old answer"))
+    tool = {"jsonrpc": "2.0", "method": "session/update", "params": {"sessionId": "s", "update": {
+        "sessionUpdate": "tool_call", "toolCallId": "t1", "title": "clauz3.run", "status": "pending",
+        "rawInput": {"source": "x"}, "content": [{"type": "content", "content": {"type": "text", "text": "out"}}]}}}
+    store.append(cid, turn=1, method="session/update", frame=tool)
+    store.append(cid, turn=1, method="session/update", frame={"method": "session/update", "params": {"update": []}})
+    store.index_turn(cid, 1)
+    history = store.history(cid)
+    assert [f["method"] for f in history] == ["clauz3/user", AGENT_METHOD, AGENT_METHOD]  # unreadable one dropped
+    assert history[1]["params"] == {"kind": "text", "text": "an old answer"}
+    call = message_of(history[2])
+    assert isinstance(call, ToolCall) and call.tool_call_id == "t1" and call.raw_input == {"source": "x"}
+    assert call.text == "out" and call.shown_tool == "run" and call.tool is None  # a title never makes it trusted
+    assert [s.id for s in store.search("old answer")] == [cid]
+
+
 def test_append_history_and_counters(data: Path) -> None:
     store = ConversationStore.open(data, A)
     conv = store.create(agent="demo", state={"mode": "restricted"})
@@ -66,7 +92,7 @@ def test_append_history_and_counters(data: Path) -> None:
     saved = store.get(conv.id)
     assert saved is not None and saved.turns == 2
     assert saved.bytes == sum(len(frame_text(f).encode()) for f in store.history(conv.id))
-    assert [f["method"] for f in store.history(conv.id)] == ["clauz3/user", "session/update"] * 2
+    assert [f["method"] for f in store.history(conv.id)] == ["clauz3/user", AGENT_METHOD] * 2
     assert store.set_state(conv.id, {"mode": "restricted"}) is False  # unchanged: not rewritten
     assert store.set_state(conv.id, {"mode": "restricted", "model": "x"}) is True
 
@@ -115,7 +141,7 @@ def test_search_by_title_after_rename(data: Path) -> None:
 def test_transcript_limit_stops_retaining_and_survives_restart(data: Path) -> None:
     store = ConversationStore.open(data, A, limit_bytes=2_000)
     cid = store.create(agent="demo").id
-    results = [store.append(cid, turn=1, method="session/update", frame=chunk("x" * 200)) for _ in range(20)]
+    results = [store.append(cid, turn=1, method=AGENT_METHOD, frame=chunk("x" * 200)) for _ in range(20)]
     saved = [r.saved for r in results]
     assert saved[0] and not saved[-1]
     assert sum(r.limit_reached for r in results) == 1  # one storage_limit_reached notice
@@ -125,7 +151,7 @@ def test_transcript_limit_stops_retaining_and_survives_restart(data: Path) -> No
     store.close()
     reopened = ConversationStore.open(data, A, limit_bytes=2_000)
     assert reopened.get(cid).history_limited
-    later = reopened.append(cid, turn=2, method="session/update", frame=chunk("y"), state={"turn": 2})
+    later = reopened.append(cid, turn=2, method=AGENT_METHOD, frame=chunk("y"), state={"turn": 2})
     assert later.saved is False and later.limit_reached is False
     assert reopened.get(cid).state == {"turn": 2, "history_limited": True}
     assert len(reopened.history(cid)) == kept

@@ -35,7 +35,10 @@ async def test_hello_turn_is_retained_and_titled(svc: Harness) -> None:
     assert user["params"]["turn"] == 1 and user["params"]["text"] == "hello"
     end, seen = await recv_until(ws, lambda f: f["method"] == "clauz3/turn_end")
     assert end["params"] == {"turn": 1, "stop_reason": "end_turn"}
-    assert any(f["method"] == "session/update" and f.get("jsonrpc") == "2.0" for f in seen)
+    # The page gets its own versioned JSON for agent updates, never the ACP frame (issue 15).
+    agent = [f for f in seen if f["method"] == "clauz3/agent"]
+    assert agent and all(f["params"]["v"] == 1 and "jsonrpc" not in f for f in agent)
+    assert "".join(f["params"]["text"] for f in agent if f["params"]["kind"] == "text")
     await recv_until(ws, state_is(title="hello", agent_status="ready", turn=1))
     history = svc.host.store.history(cid)
     assert next(f["method"] for f in history) == "clauz3/user"

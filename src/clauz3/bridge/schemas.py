@@ -182,8 +182,48 @@ def _string(args: dict[str, Any], name: str, *, required: bool = False, default:
     return value
 
 
-def validate(tool: str, arguments: dict[str, Any] | None) -> dict[str, Any]:
-    """Normalised arguments of ``tool`` or :class:`ArgumentError` (unknown tool included)."""
+@dataclass(frozen=True)
+class RunArgs:
+    source: str
+    request_id: str | None
+    timeout_seconds: int
+
+
+@dataclass(frozen=True)
+class StatusArgs:
+    request_id: str | None
+
+
+@dataclass(frozen=True)
+class ToolsArgs:
+    query: str
+    view: str  # "api" | "source"
+
+
+@dataclass(frozen=True)
+class LibrariesArgs:
+    query: str
+
+
+@dataclass(frozen=True)
+class ListSkillsArgs:
+    pass
+
+
+@dataclass(frozen=True)
+class ReadSkillArgs:
+    id: str
+
+
+ToolArgs = RunArgs | StatusArgs | ToolsArgs | LibrariesArgs | ListSkillsArgs | ReadSkillArgs
+
+
+def validate(tool: str, arguments: dict[str, Any] | None) -> ToolArgs:
+    """The typed arguments of ``tool`` or :class:`ArgumentError` (unknown tool included).
+
+    This is the only reader of a ``tools/call`` request's raw arguments (issue 15: MCP bodies
+    are parsed once, at the edge); the tools get the typed value.
+    """
     spec = SPECS.get(tool)
     if spec is None:
         raise ArgumentError(f"unknown tool {tool[:60]!r}; the tools are {', '.join(SPECS)}")
@@ -209,16 +249,18 @@ def validate(tool: str, arguments: dict[str, Any] | None) -> dict[str, Any]:
             raise ArgumentError("'timeout_seconds' must be an integer")
         if not 1 <= timeout <= 300:
             raise ArgumentError("'timeout_seconds' must be between 1 and 300")
-        return {"source": source, "request_id": request_id, "timeout_seconds": timeout}
+        return RunArgs(source, request_id, timeout)
     if tool == "status":
-        return {"request_id": _string(args, "request_id", max_chars=64)}
+        return StatusArgs(_string(args, "request_id", max_chars=64))
     if tool == "tools":
         view = _string(args, "view", default="api")
         if view not in ("api", "source"):
             raise ArgumentError("'view' must be \"api\" or \"source\"")
-        return {"query": _string(args, "query", default="", max_chars=MAX_QUERY), "view": view}
+        return ToolsArgs(_string(args, "query", default="", max_chars=MAX_QUERY) or "", view)
     if tool == "libraries":
-        return {"query": _string(args, "query", default="", max_chars=MAX_QUERY)}
+        return LibrariesArgs(_string(args, "query", default="", max_chars=MAX_QUERY) or "")
     if tool == "read_skill":
-        return {"id": _string(args, "id", required=True, max_chars=MAX_SKILL_ID)}
-    return {}
+        skill_id = _string(args, "id", required=True, max_chars=MAX_SKILL_ID)
+        assert skill_id is not None
+        return ReadSkillArgs(skill_id)
+    return ListSkillsArgs()

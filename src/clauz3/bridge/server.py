@@ -21,7 +21,17 @@ from mcp.server.lowlevel import Server
 
 from clauz3.bridge.catalogue import Entry, Library, libraries_result, tools_result
 from clauz3.bridge.runs_tool import RunOutcome, RunService, UnknownRun
-from clauz3.bridge.schemas import TOOLS, ArgumentError, validate
+from clauz3.bridge.schemas import (
+    TOOLS,
+    ArgumentError,
+    LibrariesArgs,
+    ListSkillsArgs,
+    ReadSkillArgs,
+    RunArgs,
+    StatusArgs,
+    ToolsArgs,
+    validate,
+)
 from clauz3.bridge.skills import UNKNOWN, SkillSnapshot
 
 SERVER_NAME = "clauz3"
@@ -132,10 +142,10 @@ def _has_progress_token(ctx: Any) -> bool:
     return getattr(meta, "progress_token", None) is not None
 
 
-async def _run_tool(ctx: Any, runs: RunService, args: dict[str, Any]) -> types.CallToolResult:
+async def _run_tool(ctx: Any, runs: RunService, args: RunArgs) -> types.CallToolResult:
     loop = asyncio.get_running_loop()
     slot = ProgressSlot(loop) if _has_progress_token(ctx) else None
-    started = runs.start(args["source"], args["request_id"], args["timeout_seconds"],
+    started = runs.start(args.source, args.request_id, args.timeout_seconds,
                          listener=slot.offer if slot is not None else None)
     if isinstance(started, RunOutcome):
         return _text_result(started.text(), started.structured())
@@ -179,29 +189,30 @@ def build_server(state: BridgeState) -> Server[Any]:
             args = validate(params.name, params.arguments)
         except ArgumentError as exc:
             return _error(f"invalid arguments: {exc}")
-        name = params.name
-        if name == "run":
-            if state.runs is None:
-                return _error("runs are unavailable in this bridge")
-            return await _run_tool(ctx, state.runs, args)
-        if name == "status":
-            if state.runs is None:
-                return _text_result("No runs yet.", {"runs": []})
-            try:
-                text, structured = state.runs.status(args["request_id"])
-            except UnknownRun:
-                return _error(UNKNOWN_RUN)
-            return _text_result(text, structured)
-        if name == "tools":
-            return _text_result(*tools_result(state.tools, args["query"], args["view"]))
-        if name == "libraries":
-            return _text_result(*libraries_result(state.libraries, args["query"]))
-        if name == "list_skills":
-            return _text_result(*state.skills.list_result())
-        skill = state.skills.read(args["id"])
-        if skill is None:
-            return _error(UNKNOWN)
-        return _text_result(skill.text, {"id": skill.id, "name": skill.name, "text": skill.text})
+        match args:
+            case RunArgs():
+                if state.runs is None:
+                    return _error("runs are unavailable in this bridge")
+                return await _run_tool(ctx, state.runs, args)
+            case StatusArgs(request_id=request_id):
+                if state.runs is None:
+                    return _text_result("No runs yet.", {"runs": []})
+                try:
+                    text, structured = state.runs.status(request_id)
+                except UnknownRun:
+                    return _error(UNKNOWN_RUN)
+                return _text_result(text, structured)
+            case ToolsArgs(query=query, view=view):
+                return _text_result(*tools_result(state.tools, query, view))
+            case LibrariesArgs(query=query):
+                return _text_result(*libraries_result(state.libraries, query))
+            case ListSkillsArgs():
+                return _text_result(*state.skills.list_result())
+            case ReadSkillArgs(id=skill_id):
+                skill = state.skills.read(skill_id)
+                if skill is None:
+                    return _error(UNKNOWN)
+                return _text_result(skill.text, {"id": skill.id, "name": skill.name, "text": skill.text})
 
     from clauz3._version import __version__
 

@@ -15,15 +15,16 @@ import contextlib
 import logging
 from collections import OrderedDict
 from collections.abc import Callable
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from .acp_messages import (
+    CONFIG_KINDS,
     STOP_REASONS,
     AcpEvent,
     AgentExited,
     AgentInfo,
     AgentStopped,
-    AgentText,
     Capabilities,
     ConfigUpdate,
     OtherUpdate,
@@ -31,6 +32,7 @@ from .acp_messages import (
     SessionInfo,
     ToolCall,
     TurnEnded,
+    read_update,
 )
 from .acp_params import PROTOCOL_VERSION, SessionParams, initialize_params, sanitize
 from .acp_permissions import CANCELLED, announced_tool, decide, request_tool_call_id
@@ -376,49 +378,30 @@ class AcpClient:
 
     def _on_update(self, frame: dict[str, Any]) -> None:
         """ACP-11..13, synchronously in wire order (never awaits before enqueueing)."""
-        params = frame.get("params")
-        update = params.get("update") if isinstance(params, dict) else None
-        if not isinstance(update, dict) or not isinstance(update.get("sessionUpdate"), str):
+        incoming = read_update(frame)
+        if incoming is None or self.session_id is None or incoming.session_id != self.session_id:
             return
-        if self.session_id is None or params.get("sessionId") != self.session_id:
-            return
-        kind = update["sessionUpdate"]
+        message = incoming.message
         if not self._turn_active:
-            if kind in ("config_option_update", "current_mode_update"):
-                self._emit(ConfigUpdate(kind, frame))
+            if isinstance(message, OtherUpdate) and message.kind in CONFIG_KINDS:
+                self._emit(ConfigUpdate(message.kind))
             return
-        if kind == "agent_message_chunk":
-            self._saw_output = True
-            content = update.get("content")
-            if isinstance(content, dict) and content.get("type") == "text" and isinstance(content.get("text"), str):
-                self._emit(AgentText(content["text"], frame))
-                return
-        elif kind in ("tool_call", "tool_call_update") and isinstance(update.get("toolCallId"), str):
-            self._saw_output = self._saw_output or kind == "tool_call"
-            self._emit(self._tool_call(kind, update, frame))
-            return
-        self._emit(OtherUpdate(kind, frame))
+        self._saw_output = self._saw_output or incoming.produces_output
+        if isinstance(message, ToolCall):
+            message = self._identify(message, incoming.update)
+        self._emit(message)
 
-    def _tool_call(self, kind: str, update: dict[str, Any], frame: dict[str, Any]) -> ToolCall:
-        call_id = update["toolCallId"]
+    def _identify(self, call: ToolCall, update: dict[str, Any]) -> ToolCall:
+        """PRM-2: remember the clauz3 tool this call id was announced as, from structured fields."""
+        call_id = call.tool_call_id
         tool = announced_tool(self.provider, update)
         if tool is not None:
             self._announced[call_id] = tool
             self._announced.move_to_end(call_id)
             while len(self._announced) > MAX_ANNOUNCED:
                 self._announced.popitem(last=False)
-        title = update.get("title")
-        status = update.get("status")
-        return ToolCall(
-            tool_call_id=call_id,
-            update=kind == "tool_call_update",
-            title=title if isinstance(title, str) else None,
-            status=status if isinstance(status, str) else None,
-            tool=self._announced.get(call_id),
-            raw_input=update.get("rawInput"),
-            raw_output=update.get("rawOutput"),
-            frame=frame,
-        )
+        tool = self._announced.get(call_id)
+        return replace(call, tool=tool, shown_tool=tool or call.shown_tool)
 
     async def _handle(self, method: Any, params: Any, is_notification: bool) -> Any:
         """Every agent → client method. Only permission requests get an answer other than -32601."""

@@ -1,11 +1,15 @@
 """The messages the ACP client hands to the rest of the host. Protocol shapes stay in here.
 
-Every message that came from a ``session/update`` carries ``frame``: the notification exactly as
-received, so the host can forward and retain it verbatim (02 §4.4) while reading typed fields.
+This is the one module that ``match``es on a ``session/update`` (:func:`read_update`); everything
+after it sees the small frozen messages below. A retained agent update is stored in clauz3's own
+stable form, ``{"method": "clauz3/agent", "params": {"kind": …}}`` (:func:`to_frame`), and read
+back with :func:`message_of`, which also reads transcripts saved by older versions (raw
+``session/update`` frames), so no other module ever reads an ACP field name.
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -44,7 +48,6 @@ class AgentText:
     """One ``agent_message_chunk`` text block, in wire order."""
 
     chunk: str
-    frame: dict[str, Any] = field(repr=False)
 
 
 @dataclass(frozen=True)
@@ -52,7 +55,10 @@ class ToolCall:
     """A ``tool_call`` (``update=False``) or ``tool_call_update`` (``update=True``).
 
     ``tool`` is the clauz3 tool this call was identified as from structured fields (04 PRM-2),
-    else None; display titles never decide it.
+    else None; display titles never decide it. ``shown_tool`` is what the transcript labels the
+    row with (the trusted ``tool``, else a clauz3 tool named by its metadata or title): display
+    only. ``text`` is the result text (text blocks, changed paths); ``details`` holds the other
+    fields verbatim for the row's raw-data view.
     """
 
     tool_call_id: str
@@ -62,15 +68,30 @@ class ToolCall:
     tool: str | None
     raw_input: Any
     raw_output: Any
-    frame: dict[str, Any] = field(repr=False)
+    text: str = ""
+    shown_tool: str | None = None
+    details: dict[str, Any] = field(default_factory=dict, repr=False)
+
+
+@dataclass(frozen=True)
+class PlanEntry:
+    content: str
+    status: str | None
+
+
+@dataclass(frozen=True)
+class Plan:
+    """A ``plan`` update: the agent's whole current plan (it replaces the previous one)."""
+
+    entries: tuple[PlanEntry, ...]
 
 
 @dataclass(frozen=True)
 class OtherUpdate:
-    """Any other valid in-turn update (unknown kinds included), kept verbatim (04 ACP-12)."""
+    """Any other valid in-turn update (unknown kinds included), kept verbatim in ``body`` (04 ACP-12)."""
 
     kind: str
-    frame: dict[str, Any] = field(repr=False)
+    body: dict[str, Any] = field(default_factory=dict, repr=False)
 
 
 @dataclass(frozen=True)
@@ -78,7 +99,6 @@ class ConfigUpdate:
     """``config_option_update`` / ``current_mode_update`` outside a turn: display only, not retained."""
 
     kind: str
-    frame: dict[str, Any] = field(repr=False)
 
 
 @dataclass(frozen=True)
@@ -112,6 +132,162 @@ class AgentStopped:
     forced: bool
 
 
+AgentUpdate = AgentText | ToolCall | Plan | OtherUpdate
 AcpEvent = (
-    AgentText | ToolCall | OtherUpdate | ConfigUpdate | PermissionRefused | TurnEnded | AgentExited | AgentStopped
+    AgentText | ToolCall | Plan | OtherUpdate | ConfigUpdate | PermissionRefused | TurnEnded | AgentExited
+    | AgentStopped
 )
+
+
+
+# -- the wire: the one place a session/update is read --------------------------------------------
+
+CONFIG_KINDS = frozenset({"config_option_update", "current_mode_update"})
+_CLAUZ3_TOOLS = frozenset({"run", "status", "tools", "libraries", "list_skills", "read_skill"})
+_TOOL_TITLE = re.compile(r"(?:mcp__)?clauz3(?:__|[.:/_-])(\w+)")
+_TOOL_FIELDS = frozenset({"sessionUpdate", "toolCallId", "title", "status", "rawInput", "rawOutput", "content"})
+
+
+@dataclass(frozen=True)
+class Incoming:
+    """One ``session/update`` notification: its session, the typed message, and (for the ACP
+    client's tool-identity rule, 04 PRM-2) the raw update object, which goes no further."""
+
+    session_id: str | None
+    message: AgentUpdate
+    update: dict[str, Any] = field(repr=False)
+
+    @property
+    def produces_output(self) -> bool:
+        """Whether this update counts as a response for ``no_response`` (02 TURN-4)."""
+        if isinstance(self.message, ToolCall):
+            return not self.message.update
+        return self.update.get("sessionUpdate") == "agent_message_chunk"
+
+
+def read_update(frame: dict[str, Any]) -> Incoming | None:
+    """A ``session/update`` notification as received, or None when it is malformed (04 ACP-11)."""
+    params = frame.get("params")
+    update = params.get("update") if isinstance(params, dict) else None
+    if not isinstance(update, dict) or not isinstance(update.get("sessionUpdate"), str):
+        return None
+    session = params.get("sessionId") if isinstance(params, dict) else None
+    return Incoming(session if isinstance(session, str) else None, _parse(update), update)
+
+
+def _parse(update: dict[str, Any]) -> AgentUpdate:
+    kind: str = update["sessionUpdate"]
+    match kind:
+        case "agent_message_chunk":
+            content = update.get("content")
+            if isinstance(content, dict) and content.get("type") == "text" and isinstance(content.get("text"), str):
+                return AgentText(content["text"])
+        case "tool_call" | "tool_call_update" if isinstance(update.get("toolCallId"), str):
+            return _tool_call(kind, update)
+        case "plan" if isinstance(update.get("entries"), list):
+            return Plan(tuple(
+                PlanEntry(str(e.get("content") or ""), e["status"] if isinstance(e.get("status"), str) else None)
+                for e in update["entries"] if isinstance(e, dict)))
+    return OtherUpdate(kind, update)
+
+
+def _tool_call(kind: str, update: dict[str, Any]) -> ToolCall:
+    title, status = update.get("title"), update.get("status")
+    return ToolCall(
+        tool_call_id=update["toolCallId"],
+        update=kind == "tool_call_update",
+        title=title if isinstance(title, str) else None,
+        status=status if isinstance(status, str) else None,
+        tool=None,
+        raw_input=update.get("rawInput"),
+        raw_output=update.get("rawOutput"),
+        text=_result_text(update.get("content")),
+        shown_tool=_shown_tool(update, title),
+        details={k: v for k, v in update.items() if k not in _TOOL_FIELDS},
+    )
+
+
+def _shown_tool(update: dict[str, Any], title: Any) -> str | None:
+    meta = update.get("_meta")
+    named = meta.get("clauz3") if isinstance(meta, dict) else None
+    if isinstance(named, dict) and named.get("tool") in _CLAUZ3_TOOLS:
+        return str(named["tool"])
+    found = _TOOL_TITLE.fullmatch(title) if isinstance(title, str) else None
+    return found.group(1) if found and found.group(1) in _CLAUZ3_TOOLS else None
+
+
+def _result_text(content: Any) -> str:
+    if not isinstance(content, list):
+        return ""
+    out: list[str] = []
+    for item in content:
+        inner = item.get("content") if isinstance(item, dict) and item.get("type") == "content" else item
+        if isinstance(inner, dict) and inner.get("type") == "text" and isinstance(inner.get("text"), str):
+            out.append(inner["text"])
+        elif isinstance(item, dict) and item.get("type") == "diff":
+            out.append(f"{item.get('path') or ''} (changed)")
+    return "\n".join(out)
+
+
+# -- the stored form ------------------------------------------------------------------------------
+
+AGENT_METHOD = "clauz3/agent"
+_OLD_METHOD = "session/update"  # transcripts saved before the stable form
+
+
+def to_frame(message: AgentUpdate) -> dict[str, Any]:
+    """The retained frame of one agent update, in clauz3's stable form."""
+    params: dict[str, Any]
+    match message:
+        case AgentText(chunk=chunk):
+            params = {"kind": "text", "text": chunk}
+        case ToolCall():
+            params = {"kind": "tool_call", "id": message.tool_call_id, "update": message.update,
+                      "title": message.title, "status": message.status, "tool": message.tool,
+                      "shown_tool": message.shown_tool, "input": message.raw_input, "output": message.raw_output,
+                      "text": message.text, "details": message.details}
+        case Plan(entries=entries):
+            params = {"kind": "plan", "entries": [{"content": e.content, "status": e.status} for e in entries]}
+        case OtherUpdate(kind=kind, body=body):
+            params = {"kind": "other", "type": kind, "body": body}
+    return {"method": AGENT_METHOD, "params": params}
+
+
+def message_of(frame: dict[str, Any]) -> AgentUpdate | None:
+    """The agent update a retained frame holds (stable form or an older raw one), else None."""
+    method = frame.get("method")
+    if method == _OLD_METHOD:
+        incoming = read_update(frame)
+        return incoming.message if incoming is not None else None
+    params = frame.get("params")
+    if method != AGENT_METHOD or not isinstance(params, dict):
+        return None
+    match params.get("kind"):
+        case "text" if isinstance(params.get("text"), str):
+            return AgentText(params["text"])
+        case "tool_call" if isinstance(params.get("id"), str):
+            return ToolCall(
+                tool_call_id=params["id"], update=params.get("update") is True, title=_str(params.get("title")),
+                status=_str(params.get("status")), tool=_str(params.get("tool")), raw_input=params.get("input"),
+                raw_output=params.get("output"), text=_str(params.get("text")) or "",
+                shown_tool=_str(params.get("shown_tool")),
+                details=params["details"] if isinstance(params.get("details"), dict) else {})
+        case "plan" if isinstance(params.get("entries"), list):
+            return Plan(tuple(PlanEntry(str(e.get("content") or ""), _str(e.get("status")))
+                              for e in params["entries"] if isinstance(e, dict)))
+        case "other" if isinstance(params.get("type"), str):
+            return OtherUpdate(params["type"], params["body"] if isinstance(params.get("body"), dict) else {})
+    return None
+
+
+def upgrade(frame: dict[str, Any]) -> dict[str, Any] | None:
+    """A stored frame in today's form: an older raw ``session/update`` becomes the stable form
+    (None if it holds nothing readable); every other frame is returned unchanged."""
+    if frame.get("method") != _OLD_METHOD:
+        return frame
+    message = message_of(frame)
+    return to_frame(message) if message is not None else None
+
+
+def _str(value: Any) -> str | None:
+    return value if isinstance(value, str) else None

@@ -31,8 +31,10 @@ from .acp_messages import (
     Capabilities,
     OtherUpdate,
     PermissionRefused,
+    Plan,
     ToolCall,
     TurnEnded,
+    to_frame,
 )
 from .acp_params import bridge_entry
 from .bridge_check import FAILED
@@ -312,12 +314,9 @@ class ConversationRuntime:
         self.status = "starting"
         self.error = self.error_detail = None
         self.changed()
-        if not await links.bridge_ok():
-            self.status = "unavailable"
-            self.error = f"{self.label} can't start: {FAILED}"
-            self.say("agent_unavailable", reason=FAILED)
-            self.changed()
-            return
+        # 00 DEC-6: the bridge self-check runs in parallel with the adapter's start; it is awaited
+        # before session/new, the first step that starts a bridge.
+        bridge_ok = asyncio.ensure_future(links.bridge_ok())
         entry, self._ticket = await self.mint_bridge_entry()
         if links.config.bridge_argv:
             entry["command"] = links.config.bridge_argv[0]
@@ -351,6 +350,13 @@ class ConversationRuntime:
                 info = await client.start()
             finally:
                 os.close(read_end)
+            if not await bridge_ok:
+                await self.end_agent()
+                self.status = "unavailable"
+                self.error = f"{self.label} can't start: {FAILED}"
+                self.say("agent_unavailable", reason=FAILED)
+                self.changed()
+                return
             self.capabilities = info.capabilities
             if info.agent_version:
                 self.saved["agent_version"] = info.agent_version
@@ -557,8 +563,8 @@ class ConversationRuntime:
     # -- events -----------------------------------------------------------------------------------
 
     def _on_event(self, event: AcpEvent) -> None:
-        if isinstance(event, AgentText | ToolCall | OtherUpdate):
-            self.retain(event.frame)
+        if isinstance(event, AgentText | ToolCall | Plan | OtherUpdate):
+            self.retain(to_frame(event))
         elif isinstance(event, PermissionRefused):
             self.say("permission_refused")
         elif isinstance(event, TurnEnded):

@@ -10,6 +10,7 @@ import re
 import time
 from typing import Any
 
+from .acp_messages import AgentText, ToolCall, message_of
 from .providers import SHORT_LABELS
 
 _PRIVATE_STATE = ("session_id", "host_notes")
@@ -64,17 +65,14 @@ def as_markdown(*, title: str, project: str, agent: str, model: str | None, stat
             lines.extend(["## You", "", str(params.get("text", "")), ""])
             if names:
                 lines.extend([f"Attachments: {names}", ""])
-        elif method == "session/update":
-            update = params.get("update") if isinstance(params.get("update"), dict) else {}
-            kind = update.get("sessionUpdate")
-            content = update.get("content") if isinstance(update.get("content"), dict) else {}
-            if kind == "agent_message_chunk" and isinstance(content.get("text"), str):
-                assistant.append(content["text"])
-            elif kind in ("tool_call", "tool_call_update") and isinstance(update.get("toolCallId"), str):
-                old = tools.get(update["toolCallId"], "")
-                title_text = update.get("title") or old.split(" — ")[0] or "Tool call"
-                status = update.get("status") or (old.split(" — ")[1] if " — " in old else "pending")
-                tools[update["toolCallId"]] = f"{title_text} — {status}"
+        elif (message := message_of(frame)) is not None:
+            if isinstance(message, AgentText):
+                assistant.append(message.chunk)
+            elif isinstance(message, ToolCall):
+                old = tools.get(message.tool_call_id, "")
+                title_text = message.title or old.split(" — ")[0] or "Tool call"
+                status = message.status or (old.split(" — ")[1] if " — " in old else "pending")
+                tools[message.tool_call_id] = f"{title_text} — {status}"
         elif method == "clauz3/turn_end":
             flush()
     flush()

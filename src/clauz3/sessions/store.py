@@ -22,6 +22,7 @@ from typing import Any
 from clauz3.storage.migrations import MigrationError, open_store, transaction
 
 from . import store_search
+from .acp_messages import AgentText, message_of, upgrade
 from .store_schema import MIGRATIONS, has_fts5
 
 LIMIT_BYTES = 8_000_000
@@ -262,7 +263,8 @@ class ConversationStore:
         rows = self._conn.execute(
             "SELECT frame FROM messages WHERE conversation = ? ORDER BY sequence", (conversation_id,)
         )
-        return [json.loads(row[0]) for row in rows]
+        # Older versions kept raw ACP frames: they are read in today's stable form.
+        return [frame for row in rows if (frame := upgrade(json.loads(row[0]))) is not None]
 
     def index_turn(self, conversation_id: str, turn: int) -> None:
         """Upsert the search row of one turn: user text plus assistant text (STORE-7)."""
@@ -388,11 +390,8 @@ def _searchable_text(method: str, frame: dict[str, Any]) -> str:
     params = frame.get("params") if isinstance(frame.get("params"), dict) else {}
     if method == "clauz3/user" and isinstance(params.get("text"), str):
         return params["text"] + "\n"
-    update = params.get("update") if isinstance(params.get("update"), dict) else {}
-    content = update.get("content") if isinstance(update.get("content"), dict) else {}
-    if update.get("sessionUpdate") == "agent_message_chunk" and isinstance(content.get("text"), str):
-        return content["text"]
-    return ""
+    message = message_of(frame)
+    return message.chunk if isinstance(message, AgentText) else ""
 
 
 def _conversation(row: tuple[Any, ...]) -> Conversation:

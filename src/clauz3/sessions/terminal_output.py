@@ -12,6 +12,8 @@ import contextlib
 from collections.abc import Callable
 from typing import Any, TextIO
 
+from .acp_messages import AgentText, AgentUpdate, ToolCall, message_of
+
 FINAL_RUN_PHASES = frozenset({"completed", "refused", "failed", "cancelled", "uncertain"})
 PHASE_TEXT = {
     "checking": "checking the program",
@@ -75,10 +77,8 @@ class Renderer:
     def frame(self, frame: dict[str, Any]) -> None:
         method = frame.get("method")
         params = frame.get("params") if isinstance(frame.get("params"), dict) else {}
-        if method == "session/update":
-            update = params.get("update")
-            if isinstance(update, dict):
-                self._update(update)
+        if (message := message_of(frame)) is not None:
+            self._update(message)
         elif method == "clauz3/notice":
             self.note(f"[clauz3] {params.get('text', '')}")
         elif method == "clauz3/approval":
@@ -97,22 +97,17 @@ class Renderer:
             self.note("[clauz3] This conversation's libraries changed; automatic approvals are paused."
                       if params.get("paused") else "[clauz3] This conversation's libraries changed.")
 
-    def _update(self, update: dict[str, Any]) -> None:
-        kind = update.get("sessionUpdate")
-        if kind == "agent_message_chunk":
-            content = update.get("content")
-            if isinstance(content, dict) and content.get("type") == "text" and isinstance(content.get("text"), str):
-                self._write_out(_clean(content["text"]))
-        elif kind in ("tool_call", "tool_call_update"):
-            call_id = str(update.get("toolCallId", ""))
-            title = update.get("title")
-            if isinstance(title, str) and title:
-                self._titles[call_id] = title
+    def _update(self, message: AgentUpdate) -> None:
+        if isinstance(message, AgentText):
+            self._write_out(_clean(message.chunk))
+        elif isinstance(message, ToolCall):
+            call_id = message.tool_call_id
+            if message.title:
+                self._titles[call_id] = message.title
             name = self._titles.get(call_id, "tool")
-            status = update.get("status")
-            if kind == "tool_call":
+            if not message.update:
                 self.note(f"[{name}]")
-            elif status == "failed":
+            elif message.status == "failed":
                 self.note(f"[{name}: failed]")
 
     def _turn_end(self, params: dict[str, Any]) -> None:

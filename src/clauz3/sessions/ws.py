@@ -19,6 +19,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from clauz3.approvals.transport import cookie_value
 
 from .notices import notice
+from .page_frames import page_frame
 from .publisher import Close, Subscriber, encode
 
 log = logging.getLogger("clauz3.sessions.ws")
@@ -100,7 +101,7 @@ async def _send_loop(websocket: WebSocket, subscriber: Subscriber) -> None:
             if isinstance(frame, Close):
                 await websocket.close(frame.code, frame.reason)
                 return
-            await websocket.send_text(encode(frame))
+            await websocket.send_text(encode(page_frame(frame)))
     except (WebSocketDisconnect, RuntimeError, OSError):
         return
 

@@ -18,7 +18,7 @@ const TOOL_STATUS = { pending: "Waiting", in_progress: "Working…", completed: 
 let turns = new Map();      // turn number → container element
 let currentTurn = 0;
 let message = null;         // {node, stream, pending: [], unsaved}
-let tools = new Map();      // toolCallId → ToolCard
+let tools = new Map();      // tool-call id → ToolCard
 let slots = new Map();      // request_id → the run card's place, right after its `run` tool row
 let plans = new Map();      // turn → plan list element
 let flushScheduled = false;
@@ -147,8 +147,8 @@ function render(frame) {
       if (live) { emit("user-echo", text); stickToBottom(true); }
       break;
     }
-    case "session/update":
-      update((params.params || params).update || {}, unsaved);
+    case "clauz3/agent":
+      if (params.v === 1) agentUpdate(params, unsaved);
       break;
     case "clauz3/turn_end": {
       endMessage();
@@ -180,26 +180,26 @@ function render(frame) {
   if (live) stickToBottom(nearBottom());
 }
 
-function update(u, unsaved) {
-  const kind = u.sessionUpdate;
-  if (kind === "agent_message_chunk") {
-    const content = u.content || {};
-    if (content.type === "text" && typeof content.text === "string") agentText(content.text, unsaved);
+// The server's own small JSON for an agent update (built at the web edge, version 1): text, a
+// tool row, a plan, or another kind that is stored but not rendered (UI-16).
+function agentUpdate(u, unsaved) {
+  if (u.kind === "text") {
+    if (typeof u.text === "string") agentText(u.text, unsaved);
     return;
   }
-  if (kind === "tool_call" || kind === "tool_call_update") {
-    if (typeof u.toolCallId !== "string") return;
+  if (u.kind === "tool") {
+    if (typeof u.id !== "string") return;
     endMessage();
-    let card = tools.get(u.toolCallId);
+    let card = tools.get(u.id);
     if (!card) {
-      card = new ToolCard(u.toolCallId);
-      tools.set(u.toolCallId, card);
+      card = new ToolCard(u.id);
+      tools.set(u.id, card);
       turnContainer(currentTurn).append(card.node);
     }
     card.merge(u);
     return;
   }
-  if (kind === "plan") {
+  if (u.kind === "plan") {
     endMessage();
     const entries = Array.isArray(u.entries) ? u.entries : [];
     let list = plans.get(currentTurn);
@@ -210,31 +210,12 @@ function update(u, unsaved) {
     }
     list.replaceChildren(...entries.map((e) => el("li", { class: `plan-${e.status || "pending"}`, text: `${e.content ?? ""}${e.status ? ` — ${e.status.replace("_", " ")}` : ""}` })));
   }
-  // Other sessionUpdate kinds are stored by the host but not rendered (UI-16).
-}
-
-function clauz3Tool(data) {
-  const meta = data._meta && data._meta.clauz3;
-  if (meta && typeof meta.tool === "string" && CLAUZ3_TOOLS[meta.tool]) return meta.tool;
-  const m = /^(?:mcp__)?clauz3(?:__|[.:/_-])(\w+)$/.exec(String(data.title || ""));
-  return m && CLAUZ3_TOOLS[m[1]] ? m[1] : null;
-}
-
-function textOf(content) {
-  if (!Array.isArray(content)) return "";
-  const out = [];
-  for (const item of content) {
-    const inner = item && item.type === "content" ? item.content : item;
-    if (inner && inner.type === "text" && typeof inner.text === "string") out.push(inner.text);
-    else if (item && item.type === "diff") out.push(`${item.path || ""} (changed)`);
-  }
-  return out.join("\n");
 }
 
 class ToolCard {
   constructor(id) {
     this.id = id;
-    this.data = { toolCallId: id };
+    this.data = { id };
     this.open = new Set();
     this.title = el("span", { class: "tool-title" });
     this.badge = el("span", { class: "badge native", text: "Native tool", hidden: true });
@@ -252,22 +233,24 @@ class ToolCard {
   }
   fillRaw() { this.raw.textContent = JSON.stringify(this.data, null, 2); }
   merge(u) {
-    for (const [key, value] of Object.entries(u)) if (value !== undefined && value !== null) this.data[key] = value;
-    const tool = clauz3Tool(this.data);
+    for (const [key, value] of Object.entries(u)) {
+      if (key !== "v" && key !== "kind" && value !== undefined && value !== null) this.data[key] = value;
+    }
+    const tool = CLAUZ3_TOOLS[this.data.tool] ? this.data.tool : null;
     this.title.textContent = tool ? CLAUZ3_TOOLS[tool] : String(this.data.title || "Tool call");
     this.badge.hidden = Boolean(tool);
     const status = this.data.status || "pending";
-    const out = this.data.rawOutput;
+    const out = this.data.output;
     // Issue 12: a run the prover or the person refused did not "finish": the row says Refused.
     const refused = tool === "run" && out && typeof out === "object" && out.phase === "refused";
     this.status.textContent = refused ? "Refused" : TOOL_STATUS[status] || status;
     this.node.dataset.status = status;
-    const text = textOf(this.data.content);
+    const text = String(this.data.text || "");
     this.result.textContent = text;
     this.resultBox.hidden = !text;
     if (this.rawDetails.open) this.fillRaw();
-    const output = this.data.rawOutput;
-    const input = this.data.rawInput;
+    const output = this.data.output;
+    const input = this.data.input;
     const named = output && typeof output === "object" && typeof output.request_id === "string" ? output.request_id
       : input && typeof input === "object" && typeof input.request_id === "string" ? input.request_id : null;
     if (tool === "run" && named && this.node.isConnected) runSlot(named, this.node);
