@@ -25,491 +25,71 @@ import json
 from dataclasses import dataclass, field, fields, is_dataclass
 from typing import Any, Union
 
-# ---------------------------------------------------------------------------------------- types
-
-
-@dataclass(frozen=True)
-class TScalar:
-    """``bool``, ``int``, ``float``, ``str`` or ``None``."""
-
-    name: str
-
-
-@dataclass(frozen=True)
-class TOptional:
-    """``T | None`` (narrowed by ``is None`` tests)."""
-
-    inner: Type
-
-
-@dataclass(frozen=True)
-class TList:
-    elem: Type
-
-
-@dataclass(frozen=True)
-class TSet:
-    elem: Type
-
-
-@dataclass(frozen=True)
-class TTuple:
-    """Fixed tuple ``tuple[T1, T2]`` (``elems``) or homogeneous ``tuple[T, ...]`` (``elem``)."""
-
-    elems: tuple[Type, ...] | None = None
-    elem: Type | None = None
-
-
-@dataclass(frozen=True)
-class TDict:
-    key: Type
-    value: Type
-
-
-@dataclass(frozen=True)
-class TRow:
-    """Instance of a ``clauz3.Row`` subclass, named by its key in ``CheckedProgram.rows``."""
-
-    schema: str
-
-
-@dataclass(frozen=True)
-class TRowClass:
-    """The Row class itself (passed to a ``type[T]`` parameter or to a contract helper)."""
-
-    schema: str
-
-
-@dataclass(frozen=True)
-class TObject:
-    """Element type of literals mixing scalar types: equality, ``in`` and passing only."""
-
-
-Type = Union[TScalar, TOptional, TList, TSet, TTuple, TDict, TRow, TRowClass, TObject]
-
-BOOL = TScalar("bool")
-INT = TScalar("int")
-FLOAT = TScalar("float")
-STR = TScalar("str")
-NONE = TScalar("None")
-OBJECT = TObject()
-
-# ---------------------------------------------------------------------------------- expressions
-
-
-@dataclass(frozen=True)
-class Const:
-    """A literal value: ``None``, bool, int, float, str, or tuples of those for collections.
-
-    ``kind`` tells how to rebuild a collection constant: ``"scalar"``, ``"list"``, ``"tuple"``,
-    ``"set"`` (value is a tuple sorted by ``repr`` for determinism), ``"dict"`` (value is a
-    tuple of ``(key, value)`` pairs in insertion order), ``"filepath"`` / ``"dirpath"`` (a typed
-    path; value is its canonical str), ``"column"`` (a ``ColumnRef``; value is
-    ``(schema, field)``). Nested collection values are nested ``Const`` objects.
-    """
-
-    value: Any
-    type: Type
-    line: int
-    col: int
-    kind: str = "scalar"
-
-
-@dataclass(frozen=True)
-class Name:
-    id: str
-    type: Type
-    line: int
-    col: int
-
-
-@dataclass(frozen=True)
-class ListExpr:
-    elts: tuple[Expr, ...]
-    type: Type
-    line: int
-    col: int
-
-
-@dataclass(frozen=True)
-class TupleExpr:
-    elts: tuple[Expr, ...]
-    type: Type
-    line: int
-    col: int
-
-
-@dataclass(frozen=True)
-class SetExpr:
-    elts: tuple[Expr, ...]
-    type: Type
-    line: int
-    col: int
-
-
-@dataclass(frozen=True)
-class DictExpr:
-    keys: tuple[Expr, ...]
-    values: tuple[Expr, ...]
-    type: Type
-    line: int
-    col: int
-
-
-@dataclass(frozen=True)
-class ListComp:
-    """``[elt for target in iter if c1 if c2]`` — iter is always unrollable (LOOP-1)."""
-
-    elt: Expr
-    target: Target
-    iter: Expr
-    conds: tuple[Expr, ...]
-    type: Type
-    line: int
-    col: int
-
-
-@dataclass(frozen=True)
-class BinOp:
-    """``op`` is the Python operator symbol: ``+ - * / // % ** & | ^ << >>``."""
-
-    op: str
-    left: Expr
-    right: Expr
-    type: Type
-    line: int
-    col: int
-    source: str = ""
-
-
-@dataclass(frozen=True)
-class UnaryOp:
-    """``op`` is ``not``, ``-``, ``+`` or ``~``."""
-
-    op: str
-    operand: Expr
-    type: Type
-    line: int
-    col: int
-
-
-@dataclass(frozen=True)
-class BoolOp:
-    """``and`` / ``or`` with Python operand selection (result is one of the operands)."""
-
-    op: str
-    values: tuple[Expr, ...]
-    type: Type
-    line: int
-    col: int
-
-
-@dataclass(frozen=True)
-class Compare:
-    """Chained comparison; ops among ``== != < <= > >= in not_in is is_not`` (``is`` only with None)."""
-
-    left: Expr
-    ops: tuple[str, ...]
-    comparators: tuple[Expr, ...]
-    type: Type
-    line: int
-    col: int
-
-
-@dataclass(frozen=True)
-class IfExp:
-    test: Expr
-    body: Expr
-    orelse: Expr
-    type: Type
-    line: int
-    col: int
-
-
-@dataclass(frozen=True)
-class Subscript:
-    """``value[index]`` on str, list, tuple or dict (IndexError / KeyError obligation)."""
-
-    value: Expr
-    index: Expr
-    type: Type
-    line: int
-    col: int
-    source: str = ""
-
-
-@dataclass(frozen=True)
-class Slice:
-    """``value[lower:upper]`` (step absent or 1)."""
-
-    value: Expr
-    lower: Expr | None
-    upper: Expr | None
-    type: Type
-    line: int
-    col: int
-
-
-@dataclass(frozen=True)
-class FieldGet:
-    """``row.field`` on a Row instance, or ``e.field`` on a call record/event in predicates."""
-
-    value: Expr
-    field: str
-    type: Type
-    line: int
-    col: int
-
-
-@dataclass(frozen=True)
-class FString:
-    """f-string; ``parts`` are str pieces or expressions of type str, int or bool."""
-
-    parts: tuple[str | Expr, ...]
-    type: Type
-    line: int
-    col: int
-
-
-@dataclass(frozen=True)
-class EffectCall:
-    """A call of a trusted effect, arguments bound to parameters (EFF-5, EFF-6).
-
-    ``args`` holds ``(param, expr)`` for every parameter the call passes, in source order (the
-    order they are evaluated);
-    ``omitted`` the parameters left to their default (unconstrained in proofs). ``site`` is a
-    program-unique index of the call site (source order), used for counterexamples and results.
-    ``row_class`` is set when the effect returns ``list[T]`` for a ``type[T]`` parameter.
-    """
-
-    effect: str
-    args: tuple[tuple[str, Expr], ...]
-    omitted: tuple[str, ...]
-    type: Type
-    line: int
-    col: int
-    site: int
-    source: str = ""
-    file: str = ""
-
-
-@dataclass(frozen=True)
-class HelperCall:
-    """Inlined call of ``CheckedProgram.functions[function]``; args in parameter order, defaults filled.
-
-    ``order``: indices into ``args`` in the order the call writes them (keywords may come in any
-    order), which is the order they are evaluated; ``()`` means parameter order.
-    """
-
-    function: str
-    args: tuple[Expr, ...]
-    type: Type
-    line: int
-    col: int
-    source: str = ""
-    order: tuple[int, ...] = ()
-
-
-@dataclass(frozen=True)
-class BuiltinCall:
-    """A builtin from 01 §3.4 (``len``, ``int``, ``min``…) or ``math.<fn>``; ``name`` is e.g. ``"len"`` or ``"math.floor"``."""
-
-    name: str
-    args: tuple[Expr, ...]
-    kwargs: tuple[tuple[str, Expr], ...]
-    type: Type
-    line: int
-    col: int
-    source: str = ""
-
-
-@dataclass(frozen=True)
-class MethodCall:
-    """``obj.method(args)``; ``receiver`` is ``"str"``, ``"list"``, ``"set"`` or ``"dict"``."""
-
-    receiver: str
-    method: str
-    obj: Expr
-    args: tuple[Expr, ...]
-    type: Type
-    line: int
-    col: int
-    source: str = ""
-
-
-@dataclass(frozen=True)
-class SolverCall:
-    """Call of a function modelled with ``clauz3.solver``: proofs inline ``model``, runs call ``real``."""
-
-    real: str
-    model: str
-    args: tuple[Expr, ...]
-    type: Type
-    line: int
-    col: int
-    order: tuple[int, ...] = ()  # evaluation order of ``args``, as HelperCall.order
-
-
-@dataclass(frozen=True)
-class Formatted:
-    """An f-string field with a format spec: ``format(value, spec)`` (language/formatspec.py)."""
-
-    value: Expr
-    spec: str
-    type: Type
-    line: int
-    col: int
-
-
-@dataclass(frozen=True)
-class RowNew:
-    """``Schema(field=value, …)``: a row of a declared schema built by the program, every field given."""
-
-    schema: str
-    fields: tuple[tuple[str, Expr], ...]  # in the order written (the evaluation order)
-    type: Type
-    line: int
-    col: int
-
-
-@dataclass(frozen=True)
-class RecordVar:
-    """The single parameter of a contract predicate (``lambda e: …``): a call record or event."""
-
-    id: str
-    line: int
-    col: int
-    type: Type = OBJECT
-
-
-Expr = Union[
-    Const, Name, ListExpr, TupleExpr, SetExpr, DictExpr, ListComp, BinOp, UnaryOp, BoolOp, Compare,
-    IfExp, Subscript, Slice, FieldGet, FString, EffectCall, HelperCall, BuiltinCall, MethodCall,
-    SolverCall, RecordVar, RowNew, Formatted,
-]
-
-# ----------------------------------------------------------------------------------- statements
-
-
-@dataclass(frozen=True)
-class NameTarget:
-    id: str
-    type: Type
-
-
-@dataclass(frozen=True)
-class TupleTarget:
-    elts: tuple[Target, ...]
-
-
-Target = Union[NameTarget, TupleTarget]
-
-
-@dataclass(frozen=True)
-class Assign:
-    target: Target
-    value: Expr
-    line: int
-    col: int
-
-
-@dataclass(frozen=True)
-class AugAssign:
-    name: str
-    op: str
-    value: Expr
-    type: Type
-    line: int
-    col: int
-    source: str = ""
-
-
-@dataclass(frozen=True)
-class SetItem:
-    """``name[index] = value`` on a uniquely owned local list or dict (MUT-1)."""
-
-    name: str
-    index: Expr
-    value: Expr
-    line: int
-    col: int
-
-
-@dataclass(frozen=True)
-class ExprStmt:
-    value: Expr
-    line: int
-    col: int
-
-
-@dataclass(frozen=True)
-class Return:
-    value: Expr | None
-    line: int
-    col: int
-
-
-@dataclass(frozen=True)
-class If:
-    test: Expr
-    body: tuple[Stmt, ...]
-    orelse: tuple[Stmt, ...]
-    line: int
-    col: int
-    source: str = ""
-
-
-@dataclass(frozen=True)
-class For:
-    """``mode`` is ``"unrolled"`` (LOOP-1) or ``"symbolic"`` (LOOP-2, iter is a trusted list)."""
-
-    target: Target
-    iter: Expr
-    body: tuple[Stmt, ...]
-    mode: str
-    line: int
-    col: int
-
-
-@dataclass(frozen=True)
-class Break:
-    line: int
-    col: int
-
-
-@dataclass(frozen=True)
-class Continue:
-    line: int
-    col: int
-
-
-@dataclass(frozen=True)
-class Assert:
-    test: Expr
-    msg: Expr | None
-    line: int
-    col: int
-    source: str = ""
-
-
-@dataclass(frozen=True)
-class Raise:
-    """``raise E(args)`` / ``raise E`` of a built-in exception class; must be unreachable."""
-
-    exception: str
-    args: tuple[Expr, ...]
-    line: int
-    col: int
-    source: str = ""
-
-
-@dataclass(frozen=True)
-class Pass:
-    line: int
-    col: int
-
-
-Stmt = Union[Assign, AugAssign, SetItem, ExprStmt, Return, If, For, Break, Continue, Assert, Raise, Pass]
+# The IR's node classes live in three modules by kind; this module re-exports them so every consumer
+# keeps writing ``ir.X`` (and class names, not modules, are what ``canonical`` hashes).
+from clauz3.language.ir_expressions import (
+    BinOp,
+    BoolOp,
+    BuiltinCall,
+    Compare,
+    Const,
+    DictExpr,
+    EffectCall,
+    Expr,
+    FieldGet,
+    Formatted,
+    FString,
+    HelperCall,
+    IfExp,
+    ListComp,
+    ListExpr,
+    MethodCall,
+    Name,
+    NameTarget,
+    RecordVar,
+    RowNew,
+    SetExpr,
+    Slice,
+    SolverCall,
+    Subscript,
+    Target,
+    TupleExpr,
+    TupleTarget,
+    UnaryOp,
+)
+from clauz3.language.ir_statements import (
+    Assert,
+    Assign,
+    AugAssign,
+    Break,
+    Continue,
+    ExprStmt,
+    For,
+    If,
+    Pass,
+    Raise,
+    Return,
+    SetItem,
+    Stmt,
+)
+from clauz3.language.ir_types import (
+    BOOL,
+    FLOAT,
+    INT,
+    NONE,
+    OBJECT,
+    STR,
+    TDict,
+    TList,
+    TObject,
+    TOptional,
+    TRow,
+    TRowClass,
+    TScalar,
+    TSet,
+    TTuple,
+    Type,
+)
 
 # ------------------------------------------------------------------------------------ functions
 
@@ -795,3 +375,91 @@ def canonical(value: Any) -> bytes:
 
 def ir_sha256(program: CheckedProgram) -> str:
     return hashlib.sha256(canonical(program)).hexdigest()
+
+
+__all__ = [
+    "BOOL",
+    "FLOAT",
+    "INT",
+    "NONE",
+    "OBJECT",
+    "STR",
+    "AggregateSpec",
+    "AllSpec",
+    "Assert",
+    "Assign",
+    "AugAssign",
+    "BinOp",
+    "BoolOp",
+    "Break",
+    "BuiltinCall",
+    "CheckedProgram",
+    "Compare",
+    "Condition",
+    "ConjunctionSpec",
+    "Const",
+    "Continue",
+    "CoverageDomain",
+    "Diagnostic",
+    "DictExpr",
+    "DistinctSpec",
+    "Effect",
+    "EffectCall",
+    "EmptySpec",
+    "EventClass",
+    "Expr",
+    "ExprStmt",
+    "FString",
+    "FieldGet",
+    "Fluent",
+    "FluentFinalSpec",
+    "FluentUpdate",
+    "For",
+    "Formatted",
+    "Function",
+    "Guarantee",
+    "HelperCall",
+    "If",
+    "IfExp",
+    "ListComp",
+    "ListExpr",
+    "MethodCall",
+    "Name",
+    "NameTarget",
+    "Param",
+    "Pass",
+    "PerformedEvent",
+    "Pred",
+    "Raise",
+    "RecordVar",
+    "Relation",
+    "Return",
+    "RowNew",
+    "RowSchema",
+    "SetExpr",
+    "SetItem",
+    "SharesValueSpec",
+    "Slice",
+    "SolverCall",
+    "Spec",
+    "Stmt",
+    "Subscript",
+    "TDict",
+    "TList",
+    "TObject",
+    "TOptional",
+    "TRow",
+    "TRowClass",
+    "TScalar",
+    "TSet",
+    "TTuple",
+    "Target",
+    "TrueSpec",
+    "TupleExpr",
+    "TupleTarget",
+    "Type",
+    "UnaryOp",
+    "canonical",
+    "ir_sha256",
+    "to_jsonable",
+]
