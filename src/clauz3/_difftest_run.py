@@ -76,7 +76,7 @@ class StubFactory:
         self.sampler = sampler
         self.machine = Machine(program, stdout=io.StringIO(), step_budget=None)
         self.rows = RowClasses(program)
-        self.converter = Gateway(program, {}, monitor=None, trace=None)  # type: ignore[arg-type]
+        self.converter = Gateway(program, {}, monitor=None, trace=None)  # type: ignore[arg-type]  # the difftest converts values only; it never records, so no monitor or trace
 
     def _schema_of(self, cls: Any) -> str | None:
         return next((name for name in self.program.rows if self.rows.get(name) is cls), None)
@@ -108,7 +108,7 @@ class StubFactory:
                     return value
             raise Incomplete(f"no result of {effect.short} satisfying its ensures after {MAX_REJECTIONS} samples")
 
-        stub.__signature__ = sig  # type: ignore[attr-defined]
+        stub.__signature__ = sig  # type: ignore[attr-defined]  # a stub function carries the effect's signature for inspect
         stub.__name__ = effect.short
         return stub
 

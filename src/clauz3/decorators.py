@@ -135,7 +135,7 @@ def _adopt(obj: Any, spelling: str) -> TrustedMeta:
     meta = TrustedMeta(obj)
     wrapper = _make_wrapper(obj, meta)
     meta.wrapper = wrapper
-    wrapper.__clauz3__ = meta  # type: ignore[attr-defined]
+    wrapper.__clauz3__ = meta  # type: ignore[attr-defined]  # the wrapper carries its metadata as a function attribute
     return meta
 
 
@@ -157,7 +157,7 @@ def _make_wrapper(fn: Callable[..., Any], meta: TrustedMeta) -> Callable[..., An
         setattr(wrapper, attr, getattr(fn, attr))
     wrapper.__annotations__ = fn.__annotations__
     wrapper.__dict__.update(fn.__dict__)
-    wrapper.__wrapped__ = fn  # type: ignore[attr-defined]
+    wrapper.__wrapped__ = fn  # type: ignore[attr-defined]  # functools.wraps's attribute, set by hand (the other wraps fields are copied above)
     return wrapper
 
 
@@ -230,7 +230,7 @@ def _flag(spelling: str, attr: str) -> Callable[[F], F]:
             raise TypeError(f"@{spelling} applied twice to {meta.qualname}")
         setattr(meta, attr, True)
         meta.decorators.insert(0, spelling)
-        return meta.wrapper  # type: ignore[return-value]
+        return meta.wrapper  # type: ignore[return-value]  # the wrapper stands in for fn with its signature (set by _adopt)
 
     return decorate
 
@@ -270,7 +270,7 @@ def condition(
         cond = ConditionMeta(predicate, message, exception, spelling, result_only)
         (meta.requires if is_pre else meta.ensures).insert(0, cond)
         meta.decorators.insert(0, spelling)
-        return meta.wrapper  # type: ignore[return-value]
+        return meta.wrapper  # type: ignore[return-value]  # the wrapper stands in for fn with its signature (set by _adopt)
 
     return decorate
 
@@ -303,7 +303,7 @@ def attach_lambda(spelling: str, attr: str, pred: Any) -> Callable[[F], F]:
             check_mirror(pred, meta.original, spelling, allow_result=False)
         setattr(meta, attr, pred)
         meta.decorators.insert(0, spelling)
-        return meta.wrapper  # type: ignore[return-value]
+        return meta.wrapper  # type: ignore[return-value]  # the wrapper stands in for fn with its signature (set by _adopt)
 
     return decorate
 
@@ -317,7 +317,7 @@ def mark(spelling: str, *, trusted_marker: bool = False, markers: tuple[Any, ...
             meta.trusted = True
             meta.deal_markers = meta.deal_markers + markers
         meta.decorators.insert(0, spelling)
-        return meta.wrapper  # type: ignore[return-value]
+        return meta.wrapper  # type: ignore[return-value]  # the wrapper stands in for fn with its signature (set by _adopt)
 
     return decorate
 
@@ -334,14 +334,14 @@ def solver(name: str, *, signature: str) -> Callable[[F], F]:
         meta = _adopt(fn, "solver")
         if meta.solver is not None:
             raise TypeError(f"@solver applied twice to {meta.qualname}")
-        entry = SolverMeta(meta.wrapper, name, signature, meta.file, meta.line)  # type: ignore[arg-type]
+        entry = SolverMeta(meta.wrapper, name, signature, meta.file, meta.line)  # type: ignore[arg-type]  # _adopt always sets the wrapper
         old = SOLVERS.get(name)
         if old is not None and (old.file, old.line) != (entry.file, entry.line):
             raise ValueError(f"conflicting solver models for {name}: {old.file}:{old.line} and {entry.file}:{entry.line}")
         SOLVERS[name] = entry
         meta.solver = entry
         meta.decorators.insert(0, "solver")
-        return meta.wrapper  # type: ignore[return-value]
+        return meta.wrapper  # type: ignore[return-value]  # the wrapper stands in for fn with its signature (set by _adopt)
 
     return decorate
 
@@ -395,7 +395,7 @@ def _register_contract(fn: Any, description: str | None) -> Any:
     if old is not None and (old.file, old.line) != (meta.file, meta.line):
         raise ValueError(f"conflicting contract registrations for {meta.key}: {old.file}:{old.line} and {meta.file}:{meta.line}")
     CONTRACTS[meta.key] = meta
-    fn.__clauz3_contract__ = meta  # type: ignore[attr-defined]
+    fn.__clauz3_contract__ = meta  # type: ignore[attr-defined]  # the function carries its contract metadata as an attribute
     return fn
 
 

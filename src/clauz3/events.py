@@ -84,7 +84,7 @@ def event_fields(cls: type[Event]) -> dict[str, type]:
     import dataclasses
 
     out: dict[str, type] = {}
-    for f in dataclasses.fields(cls):  # type: ignore[arg-type]
+    for f in dataclasses.fields(cls):  # type: ignore[arg-type]  # Event subclasses are dataclasses, made so in __init_subclass__
         tp = _field_type(f.type)
         if tp is not None:
             out[f.name] = tp

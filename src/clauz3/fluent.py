@@ -123,10 +123,10 @@ class _FinalItem:
             raise TypeError(f"fluent {self.fluent.name!r} holds {self.fluent.value.__name__} values, got {value!r}")
         return FluentFinalSpec(self.fluent, op, self.key, value)
 
-    def __eq__(self, value: Any) -> FluentFinalSpec:  # type: ignore[override]
+    def __eq__(self, value: Any) -> FluentFinalSpec:  # type: ignore[override]  # == builds a contract (the guarantee language), not a bool
         return self._spec("==", value)
 
-    def __ne__(self, value: Any) -> FluentFinalSpec:  # type: ignore[override]
+    def __ne__(self, value: Any) -> FluentFinalSpec:  # type: ignore[override]  # != builds a contract (the guarantee language), not a bool
         return self._spec("!=", value)
 
     __hash__ = object.__hash__

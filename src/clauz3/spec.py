@@ -202,10 +202,10 @@ class SumSpec:
     def __gt__(self, n: Any) -> AggregateSpec:
         return self._cmp(">", n)
 
-    def __eq__(self, n: Any) -> AggregateSpec:  # type: ignore[override]
+    def __eq__(self, n: Any) -> AggregateSpec:  # type: ignore[override]  # == builds a contract (the guarantee language), not a bool
         return self._cmp("==", n)
 
-    def __ne__(self, n: Any) -> AggregateSpec:  # type: ignore[override]
+    def __ne__(self, n: Any) -> AggregateSpec:  # type: ignore[override]  # != builds a contract (the guarantee language), not a bool
         return self._cmp("!=", n)
 
     __hash__ = object.__hash__

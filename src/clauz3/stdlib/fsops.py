@@ -186,7 +186,7 @@ def _replace_content(op: str, path: str, change: object, *, must_exist: bool, re
         if st is not None and op != "write_file":
             data, _ = _read_bytes(dirfd, name, shown, CHANGE_CAP)
             old = _decode(data, shown)
-        new = change(old)  # type: ignore[operator]
+        new = change(old)  # type: ignore[operator]  # change is called as documented above; typed object so each caller's lambda keeps its own narrower parameter
         mode = stat.S_IMODE(st.st_mode) if st is not None else default_mode()
         with journaled(ctx.journal_fd, op, [(dirfd, name, shown)]):
             atomic_write(dirfd, name, new, mode, shown)

@@ -100,7 +100,7 @@ class _PinnedHTTPS(http.client.HTTPSConnection):
 
     def connect(self) -> None:
         raw = socket.create_connection((self._address, self.port), self.timeout)
-        self.sock = self._context.wrap_socket(raw, server_hostname=self.host)  # type: ignore[attr-defined]
+        self.sock = self._context.wrap_socket(raw, server_hostname=self.host)  # type: ignore[attr-defined]  # HTTPSConnection keeps its SSLContext in _context (typeshed leaves it out)
 
 
 def request(method: str, url: str, body: str | None = None, *,

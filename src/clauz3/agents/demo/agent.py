@@ -133,7 +133,7 @@ class DemoAgent:
         finally:
             if session.turn is task:
                 session.turn = None
-        return PromptResponse(stop_reason=stop_reason)  # type: ignore[arg-type]
+        return PromptResponse(stop_reason=stop_reason)  # type: ignore[arg-type]  # stop_reason is one of ACP's StopReason literals, checked where it is set
 
     async def cancel(self, session_id: str, **kwargs: Any) -> None:
         session = self._sessions.get(session_id)

@@ -232,7 +232,7 @@ class Turn:
         self, call_id: str, status: str, text: str, *, raw_output: Any = None, tool: str | None = None
     ) -> None:
         content = [acp.tool_content(acp.text_block(text))] if text else None
-        update = acp.update_tool_call(call_id, status=status, content=content, raw_output=raw_output)  # type: ignore[arg-type]
+        update = acp.update_tool_call(call_id, status=status, content=content, raw_output=raw_output)  # type: ignore[arg-type]  # status is one of ACP's ToolCallStatus literals (pending, in_progress, completed, failed)
         await self._update(update, tool=tool)
         self._open_tools.discard(call_id)
 

@@ -98,7 +98,7 @@ def node_version(path: str | None = None) -> tuple[str, tuple[int, int, int] | N
     except (OSError, subprocess.SubprocessError):
         return "", None
     match = _NODE_VERSION.match(out)
-    return out, (tuple(int(g) for g in match.groups()) if match else None)  # type: ignore[return-value]
+    return out, (tuple(int(g) for g in match.groups()) if match else None)  # type: ignore[return-value]  # the pattern has exactly three groups: (major, minor, patch)
 
 
 def python_adapter_argv(module: str) -> tuple[str, ...]:

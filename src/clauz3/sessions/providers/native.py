@@ -183,7 +183,7 @@ def clauz3_tool(name: Any) -> str | None:
 def tool_start(call_id: str, title: str, status: str, tool: str | None, raw_input: Any = None) -> ToolCallStart:
     meta = {"clauz3": {"tool": tool}} if tool else None
     return ToolCallStart(
-        session_update="tool_call", tool_call_id=call_id, title=safe_text(title, 200), status=status,  # type: ignore[arg-type]
+        session_update="tool_call", tool_call_id=call_id, title=safe_text(title, 200), status=status,  # type: ignore[arg-type]  # status is one of ACP's ToolCallStatus literals, from this module's callers
         raw_input=raw_input, field_meta=meta,
     )
 
@@ -191,7 +191,7 @@ def tool_start(call_id: str, title: str, status: str, tool: str | None, raw_inpu
 def tool_update(call_id: str, status: str, tool: str | None, raw_output: Any = None) -> ToolCallProgress:
     meta = {"clauz3": {"tool": tool}} if tool else None
     return ToolCallProgress(
-        session_update="tool_call_update", tool_call_id=call_id, status=status,  # type: ignore[arg-type]
+        session_update="tool_call_update", tool_call_id=call_id, status=status,  # type: ignore[arg-type]  # status is one of ACP's ToolCallStatus literals, from this module's callers
         raw_output=raw_output, field_meta=meta,
     )
 
@@ -320,7 +320,7 @@ class NativeAgent:
                 raise RequestError(-32603, str(exc)) from None
         finally:
             self._remember(session)
-        return PromptResponse(stop_reason="cancelled" if session.cancelled else stop)  # type: ignore[arg-type]
+        return PromptResponse(stop_reason="cancelled" if session.cancelled else stop)  # type: ignore[arg-type]  # stop is one of ACP's StopReason literals, set above
 
     def _remember(self, session: NativeSession) -> None:
         native_id = session.runtime.native_id
