@@ -1,11 +1,12 @@
-"""run_cold (one `clauz3 run` process against the mock approval service) and remembered_match
-(a program matching a remembered approval → automatic decision, over HTTP on 127.0.0.1)."""
+"""run_cold (one `clauz3 run` process approved by an operator policy of the real approval service) and
+remembered_match (a program matching a remembered approval → automatic decision, over HTTP on 127.0.0.1)."""
 
 from __future__ import annotations
 
 import asyncio
 import hashlib
 import json
+import re
 import shutil
 import socket
 import subprocess
@@ -16,7 +17,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from _common import ROOT, Sample, clean_env
+from _common import ROOT, Sample, clean_env, stop_tree
 
 EMAIL = ROOT / "examples" / "email"
 TRUSTED = "tools/email/trusted"
@@ -31,31 +32,70 @@ def _project(tmp: Path) -> Path:
 
 # -- run_cold ---------------------------------------------------------------------------------
 
+# An operator policy (03 §9) that approves the tutorial program by entailment: the authority proves
+# these clauses as added guarantees on each submitted program before it answers auto_approved.
+POLICY = {"version": 1, "imports": {"mail": "tools.email.trusted.contracts"},
+          "rules": [{"name": "few-mails", "decision": "auto_approved", "reason": "at most 3 mails to example.com",
+                     "when_proven": ["mail.at_most(count=3)", "mail.only(['bob@example.com', 'ann@example.com'])"]}]}
+SERVICE_LINE = re.compile(r"^(CLAUZ3_APPROVAL_(?:SERVICE|TOKEN|VERIFY_KEY))=(\S+)$")
 
-def _run_once(project: Path, env: dict[str, str]) -> float:
-    argv = [sys.executable, "-m", "clauz3", "run", "--no-cache", "--trusted-root", TRUSTED, "main.py"]
+
+def _run_once(project: Path, env: dict[str, str], message: str) -> float:
+    # a program the authority has never seen: it proves it and the rule's entailment afresh
+    (project / "main.py").write_text((EMAIL / "main.py").read_text().replace("Hi from clauz3", message))
+    argv = [sys.executable, "-m", "clauz3", "run", "--no-cache", "main.py"]
     start = time.perf_counter()
     done = subprocess.run(argv, cwd=project, env=env, capture_output=True, text=True)
     elapsed = time.perf_counter() - start
     if done.returncode != 0 or "executed: main" not in done.stdout:
         raise RuntimeError(f"clauz3 run failed (exit {done.returncode}): {done.stderr.strip()[-300:]}")
+    if "approval: auto_approved" not in done.stdout or "rule: policy:few-mails" not in done.stdout:
+        raise RuntimeError(f"the run was not approved by the policy rule: {done.stdout.strip()[-300:]}")
     return elapsed
 
 
+def _approval_service(project: Path, home: Path, policy: Path) -> tuple[subprocess.Popen[str], dict[str, str]]:
+    """`clauz3 approval-service --policy` on a free loopback port; its printed service URL, submission
+    token and verify key (it publishes itself as the project's authority, issue 11 §3)."""
+    argv = [sys.executable, "-m", "clauz3", "approval-service", "--port", "0", "--policy", str(policy),
+            "--trusted-root", TRUSTED, "--import-root", "."]
+    errors = home.parent / "approval-service.err"
+    with open(errors, "w") as err:
+        proc = subprocess.Popen(argv, cwd=project, env=clean_env(home), stdin=subprocess.DEVNULL,
+                                stdout=subprocess.PIPE, stderr=err, text=True, start_new_session=True)
+    assert proc.stdout is not None
+    found: dict[str, str] = {}
+    deadline = time.monotonic() + 60
+    while len(found) < 3 and time.monotonic() < deadline:
+        line = proc.stdout.readline()
+        if not line and proc.poll() is not None:
+            break
+        match = SERVICE_LINE.match(line.strip())
+        if match:
+            found[match.group(1)] = match.group(2)
+    if len(found) < 3:
+        stop_tree(proc)
+        raise RuntimeError(f"clauz3 approval-service did not start (exit {proc.poll()}): "
+                           f"{errors.read_text().strip()[-300:]}")
+    return proc, found
+
+
 def run_cold(reps: int) -> list[float]:
+    """Spawn → exit of `clauz3 run` of the tutorial program, approved by the real `clauz3 approval-service`
+    through an operator policy rule whose clauses it proves against the program (its entailment)."""
     with tempfile.TemporaryDirectory(prefix="clauz3-bench-run-") as raw:
         tmp = Path(raw)
         project, home = _project(tmp), tmp / "home"
         home.mkdir(mode=0o700)
-        from clauz3.approvals.mock import MockApprovalService
-
-        # In-process: it publishes itself as the project's authority, so `clauz3 run` trusts it without a
-        # terminal confirmation (issue 11 §3); the CLI mock never does.
-        with MockApprovalService(home, project.resolve(), decision="approved_once") as svc:
-            env = clean_env(home, CLAUZ3_APPROVAL_SERVICE=svc.url, CLAUZ3_APPROVAL_TOKEN=svc.token,
-                            CLAUZ3_APPROVAL_VERIFY_KEY=svc.verify_key.text)
-            _run_once(project, env)  # warm-up: page cache and .pyc files, as after any first use
-            return [_run_once(project, env) for _ in range(reps)]
+        policy = tmp / "policy.json"  # outside the project: agents cannot write it
+        policy.write_text(json.dumps(POLICY))
+        proc, service = _approval_service(project, home, policy)
+        try:
+            env = clean_env(home, **service)
+            _run_once(project, env, "Warm-up")  # page cache, .pyc files and the authority's warm prover
+            return [_run_once(project, env, f"Cold run {i}") for i in range(reps)]
+        finally:
+            stop_tree(proc)
 
 
 # -- remembered_match -------------------------------------------------------------------------
