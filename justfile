@@ -3,6 +3,7 @@
 check:
     uv run ruff check src tests bench scripts
     uv run lint-imports --no-cache
+    uv run mypy src/clauz3
     uv run pytest
 
 test *ARGS:
