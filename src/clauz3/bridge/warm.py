@@ -132,7 +132,7 @@ class WarmProver:
         threading.Thread(target=self._launch, daemon=True, name="warm-prover-start").start()
 
     def _launch(self) -> None:
-        from clauz3.runs.supervisor import worker_environment
+        from clauz3.runs.workerproc import worker_environment
         from clauz3.storage.childenv import python_module_argv
 
         parent, child = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)

@@ -10,6 +10,8 @@ Used by the MCP bridge and by ``clauz3 run`` alike (RUN-13). The supervisor
   worker (RUN-12) and always kills the group, reaps and closes every descriptor (LIFE-4),
 * reports every record change through ``on_record`` (DEC-5) and the snapshot, and writes phases
   and the final outcome to the ledger (IDM-5).
+
+The child itself (environment, start, stdin config, kill, drain, reap) is :mod:`clauz3.runs.workerproc`.
 """
 
 from __future__ import annotations
@@ -18,14 +20,12 @@ import json
 import os
 import selectors
 import shutil
-import signal
 import subprocess
 import tempfile
 import threading
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -39,20 +39,23 @@ from clauz3.runs.records import (
     RunRecord,
     phase_and_exit,
 )
-from clauz3.storage.childenv import python_module_argv
+from clauz3.runs.workerproc import (
+    Spawner,
+    kill_group,
+    reap,
+    send_config,
+    start_worker,
+    worker_environment,
+    write_report,
+)
 from clauz3.storage.migrations import MigrationError
 
 MAX_LINE = 64 * 1024
 MAX_EVENTS = 10_000
 PHASE_ORDER = {CHECKING: 0, PROVING: 1, SUBMITTING: 2, AWAITING: 3, EXECUTING: 4}
-REAP_GRACE = 2.0
 
 RecordCallback = Callable[[dict[str, Any]], None]
 TextCallback = Callable[[str], None]
-# Optional worker spawner (the bridge's warm prover, 01 WARM-1): given the worker's environment, cwd and the
-# descriptors it must inherit, returns a Popen-like object (pid, stdin, stdout, stderr, wait, returncode) for
-# a worker in its own session, or None to fall back to a cold ``Popen``.
-Spawner = Callable[[dict[str, str], str, list[int]], Any]
 
 
 @dataclass
@@ -113,29 +116,6 @@ def deadline_text(seconds: float, obligation: dict[str, Any] | None) -> str:
     """RUN-7's refusal text."""
     return (f"Total proof deadline ({seconds:g} s) exceeded; approval was not requested and the program did "
             f"not execute.\nLast obligation: {json.dumps(obligation, ensure_ascii=False)}")
-
-
-def worker_environment(scratch: Path, base: dict[str, str] | None = None,
-                       data_dir: Path | None = None) -> dict[str, str]:
-    """The worker's allow-listed environment (issue 11 §4): nothing of ours or the caller's but the
-    locale, identity and path, plus the scratch ``TMPDIR`` and the data and cache dirs chosen here."""
-    from clauz3.storage.childenv import clean_environment
-    from clauz3.storage.paths import cache_dir
-
-    overrides = {"TMPDIR": str(scratch), "CLAUZ3_CACHE": str(cache_dir())}
-    source = os.environ if base is None else base
-    if (source.get("CLAUZ3_SANDBOX") or "").strip().lower() == "off":
-        overrides["CLAUZ3_SANDBOX"] = "off"  # SBX: the person's choice, shown on the card as "unavailable"
-    if data_dir is not None:
-        overrides["CLAUZ3_HOME"] = str(data_dir)
-        from clauz3.stdlib.smtpconfig import password_variable
-
-        # stdlib:smtp's password variable, named by the person's settings: the worker takes it out of
-        # its own environment before any program runs (smtpsend.preload).
-        name = password_variable(data_dir)
-        if name is not None and source.get(name):
-            overrides[name] = source[name]
-    return clean_environment(base, effects=True, overrides=overrides)
 
 
 class Supervisor:
@@ -291,7 +271,7 @@ class Supervisor:
         event = self.result_event or {}
         self.record.effects_count = int(event.get("effects_count") or len(event.get("effects") or []))
         if event.get("report"):
-            _write_report(data, event["report"])
+            write_report(data, event["report"])
         doc = self.record.to_json()
         try:
             ledger.finish(doc, stdout=self.stdout.text(), stderr=self.stderr.text(),
@@ -326,18 +306,8 @@ class Supervisor:
             "progress_fd": progress_w, "gate_fd": gate_r, "lifetime_fd": life_r,
         }
         try:
-            env = worker_environment(scratch, data_dir=data)
-            proc = None
-            if self._spawner is not None:
-                try:
-                    proc = self._spawner(env, str(project), list(child_fds))
-                except Exception:  # the warm path is an optimisation: any failure means a cold worker
-                    proc = None
-            self._proc = proc if proc is not None else subprocess.Popen(
-                python_module_argv("clauz3.runs.worker"), stdin=subprocess.PIPE,
-                stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=str(project),
-                env=env, start_new_session=True, pass_fds=child_fds,
-            )
+            self._proc = start_worker(worker_environment(scratch, data_dir=data), project, child_fds,
+                                      self._spawner)
         except OSError as exc:
             for fd in parent_fds + child_fds:
                 os.close(fd)
@@ -346,20 +316,10 @@ class Supervisor:
             os.close(fd)
         proc = self._proc
         try:
-            try:
-                assert proc.stdin is not None
-                proc.stdin.write(json.dumps(config).encode("utf-8"))
-                proc.stdin.close()
-            except OSError:
-                pass
+            send_config(proc, config)
             return self._watch(proc, progress_r, gate_w, proof_deadline, ledger)
         finally:
-            _kill_group(proc)  # LIFE-4, whatever happened
-            self._drain_after(proc)
-            try:
-                proc.wait(timeout=REAP_GRACE)
-            except subprocess.TimeoutExpired:
-                pass
+            reap(proc, self.stdout, self.stderr)  # LIFE-4, whatever happened
             for fd in parent_fds:
                 try:
                     os.close(fd)
@@ -507,7 +467,7 @@ class Supervisor:
     def _cancelled(self, ledger: Any) -> tuple[str | None, str | None, dict[str, Any]]:
         reason = self._cancel_reason or "stopped"
         if self._proc is not None:
-            _kill_group(self._proc)
+            kill_group(self._proc)
         claimed = self.claimed or _row_phase(ledger, self.request_id) == EXECUTING
         if self.gate_opened and not claimed:
             self._cancel_request()  # RUN-8: tell the authority so the card closes
@@ -559,41 +519,6 @@ class Supervisor:
             phase = "failed"
         return reason, message, {"phase": phase, "exit_code": phase_and_exit(reason)[1]}
 
-    def _drain_after(self, proc: subprocess.Popen[bytes]) -> None:
-        """Read what is left in stdout/stderr after the group was killed (bounded: 1 s)."""
-        streams = [(proc.stdout, self.stdout), (proc.stderr, self.stderr)]
-        sel = selectors.DefaultSelector()
-        for stream, capture in streams:
-            if stream is not None and not stream.closed:
-                try:
-                    sel.register(stream, selectors.EVENT_READ, capture)
-                except (ValueError, KeyError):
-                    pass
-        end = time.monotonic() + 1.0
-        try:
-            while sel.get_map() and time.monotonic() < end:
-                for key, _ in sel.select(max(0.0, end - time.monotonic())):
-                    chunk = os.read(key.fd, 65536)
-                    if chunk:
-                        key.data.feed(chunk)
-                    else:
-                        sel.unregister(key.fileobj)
-        finally:
-            sel.close()
-        for stream, _ in streams:
-            if stream is not None:
-                stream.close()
-        self.stdout.finish()
-        self.stderr.finish()
-
-
-def _kill_group(proc: subprocess.Popen[bytes]) -> None:
-    try:
-        os.killpg(proc.pid, signal.SIGKILL)
-    except (ProcessLookupError, PermissionError):
-        pass
-
-
 def _row_phase(ledger: Any, request_id: str) -> str | None:
     try:
         row = ledger.get(request_id)
@@ -612,20 +537,6 @@ def _data_dir() -> Path:
     from clauz3.storage.paths import data_dir
 
     return data_dir()
-
-
-def _write_report(data: Path, report: dict[str, Any]) -> None:
-    """SBX-3: the sandboxed worker cannot write under <data>; its MON-3 report is written here."""
-    try:
-        logs = data / "logs"
-        logs.mkdir(parents=True, exist_ok=True, mode=0o700)
-        stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%S.%fZ")
-        path = logs / f"soundness-{stamp}-{os.getpid()}.json"
-        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            json.dump({"schema_version": 1, **report}, fh, indent=2, sort_keys=True, ensure_ascii=False)
-    except OSError:
-        pass
 
 
 def run_program(config: RunConfig, **kwargs: Any) -> RunResult:
