@@ -115,7 +115,9 @@ def host_ok(conn: HTTPConnection, port: int) -> bool:
 
 def peer_ok(conn: HTTPConnection) -> bool:
     client = conn.scope.get("client")
-    return bool(client) and client[0] == "127.0.0.1"
+    if not client:
+        return False
+    return client[0] == "127.0.0.1"
 
 
 def origin(port: int) -> str:

@@ -86,7 +86,7 @@ class Launcher:
         config_path = self.tmp / "ui.json"
         write_config(config_path, self.config)
         ours, theirs = socket.socketpair()
-        stderr = subprocess.DEVNULL
+        stderr: int | None = subprocess.DEVNULL
         if self.config.debug:
             stderr = None
         try:
@@ -104,7 +104,8 @@ class Launcher:
         if first is None or not isinstance(first, dict):
             raise CommandError("the workspace service did not start", 70)
         if first.get("ok") is not True:
-            error = first.get("error") if isinstance(first.get("error"), dict) else {}
+            raw_error = first.get("error")
+            error = raw_error if isinstance(raw_error, dict) else {}
             code = str(error.get("code", "startup_failed"))
             raise CommandError(str(error.get("message", "the workspace service did not start")),
                                EXIT_BY_CODE.get(code, 2))

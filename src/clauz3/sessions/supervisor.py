@@ -56,7 +56,11 @@ def main(argv: list[str]) -> int:
         print(f"supervisor: cannot start the agent: {exc.strerror}", file=sys.stderr)
         return 127
     threading.Thread(target=_watch, args=(fd,), daemon=True).start()
-    signal.signal(signal.SIGTERM, lambda *_: (_kill_group_except_self(), os._exit(143)))
+    def on_term(*_: object) -> None:
+        _kill_group_except_self()
+        os._exit(143)
+
+    signal.signal(signal.SIGTERM, on_term)
     code = child.wait()
     _kill_group_except_self()
     return code if code >= 0 else 128 - code

@@ -147,7 +147,8 @@ class AgyRuntime:
             return False
         call_id = f"{turn}:{step.get('step_index')}"
         name = step.get("tool_name")
-        info = step.get("tool_info") if isinstance(step.get("tool_info"), dict) else {}
+        raw_info = step.get("tool_info")
+        info = raw_info if isinstance(raw_info, dict) else {}
         if info.get("error"):
             status = "failed"
         elif step.get("state") == "DONE":

@@ -285,7 +285,8 @@ class NativeAgent:
         old = self._sessions.pop(session_id, None)
         if old is not None:
             await self._end(old)
-        created = record.get("created") if isinstance(record.get("created"), (int, float)) else time.time()
+        raw_created = record.get("created")
+        created = raw_created if isinstance(raw_created, (int, float)) else time.time()
         session = NativeSession(session_id, config, self._factory(config, native_id), float(created))
         session.saved_native_id = native_id
         self._sessions[session_id] = session
@@ -362,7 +363,7 @@ class NativeAgent:
 async def serve(agent: NativeAgent) -> int:
     """Run ``agent`` on stdin/stdout until EOF; every child is ended on the way out."""
     try:
-        await acp.run_agent(agent)
+        await acp.run_agent(agent)  # type: ignore[arg-type]  # NativeAgent serves a subset of acp.Agent; the SDK answers the rest -32601
     finally:
         await agent.close()
     return 0

@@ -134,7 +134,8 @@ class PiRuntime:
             elif kind == "tool_start" and isinstance(event.get("id"), str):
                 tool = clauz3_tool(event.get("name"))
                 names[event["id"]] = tool
-                title = event.get("name") if isinstance(event.get("name"), str) else "tool"
+                raw_name = event.get("name")
+                title = raw_name if isinstance(raw_name, str) else "tool"
                 await emit(tool_start(event["id"], title, "in_progress", tool, event.get("args")))
             elif kind == "tool_end" and isinstance(event.get("id"), str):
                 status = "failed" if event.get("is_error") else "completed"
