@@ -96,7 +96,8 @@ def main() -> None:
     assert s["simulated"] is True
     assert [lib["domain"] for lib in s["libraries"]] == ["email"]
     assert "simulated" in s["libraries"][0]["line"]
-    assert "exactly these guarantees" in s["scope"] and "At most 1 email is sent." in s["scope"]
+    assert "at least as strict as these" in s["scope"] and "At most 1 email is sent." in s["scope"]
+    assert "exactly these guarantees" in s["reject_scope"] and "At most 1 email is sent." in s["reject_scope"]
     assert s["warnings"] == []
 
 

@@ -68,7 +68,7 @@ async def test_remember_buttons_and_approvals_view(tmp_path: Path) -> None:
         await view.get_by_role("searchbox", name="Search decisions").fill("")
         await remember.first.click()
         dialog = page.get_by_role("dialog")  # remember asks, with the scope sentence (issue 12)
-        await expect(dialog.locator(".remember-scope")).to_contain_text("exactly these guarantees")
+        await expect(dialog.locator(".remember-scope")).to_contain_text("at least as strict as these")
         await dialog.get_by_role("button", name="Remember: always approve").click()
         await expect(view).to_contain_text("Decision remembered.")
         await expect(view.get_by_role("button", name="Disable rule")).to_have_count(1)

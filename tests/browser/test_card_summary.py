@@ -156,8 +156,8 @@ async def test_remember_confirmation_states_its_scope(tmp_path: Path) -> None:
         dialog = s.page.get_by_role("dialog", name="Approve and remember?")
         await expect(dialog).to_be_visible()
         scope = dialog.locator(".remember-scope")
-        await expect(scope).to_contain_text("any program in this project that states exactly these guarantees")
-        await expect(scope).to_contain_text("such as the message text")
+        await expect(scope).to_contain_text("any program in this project whose guarantees are at least as strict")
+        await expect(scope).to_contain_text("with any message text")
         for text in EMAIL_SENTENCES[2][1]:
             await expect(scope).to_contain_text(text)
         await dialog.get_by_role("button", name="Cancel").click()

@@ -17,7 +17,7 @@ import sys
 import time
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -46,6 +46,7 @@ from clauz3.approvals.presentation import build_presentation
 from clauz3.approvals.principals import APPROVER_IN_PROCESS, Conversation, Principal, submitter_key
 from clauz3.approvals.profiles import ProfileStore, ProfilesUnavailable, RuleMatch
 from clauz3.approvals.receipts import LIFETIME_SECONDS, data_sha256, issue_receipt
+from clauz3.approvals.remembered import covering_rule
 from clauz3.approvals.requests import (
     APPROVED,
     CANCELLED,
@@ -374,7 +375,16 @@ class ApprovalAuthority:
         allow_match: RuleMatch | None = None
         if self.profiles is not None and record.profile["eligible"]:
             deny_match, allow_match = self.profiles.matches(record.project, record.profile["signature"])
+        covered = None  # issue 12: no exact match, but a remembered approval may cover it by proof
+        if self.profiles is not None and allow_match is None and deny_match is None and outcome.deny is None \
+                and outcome.allow is None:
+            covered = await covering_rule(self.profiles, record, conv.layer, self.config.verify,
+                                          timeout=self.config.policy_timeout)
+            allow_match = covered[0] if covered is not None else None
         chosen, suppressed = choose_automatic(outcome, policy, deny_match, allow_match, paused=conv.paused)
+        if covered is not None:  # the card names the remembered guarantees this program is proved to keep
+            chosen = replace(chosen, rule=covered[1]) if chosen is not None else None
+            suppressed = {**suppressed, "rule": covered[1]} if suppressed is not None else None
         if suppressed is not None:
             record.automatic["suppressed"] = suppressed
         if chosen is not None:

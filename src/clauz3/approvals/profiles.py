@@ -95,6 +95,17 @@ class ProfileStore:
         allow = next((RuleMatch(*r) for r in rows if r[1] == "allow"), None)
         return deny, allow
 
+    def allow_rules(self, project: str) -> list[tuple[RuleMatch, dict[str, Any], dict[str, Any]]]:
+        """Every enabled allow rule of ``project`` with its decision's basis and kept record, newest first
+        (issue 12: a remembered approval also covers programs proved at least as strict)."""
+        with self._lock:
+            rows = self._conn.execute(
+                "SELECT r.id, r.effect, r.history_id, h.basis, h.record FROM rules r JOIN history h"
+                " ON h.id = r.history_id WHERE r.project = ? AND r.effect = 'allow' AND r.enabled = 1"
+                " AND h.basis IS NOT NULL ORDER BY r.created DESC, r.id DESC", (project,),
+            ).fetchall()
+        return [(RuleMatch(r[0], r[1], r[2]), json.loads(r[3]), json.loads(r[4])) for r in rows]
+
     # ---------------------------------------------------------------------------------- history
 
     def append(self, *, project: str, record: dict[str, Any], signature: str | None,

@@ -272,17 +272,35 @@ def finished(text: str, *, lower: bool = True) -> str:
     return f"When the program finishes, {_lower(body) if lower else body}."
 
 
-SCOPE_INTRO = ("From now on, any program in this project that states exactly these guarantees, imports the same "
-               "libraries and runs against the same library files will run without asking — whatever else it "
-               "does within them, such as the message text:")
+# Exactly what clauz3.approvals.remembered matches: the entailment proof, the same imports, the same files.
+SCOPE_INTRO = ("From now on, any program in this project whose guarantees are at least as strict as these will run "
+               "without asking — with any message text or other values:")
+SCOPE_TERMS = ("clauz3 must prove that the program keeps every one of them, the program may import nothing this "
+               "one does not, and the library files must stay exactly as they are now. Any other program gets a "
+               "card.")
+# Reject-and-remember stays an exact match (docs/decisions.md): a card is never the unsafe answer.
+REJECT_SCOPE_INTRO = ("From now on, any program in this project that states exactly these guarantees, imports the "
+                      "same libraries and runs against the same library files will be rejected without asking — "
+                      "whatever its message text:")
+REJECT_SCOPE_TERMS = "A program with any other guarantees still gets a card."
+
+
+def _listed(guarantees: list[str]) -> str:
+    return " ".join(g if g.endswith(".") else g + "." for g in guarantees)
 
 
 def remember_scope(guarantees: list[str]) -> str:
-    """Exactly which later programs a remembered approval lets run (the signature of 03 §9.3)."""
+    """Exactly which later programs a remembered approval lets run (issue 12: at least as strict)."""
     if not guarantees:
         return "Nothing: this program states no guarantees, so it cannot be remembered."
-    listed = " ".join(g if g.endswith(".") else g + "." for g in guarantees)
-    return f"{SCOPE_INTRO} {listed}"
+    return f"{SCOPE_INTRO} {_listed(guarantees)} {SCOPE_TERMS}"
+
+
+def reject_scope(guarantees: list[str]) -> str:
+    """Exactly which later programs a remembered rejection rejects (the signature of 03 §9.3)."""
+    if not guarantees:
+        return "Nothing: this program states no guarantees, so it cannot be remembered."
+    return f"{REJECT_SCOPE_INTRO} {_listed(guarantees)} {REJECT_SCOPE_TERMS}"
 
 
 def failure(call: Call | Sequence[Call] | None, line: int | None, guarantee: str, result: str | None) -> str:

@@ -173,7 +173,8 @@ def request_page(r: dict[str, Any]) -> str:
         if profile.get("eligible"):
             buttons += (f"<p>{_e(s.get('scope'))}</p>"
                         f"<button type=\"button\" data-request=\"{rid}\" data-decision=\"approved_remember\">"
-                        f"Approve and remember</button><button type=\"button\" data-request=\"{rid}\" "
+                        f"Approve and remember</button><p>{_e(s.get('reject_scope'))}</p>"
+                        f"<button type=\"button\" data-request=\"{rid}\" "
                         f"data-decision=\"rejected\" data-remember=\"true\">Reject and remember</button>")
         else:
             buttons += f"<p>{_e(profile.get('reason'))}</p>"

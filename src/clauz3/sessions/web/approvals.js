@@ -4,7 +4,7 @@
 
 import { api } from "./api.js";
 import { $, button, el, formatTime, statusNote } from "./dom.js";
-import { DECISION_LABELS } from "./cards.js";
+import { DECISION_LABELS, rememberScope } from "./cards.js";
 import { modal } from "./dialogs.js";
 import { store } from "./state.js";
 import { send } from "./ws.js";
@@ -40,11 +40,14 @@ function summary(record) {
   return { target: r.target || "main", limits: contracts || guarantees };
 }
 
-// What a rule does, as one sentence ("Runs without asking: programs that …").
+// What a rule does, as one sentence ("Runs without asking: programs that …"): an approval reaches every
+// program proved at least as strict, a rejection only these exact guarantees (issue 12).
 function ruleSentence(rule, record) {
   const s = summary(record);
-  const verb = rule.effect === "allow" ? "Runs without asking" : "Rejects without asking";
-  return s.limits ? `${verb}: programs whose guarantees are exactly — ${s.limits}.` : `${verb}: programs with this exact contract.`;
+  if (rule.effect === "allow") {
+    return s.limits ? `Runs without asking: programs whose guarantees are at least as strict as — ${s.limits}.` : "Runs without asking: programs like this one.";
+  }
+  return s.limits ? `Rejects without asking: programs whose guarantees are exactly — ${s.limits}.` : "Rejects without asking: programs with this exact contract.";
 }
 
 function planLine(record) {
@@ -148,11 +151,7 @@ async function act(path, body, done) {
 async function remember(h) {
   const s = cardSummary(h.record);
   const approve = APPROVING.has(h.decision);
-  const flip = (t) => (approve ? t : t.replace("will run without asking", "will be rejected without asking"));
-  const limits = (s.guarantees || []).map((g) => el("li", { text: g.text }));
-  const said = s.scope_intro && limits.length
-    ? el("div", { class: "remember-scope" }, el("p", { text: flip(s.scope_intro) }), el("ul", {}, ...limits))
-    : el("p", { class: "remember-scope", text: flip(s.scope || `From now on, programs in this project with exactly this contract (${summary(h.record).limits || "no guarantees"}) will run without asking.`) });
+  const said = rememberScope(s, approve);
   const choice = await modal({
     title: approve ? "Always approve programs like this?" : "Always reject programs like this?",
     body: [said, el("p", { class: "muted", text: "You can disable the rule later here." })],

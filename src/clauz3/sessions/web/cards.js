@@ -94,13 +94,31 @@ const RAN = new Set(["executing", "completed", "failed", "uncertain"]);
 function ruleSentence(r, s) {
   const rule = r.rule || {};
   if (r.decided_by === "profile") {
-    const limits = (s.guarantees || []).map((g) => g.text.replace(/\.$/, "")).map((t) => t.charAt(0).toLowerCase() + t.slice(1)).join("; ");
-    return `${r.decision === "auto_rejected" ? "Rejected" : "Approved"} by your rule${limits ? `: ${limits}` : ""}.`;
+    // A rule that matched by proof (issue 12) lists the remembered guarantees, which this program keeps.
+    const broad = rule.match === "at_least_as_strict" && Array.isArray(rule.guarantees);
+    const texts = broad ? rule.guarantees : (s.guarantees || []).map((g) => g.text);
+    const limits = texts.map((t) => String(t).replace(/\.$/, "")).map((t) => t.charAt(0).toLowerCase() + t.slice(1)).join("; ");
+    const verdict = `${r.decision === "auto_rejected" ? "Rejected" : "Approved"} by your rule${limits ? `: ${limits}` : ""}`;
+    return broad ? `${verdict} — this program is proved to keep every one.` : `${verdict}.`;
   }
   if (r.decided_by === "policy") {
     return `${r.decision === "auto_rejected" ? "Rejected" : "Approved"} by the policy rule ${rule.name || "?"}${rule.reason ? `: ${rule.reason}` : ""}.`;
   }
   return null;
+}
+
+// The reach of Approve / Reject and remember (issue 12), in the card's guarantee sentences: the
+// authority's own wording (presentation.summary); a record from before it had the reject wording flips.
+export function rememberScope(s, approve) {
+  const intro = approve ? s.scope_intro : s.reject_scope_intro || (s.scope_intro || "").replace("will run without asking", "will be rejected without asking");
+  const terms = approve ? s.scope_terms : s.reject_scope_terms;
+  const limits = (s.guarantees || []).map((g) => el("li", { text: g.text }));
+  if (intro && limits.length) {
+    return el("div", { class: "remember-scope" }, el("p", { text: intro }), el("ul", {}, ...limits),
+      ...(terms ? [el("p", { text: terms })] : []));
+  }
+  const whole = (approve ? s.scope : s.reject_scope) || "Future programs like this one will be decided without asking.";
+  return el("p", { class: "remember-scope", text: whole });
 }
 
 function decisionShort(r) {
@@ -411,12 +429,7 @@ class RunCard {
   async confirmRemember(body) {
     const s = ((this.record && this.record.presentation) || {}).summary || {};
     const approve = body.decision === "approved_remember";
-    const scope = s.scope || "Future programs with exactly these guarantees will be decided without asking.";
-    const flip = (t) => (approve ? t : t.replace("will run without asking", "will be rejected without asking"));
-    const limits = (s.guarantees || []).map((g) => el("li", { text: g.text }));
-    const said = s.scope_intro && limits.length
-      ? el("div", { class: "remember-scope" }, el("p", { text: flip(s.scope_intro) }), el("ul", {}, ...limits))
-      : el("p", { class: "remember-scope", text: flip(scope) });
+    const said = rememberScope(s, approve);
     const choice = await modal({
       title: approve ? "Approve and remember?" : "Reject and remember?",
       body: [said,

@@ -10,8 +10,8 @@ const MORE = [
   ["Need more info", { decision: "request_more" }, "Nothing runs; your question (type it above first) goes to the agent."],
 ];
 const REMEMBER = [
-  ["Approve and remember", { decision: "approved_remember" }, "Approve, and from now on run programs with exactly these guarantees without asking (you confirm the scope next)."],
-  ["Reject and remember", { decision: "rejected", remember: true }, "Reject, and from now on reject programs with exactly these guarantees without asking."],
+  ["Approve and remember", { decision: "approved_remember" }, "Approve, and from now on run programs whose guarantees are at least as strict without asking (you confirm the scope next)."],
+  ["Reject and remember", { decision: "rejected", remember: true }, "Reject, and from now on reject programs with exactly these guarantees without asking (you confirm the scope next)."],
 ];
 
 function keyed(label, key, onclick, attrs) {
