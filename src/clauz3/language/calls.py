@@ -99,7 +99,7 @@ class CallCompiler(ExprCompiler):
         if isinstance(b, BRowClass):
             from clauz3.language.rownew import row_new
 
-            return row_new(self, node, b.key, name)  # type: ignore[arg-type]
+            return row_new(self, node, b.key, name)
         if isinstance(b, BGuarantee):
             return self.err(node, "unsupported-call", f"call to `{name}` in a function body",
                             "use it as a decorator")
@@ -127,12 +127,12 @@ class CallCompiler(ExprCompiler):
         by_name = {p.name: p for p in params}
         for k in node.keywords:
             assert k.arg is not None
-            p = by_name.get(k.arg)
-            if p is None:
+            named = by_name.get(k.arg)
+            if named is None:
                 self.err(k.value, "type-error", f"unexpected keyword argument `{k.arg}` of `{fname}`")
                 ok = False
                 continue
-            if p.kind == "positional_only":
+            if named.kind == "positional_only":
                 self.err(k.value, "type-error", f"argument `{k.arg}` of `{fname}` is positional-only")
                 ok = False
                 continue
@@ -169,7 +169,7 @@ class CallCompiler(ExprCompiler):
         line, col = self.loc(node)
         if self.in_condition:
             return self.err(node, "unsupported-call", f"effect `{spelled}` called inside a condition")
-        eff = self.ctx.effect(name)  # type: ignore[attr-defined]
+        eff = self.ctx.effect(name)
         if eff is None:
             return self.err(node, "layer-error", f"effect `{spelled}` could not be read")
         short = eff.short
@@ -179,9 +179,9 @@ class CallCompiler(ExprCompiler):
             return ir.Const(None, T.ERR, line, col)
         bound, omitted = res
         rtype = eff.returns
-        if name in self.ctx.bad_returns:  # type: ignore[attr-defined]
+        if name in self.ctx.bad_returns:
             return self.err(node, "unsupported-type",
-                            f"`{short}` returns {self.ctx.bad_returns[name]}, which programs cannot use",  # type: ignore[attr-defined]
+                            f"`{short}` returns {self.ctx.bad_returns[name]}, which programs cannot use",
                             "the library must annotate the result with a supported type")
         if eff.row_param is not None:
             arg = bound.get(eff.row_param)
@@ -189,7 +189,7 @@ class CallCompiler(ExprCompiler):
                 return self.err(node, "type-error",
                                 f"argument `{eff.row_param}` of `{short}` must be a Row class name")
             rtype = ir.TList(ir.TRow(arg.value))
-            self.ctx.ensure_row(arg.value)  # type: ignore[attr-defined]
+            self.ctx.ensure_row(arg.value)
         args = tuple(bound.items())  # source order: the interpreter and the prover evaluate them so
         site = self.ctx.site_for(self.file, line, col)
         return ir.EffectCall(name, args, tuple(omitted), rtype, line, col, site, self.seg(node), self.file)
@@ -198,7 +198,7 @@ class CallCompiler(ExprCompiler):
 
     def helper_call(self, node: ast.Call, b: BFunction, spelled: str) -> Any:
         line, col = self.loc(node)
-        sig = self.ctx.inliner.signature(b, node, self)  # type: ignore[attr-defined]
+        sig = self.ctx.inliner.signature(b, node, self)
         if sig is None:
             return ir.Const(None, T.ERR, line, col)
         params = sig
@@ -207,7 +207,7 @@ class CallCompiler(ExprCompiler):
             return ir.Const(None, T.ERR, line, col)
         bound, _omitted = res
         arg_types = tuple(bound[p.name].type if p.name in bound else p.type for p in params)
-        fn = self.ctx.inliner.function(b, arg_types, node, self)  # type: ignore[attr-defined]
+        fn = self.ctx.inliner.function(b, arg_types, node, self)
         if fn is None:
             return ir.Const(None, T.ERR, line, col)
         self.ctx.calls.setdefault(self.fn_key, set()).add(fn.name)
@@ -223,7 +223,7 @@ class CallCompiler(ExprCompiler):
 
     def solver_call(self, node: ast.Call, real: str) -> Any:
         line, col = self.loc(node)
-        sig = self.ctx.inliner.solver_signature(real, node, self)  # type: ignore[attr-defined]
+        sig = self.ctx.inliner.solver_signature(real, node, self)
         if sig is None:
             return ir.Const(None, T.ERR, line, col)
         params, returns, model_key = sig
@@ -276,7 +276,7 @@ class CallCompiler(ExprCompiler):
         return ir.BuiltinCall(name, tuple(args), (), t, line, col, self.seg(node))
 
     def builtin_type(self, node: ast.Call, name: str, args: list[Any], types: list[Any]) -> Any | None:
-        def bad(msg: str) -> None:
+        def bad(msg: str) -> ir.Type | None:  # always None: `return bad(...)` reports and refuses in one line
             self.err(node, "type-error", msg)
             return None
 
@@ -384,7 +384,7 @@ class CallCompiler(ExprCompiler):
         if t == ir.STR and func.attr == "format":
             from clauz3.language.strformat import lower_format
 
-            return lower_format(self, node, func)  # type: ignore[arg-type]
+            return lower_format(self, node, func)
         receiver = ("str" if t == ir.STR else "list" if isinstance(t, ir.TList) else "set"
                     if isinstance(t, ir.TSet) else "dict" if isinstance(t, ir.TDict) else None)
         spec = METHODS.get((receiver or "", func.attr))
@@ -414,7 +414,7 @@ class CallCompiler(ExprCompiler):
 
     def method_type(self, node: ast.Call, receiver: str, method: str, t: Any, types: list[Any],
                     target: ast.expr) -> Any | None:
-        def bad(msg: str) -> None:
+        def bad(msg: str) -> ir.Type | None:  # always None: `return bad(...)` reports and refuses in one line
             self.err(node, "type-error", msg)
             return None
 
