@@ -51,7 +51,7 @@ def test_select_saves_dependency_closure(project: Path) -> None:
     assert record == {"schema_version": 1, "domains": ["app", "filesystem"]}
     with pytest.raises(LibraryError, match="nope is not installed") as info:
         save_defaults(project, ["nope"])
-    assert info.value.http_status == 400
+    assert info.value.code == "invalid_request"
 
 
 def test_deleted_default_dropped_with_notice(project: Path) -> None:

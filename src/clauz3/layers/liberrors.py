@@ -1,25 +1,21 @@
-"""The one error type of library operations, carrying both the CLI exit code and the browser error code (05 §6.6)."""
+"""The one error type of library operations, carrying a stable error code (05 §6.6).
+
+The code is what each edge maps: the browser's Libraries routes turn it into an HTTP status
+(:mod:`clauz3.sessions.workspace_routes`), the commands print the message and exit with
+``exit_code``. Nothing in ``layers/`` knows HTTP.
+"""
 
 from __future__ import annotations
 
-# Browser error code → HTTP status (05 §6.6).
-HTTP_STATUS: dict[str, int] = {
-    "invalid_request": 400,
-    "unknown_source": 404,
-    "busy": 409,
-    "in_use": 409,
-    "review_expired": 409,
-    "changed_since_review": 409,
-    "refused": 409,
-    "invalid_library": 422,
-    "source_unavailable": 502,
-}
+# Every code a library operation raises (05 §6.6).
+CODES: tuple[str, ...] = ("invalid_request", "unknown_source", "busy", "in_use", "review_expired",
+                          "changed_since_review", "refused", "invalid_library", "source_unavailable")
 
 
 class LibraryError(Exception):
     """An expected failure of a library operation; ``str(exc)`` is one sentence without the ``error:`` prefix.
 
-    ``code`` is the browser error code; ``exit_code`` the CLI status (2 by default, 5 for busy, 4 when
+    ``code`` is one of :data:`CODES`; ``exit_code`` the CLI status (2 by default, 5 for busy, 4 when
     ``git`` is missing).
     """
 
@@ -27,10 +23,6 @@ class LibraryError(Exception):
         super().__init__(message)
         self.code = code
         self.exit_code = exit_code if exit_code is not None else (5 if code == "busy" else 2)
-
-    @property
-    def http_status(self) -> int:
-        return HTTP_STATUS.get(self.code, 409)
 
     def to_json(self) -> dict[str, dict[str, str]]:
         return {"error": {"code": self.code, "message": str(self)}}

@@ -1,7 +1,7 @@
 """The Python side of the browser's Libraries routes (05 §6.6); the web host adds auth, Origin and JSON.
 
-Each function returns the route's JSON body or raises :class:`LibraryError`, whose ``code`` and
-``http_status`` give ``{"error": {"code", "message"}}`` (``exc.to_json()``).
+Each function returns the route's JSON body or raises :class:`LibraryError`, whose ``code`` (mapped to
+an HTTP status by the web edge) and message give ``{"error": {"code", "message"}}`` (``exc.to_json()``).
 """
 
 from __future__ import annotations

@@ -34,8 +34,26 @@ def _err(status: int, code: str, message: str) -> JSONResponse:
     return JSONResponse({"error": {"code": code, "message": message}}, status_code=status)
 
 
+# Library error code → HTTP status (05 §6.6): the web edge's table; layers/ raises codes only.
+LIBRARY_STATUS: dict[str, int] = {
+    "invalid_request": 400,
+    "unknown_source": 404,
+    "busy": 409,
+    "in_use": 409,
+    "review_expired": 409,
+    "changed_since_review": 409,
+    "refused": 409,
+    "invalid_library": 422,
+    "source_unavailable": 502,
+}
+
+
+def library_status(code: str) -> int:
+    return LIBRARY_STATUS.get(code, 409)
+
+
 def _lib_error(exc: LibraryError) -> JSONResponse:
-    return JSONResponse(exc.to_json(), status_code=exc.http_status)
+    return JSONResponse(exc.to_json(), status_code=library_status(exc.code))
 
 
 def _host(request: Request) -> Any:
