@@ -13,7 +13,10 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from clauz3.language.layer import Layer
 
 from clauz3.prover.cache import ProofCache, cache_enabled, cache_key, pinned_roots, relocate
 
@@ -49,11 +52,11 @@ class ProofOutcome:
 
 
 class _State:
-    layer: Any = None
+    layer: Layer | None = None
     layer_roots: tuple[tuple[str, ...], tuple[str, ...]] | None = None
 
 
-def layer_for(trusted_roots: Sequence[Path], import_roots: Sequence[Path]) -> Any:
+def layer_for(trusted_roots: Sequence[Path], import_roots: Sequence[Path]) -> Layer:
     """This process's layer for these roots, loaded on first use; other roots raise (01 TL-6)."""
     from clauz3.language.layer import load_layer
 

@@ -21,7 +21,14 @@ import threading
 import time
 from datetime import datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:  # imported where used (a worker starts fast); named here for the signatures
+    from clauz3.approvals.receipts import ReceiptClaims
+    from clauz3.interp.api import ExecutionResult
+    from clauz3.language.ir import CheckedProgram
+    from clauz3.language.layer import Layer
+    from clauz3.prover.pipeline import ProofOutcome, ProofRequest
 
 MAX_CONFIG_BYTES = 1024 * 1024
 SCRUB_PREFIXES = ("CLAUZ3_APPROVAL",)
@@ -217,7 +224,7 @@ class Worker:
             raise Stop("structural", "\n".join(refusals)[:1000], diagnostics=refusals[:50])
         return program, layer, entry
 
-    def _recheck(self, path: Path, req: Any, entry: dict[str, Any]) -> tuple[Any, Any]:
+    def _recheck(self, path: Path, req: ProofRequest, entry: dict[str, Any]) -> tuple[CheckedProgram, Layer]:
         from clauz3.language import Refused, check_source
         from clauz3.language.ir import ir_sha256
         from clauz3.prover.pipeline import layer_for
@@ -232,7 +239,7 @@ class Worker:
             raise Stop("config", "the checked program differs from the cached proof; run again with --no-cache")
         return program, layer
 
-    def build_request(self, program: Any, entry: dict[str, Any]) -> dict[str, Any]:
+    def build_request(self, program: CheckedProgram, entry: dict[str, Any]) -> dict[str, Any]:
         keys = ("domain", "status", "missing_required", "missing_recommended")
         coverage = [{k: c.get(k, [] if k.startswith("missing") else "") for k in keys}
                     for c in entry.get("coverage", [])]
@@ -354,7 +361,8 @@ class Worker:
 
     # ---------------------------------------------------------------------------- execution
 
-    def execute(self, program: Any, layer: Any, entry: dict[str, Any], claims: Any, decision: str) -> dict[str, Any]:
+    def execute(self, program: CheckedProgram, layer: Layer, entry: dict[str, Any], claims: ReceiptClaims,
+                decision: str) -> dict[str, Any]:
         from clauz3.interp.api import execute
         from clauz3.interp.monitor import is_end_state
         from clauz3.interp.values import render
@@ -396,7 +404,7 @@ class Worker:
         set_run_context(self.project, journal=fd,
                         protected_roots=[*self.c["trusted_roots"], *self.pinned.trusted_roots])
 
-    def _preload_smtp(self, program: Any) -> None:
+    def _preload_smtp(self, program: CheckedProgram) -> None:
         """stdlib:smtp's settings and password live in the data dir, unreadable once the sandbox applies."""
         from clauz3.stdlib import smtpsend
 
@@ -418,7 +426,7 @@ class Worker:
             raise Stop("sandbox_failed", f"the sandbox could not be applied: {exc}") from None
 
 
-def _outcome_summary(program: Any, result: Any) -> dict[str, Any] | None:
+def _outcome_summary(program: CheckedProgram, result: ExecutionResult) -> dict[str, Any] | None:
     """Issue 12: "Sent 1 mock email to bob@example.com", from the run's own call trace."""
     from clauz3.approvals.summary import MAX_OUTCOME_CALLS, Call, outcome_record
     from clauz3.interp.values import to_json
@@ -433,7 +441,8 @@ def _outcome_summary(program: Any, result: Any) -> dict[str, Any] | None:
     return outcome_record(calls, len(result.trace), ended_early=result.ended_early, end_state=result.end_state)
 
 
-def _refusal_summary(path: Path, req: Any, entry: dict[str, Any], outcome: Any, source: str) -> dict[str, Any] | None:
+def _refusal_summary(path: Path, req: ProofRequest, entry: dict[str, Any], outcome: ProofOutcome,
+                     source: str) -> dict[str, Any] | None:
     """Issue 12: the refused proof as one sentence and the line that breaks it (never fails the run)."""
     from clauz3.approvals.summary import guarantee_text, refusal_record
     from clauz3.language.context import domain_of
