@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from clauz3.approvals.authority import STANDALONE, ApprovalAuthority, AuthorityConfig, Conversation
+from clauz3.approvals.authority import ApprovalAuthority, AuthorityConfig
 from clauz3.approvals.decisions import (
     ALL_DECISIONS,
     APPROVED_ONCE,
@@ -25,6 +25,7 @@ from clauz3.approvals.decisions import (
 )
 from clauz3.approvals.keys import SigningKey, VerifyKey
 from clauz3.approvals.layers import AuthorisedLayer, layer_sha256
+from clauz3.approvals.principals import STANDALONE, Conversation
 from clauz3.approvals.requests import PENDING, ApprovalRequest, Record
 from clauz3.approvals.tokens import generate_token
 
