@@ -176,6 +176,7 @@ def check_group(group: Group, *, runs: int, seed: int, max_rows: int) -> Summary
             (summary.not_proved if is_pass_case(path) else summary.skipped).append((label, reason))
             continue
         effects = dict(getattr(outcome.layer, "effects", {}) or {})
+        assert outcome.program is not None  # else reason was set above
         report = run_program(outcome.program, effects, path=label, runs=runs, seed=seed, max_rows=max_rows)
         summary.programs += 1
         summary.runs += report.runs

@@ -13,10 +13,11 @@ import json
 import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeAlias
 
 import anyio
 import mcp_types as types
+from mcp.server.context import ServerRequestContext
 from mcp.server.lowlevel import Server
 
 from clauz3.bridge.catalogue import Entry, Library, libraries_result, tools_result
@@ -119,7 +120,11 @@ class ProgressSlot:
             await self._event.wait()
 
 
-async def _send_progress(ctx: Any, slot: ProgressSlot) -> None:
+# The MCP SDK's per-request context for this server (no lifespan state: the default dict).
+Ctx: TypeAlias = ServerRequestContext[dict[str, Any]]
+
+
+async def _send_progress(ctx: Ctx, slot: ProgressSlot) -> None:
     counter = 0
     while True:
         record = await slot.take()
@@ -133,7 +138,7 @@ async def _send_progress(ctx: Any, slot: ProgressSlot) -> None:
                 return
 
 
-def _has_progress_token(ctx: Any) -> bool:
+def _has_progress_token(ctx: Ctx) -> bool:
     meta = getattr(ctx, "meta", None)
     if not meta:
         return False
@@ -142,7 +147,7 @@ def _has_progress_token(ctx: Any) -> bool:
     return getattr(meta, "progress_token", None) is not None
 
 
-async def _run_tool(ctx: Any, runs: RunService, args: RunArgs) -> types.CallToolResult:
+async def _run_tool(ctx: Ctx, runs: RunService, args: RunArgs) -> types.CallToolResult:
     loop = asyncio.get_running_loop()
     slot = ProgressSlot(loop) if _has_progress_token(ctx) else None
     started = runs.start(args.source, args.request_id, args.timeout_seconds,
@@ -179,12 +184,12 @@ async def _run_tool(ctx: Any, runs: RunService, args: RunArgs) -> types.CallTool
 
 
 def build_server(state: BridgeState) -> Server[Any]:
-    async def list_tools(ctx: Any, params: Any) -> types.ListToolsResult:
+    async def list_tools(ctx: Ctx, params: types.PaginatedRequestParams | None) -> types.ListToolsResult:
         return types.ListToolsResult(tools=[
             types.Tool(name=t.name, title=t.title, description=t.description, input_schema=t.input_schema,
                        output_schema=t.output_schema) for t in TOOLS])
 
-    async def call_tool(ctx: Any, params: types.CallToolRequestParams) -> types.CallToolResult:
+    async def call_tool(ctx: Ctx, params: types.CallToolRequestParams) -> types.CallToolResult:
         try:
             args = validate(params.name, params.arguments)
         except ArgumentError as exc:

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from clauz3.language.ir import CheckedProgram
     from clauz3.language.layer import Layer
 
 from clauz3.prover.cache import ProofCache, cache_enabled, cache_key, pinned_roots, relocate
@@ -47,8 +48,8 @@ class ProofOutcome:
     stderr: list[str] = field(default_factory=list)
     exit_code: int = 0
     deadline_expired: bool = False
-    program: Any = None  # the CheckedProgram when checking succeeded (fresh proofs only)
-    layer: Any = None
+    program: CheckedProgram | None = None  # when checking succeeded (fresh proofs only)
+    layer: Layer | None = None
 
 
 class _State:
