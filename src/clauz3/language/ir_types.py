@@ -65,7 +65,13 @@ class TObject:
     """Element type of literals mixing scalar types: equality, ``in`` and passing only."""
 
 
-Type = Union[TScalar, TOptional, TList, TSet, TTuple, TDict, TRow, TRowClass, TObject]
+@dataclass(frozen=True)
+class TError:
+    """Type of an expression already refused: nodes carry it only while checking, since a refused program
+    never leaves the checker (``clauz3.language.types.ERR`` is the one instance)."""
+
+
+Type = Union[TScalar, TOptional, TList, TSet, TTuple, TDict, TRow, TRowClass, TObject, TError]
 
 BOOL = TScalar("bool")
 INT = TScalar("int")

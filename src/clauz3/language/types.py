@@ -5,7 +5,6 @@ from __future__ import annotations
 import ast
 import types as pytypes
 import typing
-from dataclasses import dataclass
 from typing import Any
 
 from clauz3.language import ir
@@ -27,12 +26,7 @@ from clauz3.language.ir import (
     TTuple,
     Type,
 )
-
-
-@dataclass(frozen=True)
-class TError:
-    """Type of an expression already refused; never reaches the IR (the program is refused)."""
-
+from clauz3.language.ir_types import TError
 
 ERR = TError()
 SCALARS = {"bool": BOOL, "int": INT, "float": FLOAT, "str": STR, "None": NONE}
