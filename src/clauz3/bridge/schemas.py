@@ -11,6 +11,8 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from clauz3.runs.records import Phase
+
 MAX_SOURCE_BYTES = 262_144  # 00 DEC-9: UTF-8 bytes
 MAX_QUERY = 200
 MAX_SKILL_ID = 200
@@ -31,9 +33,7 @@ RECORD_SCHEMA: dict[str, Any] = {
         "run_id": {"type": "string"},
         "conversation_id": _NULLABLE_STR,
         "attempt": {"type": "integer"},
-        "phase": {"type": "string", "enum": ["checking", "proving", "submitting_approval", "awaiting_approval",
-                                             "executing", "completed", "refused", "failed", "cancelled",
-                                             "uncertain"]},
+        "phase": {"type": "string", "enum": [phase.value for phase in Phase]},
         "reason": _NULLABLE_STR,
         "message": _NULLABLE_STR,
         "exit_code": _NULLABLE_INT,

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from clauz3.commands._errors import CommandError
+from clauz3.runs.records import Phase
 
 HELP = "Prove a program, request approval and run it."
 
@@ -259,9 +260,9 @@ class _Printer:
 
     def on_record(self, record: dict[str, Any]) -> None:
         sup = self.supervisor
-        if record["phase"] in ("submitting_approval", "awaiting_approval", "executing"):
+        if record["phase"] in (Phase.SUBMITTING_APPROVAL, Phase.AWAITING_APPROVAL, Phase.EXECUTING):
             self.proofs(sup.proof_text)
-        if record["phase"] == "executing" and not self.approval_printed:
+        if record["phase"] == Phase.EXECUTING and not self.approval_printed:
             self.approval_printed = True
             approval = record.get("approval") or {}
             print(f"approval: {approval.get('decision')} receipt={sup.receipt_nonce}")

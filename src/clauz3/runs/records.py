@@ -10,24 +10,53 @@ import json
 import time
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from enum import StrEnum
 from typing import Any
 
-CHECKING = "checking"
-PROVING = "proving"
-SUBMITTING = "submitting_approval"
-AWAITING = "awaiting_approval"
-EXECUTING = "executing"
-COMPLETED, REFUSED, FAILED, CANCELLED, UNCERTAIN = "completed", "refused", "failed", "cancelled", "uncertain"
 
-ACTIVE_PHASES: tuple[str, ...] = (CHECKING, PROVING, SUBMITTING, AWAITING, EXECUTING)
-FINAL_PHASES: frozenset[str] = frozenset({COMPLETED, REFUSED, FAILED, CANCELLED, UNCERTAIN})
-PRE_EXECUTION: tuple[str, ...] = (CHECKING, PROVING, SUBMITTING, AWAITING)
+class Phase(StrEnum):
+    """A run's phase (03 SNAP-1), in pipeline order; the only list of them in clauz3.
+
+    The values are external names (MCP results, the ledger, the page, the terminal): never rename
+    one. Everything else — the bridge's schema, the host, the terminal, the page (served by the
+    workspace, see ``sessions/page_constants.py``) — derives its lists from this enum.
+    """
+
+    CHECKING = "checking"
+    PROVING = "proving"
+    SUBMITTING_APPROVAL = "submitting_approval"
+    AWAITING_APPROVAL = "awaiting_approval"
+    EXECUTING = "executing"
+    COMPLETED = "completed"
+    REFUSED = "refused"
+    FAILED = "failed"
+    CANCELLED = "cancelled"
+    UNCERTAIN = "uncertain"
+
+    @property
+    def final(self) -> bool:
+        return self in FINAL_PHASES
+
+
+# Short names of the members, kept for the runs package's own imports.
+CHECKING, PROVING, EXECUTING = Phase.CHECKING, Phase.PROVING, Phase.EXECUTING
+SUBMITTING, AWAITING = Phase.SUBMITTING_APPROVAL, Phase.AWAITING_APPROVAL
+COMPLETED, REFUSED, FAILED, CANCELLED, UNCERTAIN = (
+    Phase.COMPLETED, Phase.REFUSED, Phase.FAILED, Phase.CANCELLED, Phase.UNCERTAIN)
+
+FINAL_PHASES: frozenset[Phase] = frozenset({COMPLETED, REFUSED, FAILED, CANCELLED, UNCERTAIN})
+ACTIVE_PHASES: tuple[Phase, ...] = tuple(p for p in Phase if p not in FINAL_PHASES)
+PRE_EXECUTION: tuple[Phase, ...] = tuple(p for p in ACTIVE_PHASES if p is not EXECUTING)
+# Phases in which the program itself ran, so an exit code or a sandbox means something.
+RAN_PHASES: frozenset[Phase] = frozenset({EXECUTING, COMPLETED, FAILED, UNCERTAIN})
+# Final phases a run can reach after its claim but before its program returned (``executed_partially``).
+EARLY_END_PHASES: frozenset[Phase] = frozenset({CANCELLED, FAILED, UNCERTAIN})
 
 MAX_RECORD_BYTES = 16 * 1024
 MAX_MESSAGE_CHARS = 1000
 
 # §12.1: the phase and exit code each reason ends in (None exit = no process exit status applies).
-REASONS: dict[str, tuple[str, int | None]] = {
+REASONS: dict[str, tuple[Phase, int | None]] = {
     "proof_failed": (REFUSED, 1),
     "runtime_error": (FAILED, 1),
     "trusted_contract_violation": (FAILED, 1),
@@ -54,7 +83,7 @@ REASONS: dict[str, tuple[str, int | None]] = {
 }
 
 
-def phase_and_exit(reason: str | None) -> tuple[str, int | None]:
+def phase_and_exit(reason: str | None) -> tuple[Phase, int | None]:
     """Final phase and exit code of ``reason`` (``None`` → completed/0; ``receipt_*`` → refused/2)."""
     if reason is None:
         return COMPLETED, 0
@@ -97,7 +126,7 @@ class RunRecord:
     request_id: str
     conversation_id: str | None = None
     attempt: int = 1
-    phase: str = CHECKING
+    phase: Phase = CHECKING
     reason: str | None = None
     message: str | None = None
     exit_code: int | None = None
@@ -128,7 +157,7 @@ class RunRecord:
         self.updated_at = time.time()
 
     def end(self, reason: str | None, message: str | None = None, *, exit_code: int | None = None,
-            phase: str | None = None) -> None:
+            phase: Phase | None = None) -> None:
         """Move to the final phase of ``reason`` (§12.1) unless an explicit phase/exit is given."""
         default_phase, default_exit = phase_and_exit(reason)
         self.phase = phase or default_phase
@@ -185,6 +214,7 @@ class RunRecord:
                      "effects_count", "executed_partially", "output", "summary"):
             if name in doc:
                 setattr(rec, name, doc[name])
+        rec.phase = Phase(rec.phase)  # ValueError on a phase this version does not know
         for name in ("started_at", "updated_at", "ended_at"):
             value = doc.get(name)
             setattr(rec, name, _parse_iso(value) if isinstance(value, str) else None)

@@ -31,11 +31,13 @@ from typing import Any
 
 from clauz3.runs.output import OutputCapture
 from clauz3.runs.records import (
+    ACTIVE_PHASES,
     AWAITING,
     CHECKING,
     EXECUTING,
     PROVING,
     SUBMITTING,
+    Phase,
     RunRecord,
     phase_and_exit,
 )
@@ -52,7 +54,7 @@ from clauz3.storage.migrations import MigrationError
 
 MAX_LINE = 64 * 1024
 MAX_EVENTS = 10_000
-PHASE_ORDER = {CHECKING: 0, PROVING: 1, SUBMITTING: 2, AWAITING: 3, EXECUTING: 4}
+PHASE_ORDER: dict[Phase, int] = {phase: index for index, phase in enumerate(ACTIVE_PHASES)}
 
 RecordCallback = Callable[[dict[str, Any]], None]
 TextCallback = Callable[[str], None]
@@ -415,7 +417,7 @@ class Supervisor:
                 self.record.summary = doc["summary"]
             return False
         phase = doc.get("phase")
-        if phase not in PHASE_ORDER:
+        if not isinstance(phase, str) or phase not in PHASE_ORDER:
             raise _Kill("protocol_error", f"the worker reported an unknown phase {str(phase)[:40]!r}")
         current = PHASE_ORDER.get(self.seen_phase or "", -1)
         new = PHASE_ORDER[phase]
@@ -424,7 +426,7 @@ class Supervisor:
         self.seen_phase = phase
         if phase in (AWAITING, EXECUTING) and not self.gate_opened:
             raise _Kill("protocol_error", f"the worker reported {phase} before the gate was opened")
-        self.record.phase = phase
+        self.record.phase = Phase(phase)
         started_exec = False
         if phase == CHECKING:
             self.record.sandbox = doc.get("sandbox")

@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from clauz3.approvals.authority import ApprovalAuthority
+from clauz3.runs.records import ACTIVE_PHASES, FINAL_PHASES
 
 from .acp_client import AcpClient, AcpError
 from .acp_messages import (
@@ -51,8 +52,6 @@ from .tutorials import tutorial_newer
 log = logging.getLogger("clauz3.sessions.conversation")
 
 MAX_PROMPT = 20_000
-FINAL_PHASES = frozenset({"completed", "refused", "failed", "cancelled", "uncertain"})
-ACTIVE_PHASES = ("checking", "proving", "submitting_approval", "awaiting_approval", "executing")
 PROOF_TIMEOUT_SECONDS = 60
 
 

@@ -16,6 +16,7 @@ from typing import Any
 from clauz3.approvals.authority import ApprovalAuthority
 from clauz3.layers.discovery import DiscoveryError, default_import_roots, discover_domains
 from clauz3.layers.skills import SkillDoc, session_instructions, snapshot_skills
+from clauz3.runs.records import FINAL_PHASES
 
 from .attachments import AttachmentStore
 from .bridge_check import BridgeCheck
@@ -228,7 +229,7 @@ class Host:
         assert self.conversation is not None
         self.store.prune_empty(keep=self.conversation.id)
         for record in self.conversation.runs.values():
-            if record.get("phase") not in ("completed", "refused", "failed", "cancelled", "uncertain"):
+            if record.get("phase") not in FINAL_PHASES:
                 record.update(phase="cancelled", reason="stopped")
         self.conversation.save_state()
         if self.config.prompt:

@@ -36,6 +36,7 @@ from .control import ControlSocket, control_path
 from .host import Host
 from .lease import Lease, LeaseHeld, acquire_project_lease
 from .lifetime import LifetimeServer
+from .page_constants import page_html
 from .recent import RecentWorkspaces
 from .routes import WEB, build_assets, http_error, internal, not_found, routes
 from .store import ConversationStore, StoreError
@@ -150,7 +151,7 @@ async def build_service(config: LaunchConfig, tmp_dir: Path) -> Service:
     app.state.sign_in = sign_in
     app.state.port = config.port
     app.state.assets = build_assets()
-    app.state.index_html = (WEB / "index.html").read_text(encoding="utf-8")
+    app.state.index_html = page_html((WEB / "index.html").read_text(encoding="utf-8"))
     wrapped = RequestChecks(app, port=config.port, sign_in=sign_in)
     service = Service(config, wrapped, host, sign_in, authority, lifetime, lease, ControlSocket(
         control_path(data, project), lambda: service.new_login()))

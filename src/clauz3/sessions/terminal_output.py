@@ -12,20 +12,22 @@ import contextlib
 from collections.abc import Callable
 from typing import Any, TextIO
 
+from clauz3.runs.records import FINAL_PHASES, Phase
+
 from .acp_messages import AgentText, AgentUpdate, ToolCall, message_of
 
-FINAL_RUN_PHASES = frozenset({"completed", "refused", "failed", "cancelled", "uncertain"})
-PHASE_TEXT = {
-    "checking": "checking the program",
-    "proving": "proving its guarantees",
-    "submitting_approval": "asking for approval",
-    "awaiting_approval": "waiting for your approval in the Approver UI",
-    "executing": "running",
-    "completed": "completed",
-    "refused": "refused",
-    "failed": "failed",
-    "cancelled": "stopped",
-    "uncertain": "outcome uncertain",
+# The terminal's words for each phase (the page's are served by the workspace, page_constants.py).
+PHASE_TEXT: dict[Phase, str] = {
+    Phase.CHECKING: "checking the program",
+    Phase.PROVING: "proving its guarantees",
+    Phase.SUBMITTING_APPROVAL: "asking for approval",
+    Phase.AWAITING_APPROVAL: "waiting for your approval in the Approver UI",
+    Phase.EXECUTING: "running",
+    Phase.COMPLETED: "completed",
+    Phase.REFUSED: "refused",
+    Phase.FAILED: "failed",
+    Phase.CANCELLED: "stopped",
+    Phase.UNCERTAIN: "outcome uncertain",
 }
 
 
@@ -147,7 +149,7 @@ class Renderer:
                 continue
             first = request_id not in self._phases
             self._phases[request_id] = phase
-            if first and phase in FINAL_RUN_PHASES:
+            if first and phase in FINAL_PHASES:
                 continue  # an old run of the saved conversation, not news
             reason = record.get("reason")
             extra = f" ({reason})" if isinstance(reason, str) and reason and phase in ("refused", "failed") else ""

@@ -6,6 +6,7 @@ import * as approvalsView from "./approvals.js";
 import * as attention from "./attention.js";
 import * as cards from "./cards.js";
 import * as composer from "./composer.js";
+import { ACTIVITY_LABELS as ACTIVITY } from "./constants.js";
 import * as transcript from "./conversation.js";
 import { closeMenu, fillMenu, openMenuAt } from "./dialogs.js";
 import { $, button, el } from "./dom.js";
@@ -15,10 +16,6 @@ import * as sidebar from "./sidebar.js";
 import { emit, on, runActive, store } from "./state.js";
 import { connect, send, shutdown } from "./ws.js";
 
-const ACTIVITY = {
-  checking: "Checking program", proving: "Proving guarantees", submitting_approval: "Requesting approval",
-  awaiting_approval: "Waiting for your approval", executing: "Executing approved action",
-};
 const VIEWS = { "/ui": "chat", "/ui/libraries": "libraries", "/ui/profile": "approvals" };
 const SUGGESTIONS = ["help", "show tools", "count to 20"];
 

@@ -7,15 +7,11 @@
 import { api } from "./api.js";
 import { askAgain, decisionRow } from "./decisions.js";
 import { blocks, details, guaranteeList, libraryLines, sentences, sourceRows, warningsNote } from "./cardview.js";
+import { EARLY_END, PHASE_LABELS as PHASES, RAN } from "./constants.js";
 import { button, disclosure, el, formatTime } from "./dom.js";
 import { modal } from "./dialogs.js";
 import { emit, FINAL, store } from "./state.js";
 
-export const PHASES = {
-  checking: "Checking program", proving: "Proving guarantees", submitting_approval: "Requesting approval",
-  awaiting_approval: "Your approval needed", executing: "Executing approved action", completed: "Completed",
-  refused: "Did not execute", failed: "Failed", cancelled: "Stopped", uncertain: "Outcome unknown",
-};
 export const DECISION_LABELS = {
   approved_once: "Approved once", approved_remember: "Approved and remembered", auto_approved: "Approved automatically",
   rejected: "Rejected", rejected_contract: "Contract rejected", request_more: "More information requested",
@@ -87,9 +83,6 @@ function truncatedBlock(label, text) {
   if (shown.length < text.length) box.append(el("div", { class: "muted", text: `Output truncated: ${(text.length - shown.length).toLocaleString()} more characters` }));
   return box;
 }
-
-// The phases in which the program itself ran, so an exit code or a sandbox means something.
-const RAN = new Set(["executing", "completed", "failed", "uncertain"]);
 
 function ruleSentence(r, s) {
   const rule = r.rule || {};
@@ -224,7 +217,7 @@ class RunCard {
     const info = [];
     if (r.message && !s) info.push(el("div", { class: "run-message", text: String(r.message) }));
     // 03 SNAP-1: whether any effect ran, shown once the run stopped early (issue 13: Stop during execution).
-    if (typeof r.executed_partially === "boolean" && ["cancelled", "failed", "uncertain"].includes(r.phase)) {
+    if (typeof r.executed_partially === "boolean" && EARLY_END.has(r.phase)) {
       info.push(line("Executed partially", r.executed_partially ? "yes — effects that already ran stay" : "no"));
     }
     this.info.replaceChildren(...info);

@@ -1,6 +1,8 @@
 // Shared page state and a tiny event bus. Modules subscribe to what they draw; nothing re-renders
 // the whole page on a change.
 
+import { FINAL } from "./constants.js";
+
 export const store = {
   state: null,          // the last State object (02 §4.6)
   connected: false,
@@ -24,7 +26,7 @@ export function emit(event, data) {
   }
 }
 
-export const FINAL = new Set(["completed", "refused", "failed", "cancelled", "uncertain"]);
+export { FINAL };  // final run phases, served by the workspace (constants.js)
 
 export function runActive() {
   return Boolean(store.state && (store.state.runs || []).some((r) => !FINAL.has(r.phase)));
