@@ -13,7 +13,7 @@ import sys
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from types import FunctionType, ModuleType
-from typing import Any
+from typing import Any, cast
 
 from clauz3._meta import CONTRACTS, SOLVERS, ContractMeta, SolverMeta, get_meta
 from clauz3.language._layer_scan import ScanError, TrustedFile, module_level_defs
@@ -141,7 +141,7 @@ def collect(
                 old = bucket.get(key)
                 if old is not None and old is not obj:
                     raise ScanError("layer-error", f"conflicting definitions of {key}", file, line)
-                bucket[key] = obj
+                bucket[key] = cast("Callable[..., Any]", obj)  # obj is meta.wrapper (tested above)
             elif isinstance(obj, FunctionType) and obj.__module__ == tf.module and "." not in obj.__qualname__:
                 if getattr(obj, "__clauz3_contract__", None) is None and name == obj.__name__:
                     helpers.setdefault(f"{obj.__module__}.{obj.__qualname__}", obj)

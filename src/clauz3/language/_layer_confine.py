@@ -112,12 +112,12 @@ class ConfinementFinder:
         raise ConfinementError(violation.message())
 
     def __enter__(self) -> ConfinementFinder:
-        sys.meta_path.insert(0, self)  # type: ignore[arg-type]
+        sys.meta_path.insert(0, self)
         return self
 
     def __exit__(self, *exc: object) -> None:
         try:
-            sys.meta_path.remove(self)  # type: ignore[arg-type]
+            sys.meta_path.remove(self)
         except ValueError:
             pass
 

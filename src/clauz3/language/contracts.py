@@ -99,7 +99,7 @@ class SpecCompiler:
         filters.reverse()
         kind = type(obj).__name__
         if isinstance(obj, type):  # an Event subclass used directly
-            obj = obj.relation()
+            obj = obj.relation()  # type: ignore[attr-defined]  # an Event subclass (clauz3.events) stands for its relation
             kind = type(obj).__name__
         if kind == "EffectRelation":
             targets = self.targets(obj.targets)

@@ -298,10 +298,10 @@ def compile_fluent(ctx: Any, meta: Any, params: tuple[ir.Param, ...], original: 
     for item in items:
         ok = (isinstance(item, ast.Call) and isinstance(item.func, ast.Attribute) and item.func.attr == "set"
               and len(item.args) == 2 and not item.keywords)
-        decl = _resolve_global(fn, item.func.value) if ok else None  # type: ignore[union-attr]
+        decl = _resolve_global(fn, item.func.value) if ok else None  # type: ignore[attr-defined]  # ok: item is a Call of an Attribute
         fname = getattr(decl, "name", None)
-        parts = []
-        for a in item.args if ok else []:
+        parts: list[tuple[str, Any]] = []
+        for a in item.args if ok else []:  # type: ignore[attr-defined]  # ok: item is a Call
             if isinstance(a, ast.Name) and a.id in names:
                 parts.append(("param", a.id))
             elif isinstance(a, ast.Constant) and isinstance(a.value, (str, int, bool)):

@@ -10,7 +10,7 @@ import signal
 import threading
 import typing
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 from clauz3.language import ir
 from clauz3.language.bindings import BContract, BFunction, BGuarantee, Binding, BOther, BRowClass, BTypedPath
@@ -44,7 +44,7 @@ class PathLit:
 class Site:
     """A grammar-checked guarantee decorator."""
 
-    node: ast.expr  # the decorator
+    node: ast.expr | ast.FunctionDef  # the decorator (the function itself for a required helper)
     call: ast.Call  # the helper call
     key: str  # CONTRACTS key
     args: list[Any]
@@ -188,7 +188,7 @@ class Guarantees:
             raise GrammarError(node, f"literal `{self.ctx.entry.segment(node)}` is not allowed")
         if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub) and isinstance(node.operand, ast.Constant) \
                 and type(node.operand.value) in (int, float):
-            return -node.operand.value
+            return -cast("int | float", node.operand.value)  # the test above: an int or a float
         if isinstance(node, ast.List):
             return [self.decode(e, depth + 1) for e in node.elts]
         if isinstance(node, ast.Tuple):
@@ -201,13 +201,13 @@ class Guarantees:
                 raise GrammarError(node, "unhashable set element") from None
         if isinstance(node, ast.Dict):
             out = {}
-            for k, v in zip(node.keys, node.values, strict=True):
+            for k, item in zip(node.keys, node.values, strict=True):
                 if k is None:
-                    raise GrammarError(v, "`**` in a dict literal")
+                    raise GrammarError(item, "`**` in a dict literal")
                 key = self.decode(k, depth + 1)
                 if isinstance(key, (list, dict, set)):
                     raise GrammarError(k, "unhashable dict key")
-                out[key] = self.decode(v, depth + 1)
+                out[key] = self.decode(item, depth + 1)
             return out
         if isinstance(node, ast.Call) and isinstance(node.func, (ast.Name, ast.Attribute)):
             b = self.resolve(node.func)
@@ -371,7 +371,7 @@ def convert(value: Any, ann: Any) -> Any:
         try:
             from clauz3 import Row
         except ImportError:  # pragma: no cover
-            Row = object  # type: ignore[assignment,misc]
+            Row = object
         if isinstance(value, type) and issubclass(value, Row):
             if args and isinstance(args[0], type) and value is not args[0] and not issubclass(value, args[0]):
                 raise _Mismatch(_ann_name(ann), value.__name__)
@@ -386,6 +386,7 @@ def convert(value: Any, ann: Any) -> Any:
         elif not isinstance(value, want) or isinstance(value, type):
             raise _Mismatch(_ann_name(ann), _tname(value))
         if base is dict:
+            assert isinstance(value, dict)  # want is dict, tested above
             kt, vt = (*args, typing.Any, typing.Any)[:2] if args else (typing.Any, typing.Any)
             return {convert(k, kt): convert(v, vt) for k, v in value.items()}
         et = args[0] if args else typing.Any

@@ -77,11 +77,11 @@ class Inliner:
             tree = ast.parse(src.text)
         except SyntaxError:
             return None
-        for node in ast.walk(tree):
-            if isinstance(node, ast.FunctionDef) and node.name == original.__name__:
-                first = min([node.lineno] + [d.lineno for d in node.decorator_list])
-                if code.co_firstlineno in (node.lineno, first):
-                    return node, src, TrustedScope(self.ctx, original), original
+        for found in ast.walk(tree):
+            if isinstance(found, ast.FunctionDef) and found.name == original.__name__:
+                first = min([found.lineno] + [d.lineno for d in found.decorator_list])
+                if code.co_firstlineno in (found.lineno, first):
+                    return found, src, TrustedScope(self.ctx, original), original
         return None
 
     def annotation(self, node: ast.expr | None, caller: Any) -> Any:

@@ -177,7 +177,7 @@ class _PredCompiler:
             value = getattr(base, node.attr)
         except AttributeError:
             raise self.fail(node, f"the unknown attribute `{node.attr}`") from None
-        return self.value_const(node, f"{node.value.id}.{node.attr}", value, line, col)  # type: ignore[union-attr]
+        return self.value_const(node, f"{node.value.id}.{node.attr}", value, line, col)  # type: ignore[attr-defined]  # base is only found through an ast.Name value (above)
 
     def call(self, node: ast.Call) -> Any:
         line, col = self.loc(node)

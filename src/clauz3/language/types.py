@@ -134,7 +134,7 @@ def join(a: Any, b: Any) -> Any | None:
     if isinstance(a, TTuple) and isinstance(b, TTuple):
         if a.elems is not None and b.elems is not None and len(a.elems) == len(b.elems):
             parts = [join(x, y) for x, y in zip(a.elems, b.elems, strict=True)]
-            return None if any(p is None for p in parts) else TTuple(elems=tuple(parts))
+            return None if any(p is None for p in parts) else TTuple(elems=tuple(p for p in parts if p is not None))
         ea, eb = elem_type(a), elem_type(b)
         e = join_elem(ea, eb)
         return None if e is None else TTuple(elem=e)
@@ -284,8 +284,9 @@ def from_ast(node: ast.expr | None, resolve: typing.Callable[[ast.expr], str | N
             base = q.removeprefix("builtins.")
             if base in SCALARS:
                 return SCALARS[base]
-            return {"list": TList(OBJECT), "set": TSet(OBJECT), "dict": TDict(OBJECT, OBJECT),
-                    "object": OBJECT}.get(base)
+            containers: dict[str, Type] = {"list": TList(OBJECT), "set": TSet(OBJECT), "dict": TDict(OBJECT, OBJECT),
+                                           "object": OBJECT}
+            return containers.get(base)
         if q in rows:
             return TRow(rows[q])
         return None
@@ -312,7 +313,7 @@ def from_ast(node: ast.expr | None, resolve: typing.Callable[[ast.expr], str | N
                 inner = from_ast(args[0], resolve, rows)
                 return None if inner is None else TTuple(elem=inner)
             parts = [from_ast(a, resolve, rows) for a in args]
-            return None if any(p is None for p in parts) else TTuple(elems=tuple(parts))  # type: ignore[arg-type]
+            return None if any(p is None for p in parts) else TTuple(elems=tuple(p for p in parts if p is not None))
         if q in ("builtins.type", "typing.Type") and len(args) == 1:
             inner = from_ast(args[0], resolve, rows)
             return TRowClass(inner.schema) if isinstance(inner, TRow) else None
