@@ -5,6 +5,10 @@
 - qb14_files_escapes: files-endpoint reads that returned anything from outside the workspace
   (traversal and absolute paths, symlinks, a FIFO, a device, and a symlink swapped in by a racing
   thread during 10,000 reads) — bar 0.
+- qb13…qb20 (kill -9 points, WebSocket fuzz, inert output, output flood, transcript limit, concurrency,
+  secrets): the suite's real-path checks of each bar (the real launcher, demo agent, bridge, worker,
+  authority and Chromium), run here in one pytest process; the count is the checks that failed, of those
+  tried — bar 0. A check that was skipped or not collected makes its entry unmeasured, never 0.
 """
 
 from __future__ import annotations
@@ -13,12 +17,14 @@ import contextlib
 import json
 import os
 import shutil
+import subprocess
 import sys
 import tempfile
 import threading
+import xml.etree.ElementTree as ET
 from pathlib import Path
 
-from _common import Sample
+from _common import ROOT, Sample, unmeasured
 
 SECRET = "outside-secret-7f3a"
 
@@ -172,9 +178,90 @@ def qb14_files_escapes(tries: int = 10_000) -> tuple[int, int]:
         shutil.rmtree(tmp, ignore_errors=True)
 
 
+# Each bar's real-path checks in the suite (06 §4). Soak items are included: the transcript limit at its
+# real 8,000,000 bytes and the 10,000-read symlink race are what the bars name.
+SUITE_BARS: dict[str, tuple[str, tuple[str, ...]]] = {
+    "qb13_kill_failures": ("kill -9 points", (
+        "tests/e2e/test_qb13_kill_points.py::test_kill_9_leaves_no_orphans_restores_and_never_reruns",
+        "tests/e2e/test_qb13_kill_points.py::test_kill_9_while_executing_records_the_run_uncertain",
+        "tests/e2e/test_service_kill.py")),
+    "qb15_ws_fuzz_failures": ("WebSocket fuzz checks", (
+        "tests/sessions/test_ws_connection.py::test_fuzzed_frames_never_break_the_socket",
+        "tests/sessions/test_ws_connection.py::test_huge_and_binary_frames")),
+    "qb16_inert_failures": ("inert-output browser checks", (
+        "tests/browser/test_inert_and_markdown.py::test_hostile_text_everywhere_stays_inert",
+        "tests/browser/test_inert_and_markdown.py::test_hostile_tool_result_stays_inert")),
+    "qb17_flood_failures": ("runs flooding 1 GiB per stream", ("tests/security/test_output_flood.py",)),
+    "qb18_limit_failures": ("transcript-limit checks", ("tests/sessions/test_transcript_limit.py",)),
+    "qb19_concurrency_failures": ("concurrency scenarios", ("tests/e2e/test_qb19_concurrency.py",)),
+    "qb20_secret_failures": ("full-flow secret searches", ("tests/security/test_secrets_full_flow.py",)),
+}
+
+
+Bars = dict[str, tuple[str, tuple[str, ...]]]
+
+
+def _bar_of(case: ET.Element, bars: Bars) -> str | None:
+    """The bar a JUnit test case (xunit1: it names its file) belongs to."""
+    file = (case.get("file") or "").replace(os.sep, "/")
+    node = f"{file}::{case.get('name', '').split('[')[0]}"
+    for bar, (_, targets) in bars.items():
+        if node in targets or file in targets:
+            return bar
+    return None
+
+
+def suite_bars(bars: Bars = SUITE_BARS, cwd: Path = ROOT) -> list[Sample]:
+    """Run every bar's checks in one pytest process (serial, soak included) and count failures per bar."""
+    targets = [t for _, ts in bars.values() for t in ts]
+    with tempfile.TemporaryDirectory(prefix="clauz3-bench-bars-") as tmp:
+        report = Path(tmp) / "junit.xml"
+        env = {k: v for k, v in os.environ.items() if not k.startswith("CLAUZ3_")}
+        done = subprocess.run([sys.executable, "-m", "pytest", "-n", "0", "-q", "-m", "soak or not soak", "-rs",
+                               "-o", "junit_family=xunit1", f"--junitxml={report}", *targets], cwd=cwd, env=env,
+                              capture_output=True, text=True)
+        if not report.exists():
+            tail = (done.stdout + done.stderr).strip().splitlines()[-3:]
+            reason = f"pytest wrote no report (exit {done.returncode}): {' | '.join(tail)[:300]}"
+            return [unmeasured(bar, reason) for bar in bars]
+        tree = ET.parse(report)
+    tried: dict[str, int] = dict.fromkeys(bars, 0)
+    failed: dict[str, list[str]] = {bar: [] for bar in bars}
+    skipped: dict[str, list[str]] = {bar: [] for bar in bars}
+    for case in tree.iter("testcase"):
+        bar = _bar_of(case, bars)
+        if bar is None:
+            continue
+        name = case.get("name", "?")
+        if case.find("skipped") is not None:
+            reason = case.find("skipped").get("message", "")  # type: ignore[union-attr]
+            skipped[bar].append(f"{name} skipped: {reason[:120]}")
+            continue
+        tried[bar] += 1
+        broke = case.find("failure")
+        broke = broke if broke is not None else case.find("error")
+        if broke is not None:
+            failed[bar].append(name)
+            why = " ".join((broke.get("message") or broke.text or "").split())[:300]
+            print(f"  {bar}: {name} failed: {why}", file=sys.stderr)
+    samples: list[Sample] = []
+    for bar, (what, _) in bars.items():
+        if skipped[bar]:
+            samples.append(unmeasured(bar, "; ".join(skipped[bar])))
+        elif tried[bar] == 0:
+            samples.append(unmeasured(bar, f"no check ran (pytest exit {done.returncode})"))
+        else:
+            note = f"{tried[bar]} {what} tried" + (f"; failed: {', '.join(failed[bar])}" if failed[bar] else "")
+            samples.append(Sample(bar, [float(len(failed[bar]))], unit="count", target=0, kind="count", note=note))
+    return samples
+
+
 def collect(reps: int) -> list[Sample]:
     receipts, tried = qb11_receipts_accepted()
     escapes, reads = qb14_files_escapes()
     print(f"  qb11: {tried} tampered receipts tried; qb14: {reads} file reads tried", file=sys.stderr)
-    return [Sample("qb11_receipts_accepted", [float(receipts)], unit="count", target=0, kind="count"),
-            Sample("qb14_files_escapes", [float(escapes)], unit="count", target=0, kind="count")]
+    return [Sample("qb11_receipts_accepted", [float(receipts)], unit="count", target=0, kind="count",
+                   note=f"{tried} tampered receipts tried"),
+            Sample("qb14_files_escapes", [float(escapes)], unit="count", target=0, kind="count",
+                   note=f"{reads} reads tried"),
+            *suite_bars()]

@@ -17,7 +17,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from _common import ROOT, Sample, clean_env, stop_tree
+from _common import ROOT, Sample, clean_env, spawn_ui, stop_tree
 
 EMAIL = ROOT / "examples" / "email"
 TRUSTED = "tools/email/trusted"
@@ -213,6 +213,105 @@ def remembered_match(reps: int) -> list[float]:
             return times
 
 
+# -- remembered_match on the full path -----------------------------------------------------------
+
+def _epoch(stamp: str) -> float:
+    from datetime import datetime
+
+    return datetime.fromisoformat(stamp.replace("Z", "+00:00")).timestamp()
+
+
+def _run_prompt(message: str) -> str:
+    program = (EMAIL / "main.py").read_text().replace("Hi from clauz3", message)
+    return f"run this program:\n```python\n{program}```"
+
+
+async def _remembered_full(reps: int) -> tuple[list[float], list[float]]:
+    """On a real `clauz3 ui demo --tutorial` (service with its authority, demo agent, bridge, warm prover,
+    workers): one program approved with remember, then each new program with another message is decided
+    by the remembered approval. Timed per run from the bridge's own record stamps: the phase
+    `submitting_approval` (the worker is about to POST the request) → `executing` (the worker holds the
+    authority's decision and has checked and claimed its receipt). Also returned: the authority's own
+    created → decided span for the same requests."""
+    import httpx
+    import websockets
+
+    tmp = Path(tempfile.mkdtemp(prefix="clauz3-bench-remembered-"))
+    project = tmp / "project"
+    project.mkdir()
+    launched = spawn_ui("demo", "--tutorial", home=tmp / "home", cwd=project)
+    try:
+        async with httpx.AsyncClient(trust_env=False, base_url=launched.base, timeout=30) as client:
+            signed = await client.get(launched.link)
+            cookie = next(iter(signed.cookies.items()))
+            ws = await websockets.connect(launched.base.replace("http", "ws") + "/api/chat/acp", origin=launched.base,
+                                          max_size=None, additional_headers={"Cookie": f"{cookie[0]}={cookie[1]}"})
+
+            async def until(pred: Any, seen: list[dict[str, Any]] | None = None) -> dict[str, Any]:
+                while True:
+                    frame = json.loads(await asyncio.wait_for(ws.recv(), 120))
+                    if seen is not None:
+                        seen.append(frame)
+                    if pred(frame):
+                        return frame
+
+            restore = await until(lambda f: f["method"] == "clauz3/restore")
+            cid = restore["params"]["state"]["conversation_id"]
+            await until(lambda f: f["method"] == "clauz3/state" and f["params"].get("agent_status") == "ready")
+
+            async def prompt(message: str) -> list[dict[str, Any]]:
+                seen: list[dict[str, Any]] = []
+                await ws.send(json.dumps({"method": "session/prompt",
+                                          "params": {"conversation_id": cid, "prompt": _run_prompt(message)}}))
+                await until(lambda f: f["method"] == "clauz3/turn_end", seen)
+                return seen
+
+            first: list[dict[str, Any]] = []
+            await ws.send(json.dumps({"method": "session/prompt",
+                                      "params": {"conversation_id": cid, "prompt": _run_prompt("Remember me")}}))
+            card = await until(lambda f: f["method"] == "clauz3/approval", first)
+            decided = await client.post(f"/api/requests/{card['params']['record']['request_id']}/decision",
+                                        json={"decision": "approved_once", "remember": True},
+                                        headers={"Origin": launched.base}, cookies=dict([cookie]))
+            if decided.status_code != 200 or decided.json().get("decision") != "approved_remember":
+                raise RuntimeError(f"remembering failed: {decided.status_code} {decided.text[:300]}")
+            await until(lambda f: f["method"] == "clauz3/turn_end", first)
+            full: list[float] = []
+            authority: list[float] = []
+            for i in range(max(reps, 10) + 1):
+                seen = await prompt(f"Remembered {i}")
+                stamps: dict[str, str] = {}
+                for frame in seen:
+                    if frame["method"] == "clauz3/state":
+                        for run in frame["params"].get("runs", []):
+                            if run.get("phase") in ("submitting_approval", "awaiting_approval", "executing"):
+                                stamps.setdefault(run["phase"], run["updated_at"])
+                records = [f["params"]["record"] for f in seen if f["method"] == "clauz3/approval"]
+                record = records[-1] if records else {}
+                if record.get("decision") != "auto_approved" or "awaiting_approval" in stamps:
+                    raise RuntimeError(f"run {i} was not decided by the remembered approval: "
+                                       f"{record.get('decision')} {sorted(stamps)}")
+                if "submitting_approval" not in stamps or "executing" not in stamps:
+                    raise RuntimeError(f"run {i}: the page never saw phases {sorted(stamps)}")
+                if i:  # the first warms the worker's and the authority's caches
+                    full.append(_epoch(stamps["executing"]) - _epoch(stamps["submitting_approval"]))
+                    authority.append(_epoch(record["decided_at"]) - _epoch(record["created_at"]))
+            await ws.close()
+            return full, authority
+    finally:
+        stop_tree(launched.proc)
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+def remembered_match_full(reps: int) -> tuple[list[float], list[float]]:
+    return asyncio.run(_remembered_full(reps))
+
+
 def collect(reps: int) -> list[Sample]:
-    return [Sample("run_cold", run_cold(reps), target=1.5),
-            Sample("remembered_match", remembered_match(reps), target=0.05)]
+    samples = [Sample("run_cold", run_cold(reps), target=1.5)]
+    full, authority = remembered_match_full(reps)
+    return [*samples, Sample("remembered_match", full, target=0.05),
+            # no target: the same requests' created → decided span inside the authority (its own proof,
+            # the profile match and the receipt), and the authority alone answering over HTTP
+            Sample("remembered_match_authority", authority),
+            Sample("remembered_match_http", remembered_match(reps))]

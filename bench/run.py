@@ -34,8 +34,8 @@ EXPECTED: dict[str, tuple[str, ...]] = {
                  "tree_rss", "stream_10k/stream_1k", "restore_10k/restore_1k"),
     "bench_store": ("history_search", "history_search_common", "files_list"),
     "bench_counts": ("qb11_receipts_accepted", "qb13_kill_failures", "qb14_files_escapes",
-                     "qb15_ws_fuzz_failures", "qb16_inert_executions", "qb17_flood_overruns",
-                     "qb18_limit_failures", "qb19_concurrency_failures", "qb20_secret_hits"),
+                     "qb15_ws_fuzz_failures", "qb16_inert_failures", "qb17_flood_failures",
+                     "qb18_limit_failures", "qb19_concurrency_failures", "qb20_secret_failures"),
 }
 
 
