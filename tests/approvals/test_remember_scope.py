@@ -158,11 +158,20 @@ def test_weaker_guarantees_get_a_card(remembering: Remembering, guarantees: list
     assert record["state"] == "pending" and record["decision"] is None, record
 
 
+def test_another_alias_for_the_same_imports_is_covered(remembering: Remembering) -> None:
+    source = program([BOB, "emails.at_most(1)", "emails.unique_recipients()"], [("bob@example.com", "hi")])
+    renamed = source.replace("contracts as emails", "contracts as mail").replace("emails.", "mail.")
+    auto_approved_by_proof(remembering.submit("req_alias", renamed))
+
+
 def test_another_import_gets_a_card(remembering: Remembering) -> None:
     """A stricter program that imports one more thing can call functions the remembered one could not."""
     source = "import math\n" + program([BOB, "emails.at_most(1)", "emails.unique_recipients()"],
                                        [("bob@example.com", "hi")])
     assert remembering.submit("req_import", source)["state"] == "pending"
+    effects = source.removeprefix("import math\n").replace("import send_email", "import send_email as post")
+    # The same effect under another name reaches nothing new: covered.
+    auto_approved_by_proof(remembering.submit("req_effect_alias", effects.replace("    send_email(", "    post(")))
 
 
 def test_same_looking_guarantees_from_another_library_get_a_card(data_dir: Path, project: Path) -> None:

@@ -4,9 +4,9 @@ The exact signature (:mod:`clauz3.approvals.signature`: same guarantees, imports
 the fast path. When it misses, an enabled allow rule still decides a new program only when all hold:
 
 * reach: the same project, owner, trusted and import roots, library files (the per-file hashes of the
-  authority's own scan) and engine as when it was remembered, and the new program has no import
-  statement the remembered one lacked — a program that can call other library functions is not
-  "a program like this", whatever it proves;
+  authority's own scan) and engine as when it was remembered, and the new program imports nothing the
+  remembered one did not (by full dotted name; aliases do not matter) — a program that can call other
+  library functions is not "a program like this", whatever it proves;
 * proof: the authority's own prover child proved the new program (the card's proof block), and proves
   every remembered guarantee on it too, through the policy-entailment machinery (issue 11: the clauses
   are added on the syntax tree under fresh aliases and each obligation must resolve to the remembered
@@ -23,6 +23,7 @@ Reject-and-remember stays exact (docs/decisions.md): a card is never the unsafe 
 
 from __future__ import annotations
 
+import ast
 import asyncio
 import math
 import time
@@ -59,11 +60,32 @@ def layer_entailment(verify: object) -> LayerEntailment | None:
     return found if callable(found) else None
 
 
+def import_targets(statements: object) -> set[str] | None:
+    """What the basis's normalised import statements bring in, by full dotted name: the alias a program
+    gives a module changes nothing it can reach (``import a.b`` is ``a.b``, not just ``a``)."""
+    if not isinstance(statements, list):
+        return None
+    found: set[str] = set()
+    for statement in statements:
+        try:
+            tree = ast.parse(str(statement))
+        except (SyntaxError, ValueError):
+            return None
+        for node in tree.body:
+            if isinstance(node, ast.Import):
+                found.update(alias.name for alias in node.names)
+            elif isinstance(node, ast.ImportFrom) and not node.level and node.module:
+                found.update(f"{node.module}.{alias.name}" for alias in node.names)
+            else:
+                return None
+    return found
+
+
 def same_reach(remembered: Mapping[str, Any], basis: Mapping[str, Any]) -> bool:
     if any(remembered.get(k) != basis.get(k) for k in REACH):
         return False
-    mine, theirs = remembered.get("imports"), basis.get("imports")
-    return isinstance(mine, list) and isinstance(theirs, list) and set(theirs) <= set(mine)
+    mine, theirs = import_targets(remembered.get("imports")), import_targets(basis.get("imports"))
+    return mine is not None and theirs is not None and theirs <= mine
 
 
 def literal(value: Any) -> str | None:

@@ -33,7 +33,9 @@ function summary(record) {
   const r = record || {};
   const s = cardSummary(r);
   if (Array.isArray(s.guarantees) && s.guarantees.length) {
-    return { target: r.target || "main", limits: s.guarantees.map((g) => String(g.text).replace(/\.$/, "")).join("; ") };
+    // Mid-sentence, so each guarantee sentence loses its capital and full stop ("… — every email goes to …").
+    const texts = s.guarantees.map((g) => String(g.text).replace(/\.$/, "")).map((t) => t.charAt(0).toLowerCase() + t.slice(1));
+    return { target: r.target || "main", limits: texts.join("; ") };
   }
   const guarantees = Array.isArray(r.guarantees) ? r.guarantees.join(", ") : "";
   const contracts = r.presentation && Array.isArray(r.presentation.contracts) ? r.presentation.contracts.map((c) => c.call || c.expression).join(", ") : "";
