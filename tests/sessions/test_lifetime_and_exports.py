@@ -11,6 +11,7 @@ import pytest
 from sessions_harness import Harness, recv, recv_until, signed_in, state_is
 
 from clauz3.sessions.lifetime import LifetimeServer
+from clauz3.sessions.state_frame import activity
 
 
 @pytest.fixture
@@ -60,7 +61,7 @@ async def test_run_records_from_an_old_generation_are_ignored(svc: Harness) -> N
     svc.host.on_run_record(conv.id, "stale-generation", {"request_id": "r-old", "phase": "proving"})
     svc.host.on_run_record(conv.id, svc.host.authority.generation, {"request_id": "r-new", "phase": "proving"})
     assert list(conv.runs) == ["r-new"]
-    assert conv.state()["activity"] == {"kind": "run", "phase": "proving", "request_id": "r-new"}
+    assert activity(conv) == {"kind": "run", "phase": "proving", "request_id": "r-new"}
 
 
 async def hello_turn(svc: Harness) -> str:

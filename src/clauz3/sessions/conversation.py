@@ -15,13 +15,10 @@ import os
 import sys
 import time
 from collections import OrderedDict
-from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from clauz3.approvals.authority import ApprovalAuthority
-from clauz3.runs.records import ACTIVE_PHASES, FINAL_PHASES
+from clauz3.runs.records import FINAL_PHASES
 
 from .acp_client import AcpClient, AcpError
 from .acp_messages import (
@@ -38,54 +35,20 @@ from .acp_messages import (
     to_frame,
 )
 from .acp_params import bridge_entry
+from .agent_status import WORKING, AgentStatus
 from .bridge_check import FAILED
-from .config import LaunchConfig
+from .host_links import HostLinks
 from .lease import Lease
 from .libraries import pending_notes
 from .notices import RETAINED, notice
-from .providers import SHORT_LABELS, ModelUnavailable, apply_model, build_launch, check, remove_private_dir
+from .providers import SHORT_LABELS, ModelUnavailable, apply_model, build_launch, remove_private_dir
 from .providers.opencode import first_prompt
-from .publisher import Publisher
-from .store import DEFAULT_TITLE, Conversation, ConversationStore
-from .tutorials import tutorial_newer
+from .store import DEFAULT_TITLE, Conversation
 
 log = logging.getLogger("clauz3.sessions.conversation")
 
 MAX_PROMPT = 20_000
 PROOF_TIMEOUT_SECONDS = 60
-
-
-@dataclass
-class HostLinks:
-    """What a conversation needs from the workspace host (all host-owned values)."""
-
-    config: LaunchConfig
-    data_dir: Path
-    project: str
-    tutorial: str | None
-    port: int
-    tmp_dir: Path
-    store: ConversationStore
-    authority: ApprovalAuthority
-    lifetime: Any  # LifetimeServer
-    publisher: Publisher
-    generation: Callable[[], str]
-    layer: Callable[[list[str]], tuple[list[str], list[str]]]
-    operation: Callable[[], str | None]
-    list_changed: Callable[[], None]
-    attachment_blocks: Callable[[str, list[dict[str, Any]]], list[dict[str, Any]]]
-    mark_sent: Callable[[str, list[str]], None]
-    bridge_ok: Callable[[], Awaitable[bool]]
-    # SEL-8/SEL-15: have this conversation's selected library files changed? (saved state → bool)
-    drifted: Callable[[dict[str, Any]], bool] = lambda saved: False
-    # SKL-2 session instructions and the bridge's extra arguments (--skills-dir of the launch project)
-    instructions: Callable[[], str] = lambda: ""
-    bridge_extra: Callable[[], list[str]] = lambda: []
-    # 02 §4.6 ``providers`` inventory (never persisted)
-    providers: Callable[[str], list[dict[str, Any]]] = lambda agent: []
-    # 05 FS-5: ``{available, undone}`` for a finished run of this project
-    undo_state: Callable[[str], dict[str, bool]] = lambda run_id: {"available": False, "undone": False}
-    availability: Callable[[str], Any] = check
 
 
 class ConversationRuntime:
@@ -99,7 +62,7 @@ class ConversationRuntime:
         self.history: list[dict[str, Any]] = links.store.history(row.id)
         self.history_bytes = row.bytes
         self.lock = lock
-        self.status = "stopped"
+        self.status = AgentStatus.STOPPED
         self.capabilities = Capabilities()
         self.session_id: str | None = None
         self.error: str | None = None
@@ -122,7 +85,7 @@ class ConversationRuntime:
         self._available = links.availability(self.agent) if self.saved.get("mode", links.config.mode) == links.config.mode \
             else None
         if self._available is None or not self._available.available:
-            self.status = "unavailable"
+            self.status = AgentStatus.UNAVAILABLE
             reason = self._available.reason if self._available else "it runs in another mode"
             self.error = f"{self.label} can't start: {reason}"
 
@@ -158,52 +121,8 @@ class ConversationRuntime:
 
     @property
     def idle(self) -> bool:
-        return self.status not in ("starting", "busy", "cancelling") and not self.run_active() \
-            and self.links.operation() is None
-
-    def activity(self) -> dict[str, Any]:
-        for record in reversed(self.runs.values()):
-            if record.get("phase") in ACTIVE_PHASES:
-                return {"kind": "run", "phase": record["phase"], "request_id": record["request_id"]}
-        if self.status in ("busy", "cancelling"):
-            return {"kind": "agent"}
-        return {"kind": "idle"}
-
-    def state(self) -> dict[str, Any]:
-        links = self.links
-        return {
-            "conversation_id": self.id,
-            "title": self.title,
-            "project": links.project,
-            "project_name": os.path.basename(links.project) or links.project,
-            "tutorial": links.tutorial,
-            "tutorial_newer": tutorial_newer(links.project, links.tutorial),
-            "generation": links.generation(),
-            "agent": self.agent,
-            "agent_label": self.label,
-            "unrestricted": self.saved.get("mode", links.config.mode) == "unrestricted",
-            "model": self.saved.get("model") or links.config.model or "Agent default",
-            "requested_model": links.config.model,
-            "providers": links.providers(self.agent),
-            "capabilities": {"load_session": self.capabilities.load_session, "images": self.capabilities.images,
-                             "files": self.capabilities.files},
-            "session_id": self.session_id,
-            "agent_status": self.status,
-            "activity": self.activity(),
-            "turn": self.turn,
-            "history_bytes": self.history_bytes,
-            "history_limited": self.history_limited,
-            "error": self.error,
-            "error_detail": self.error_detail,
-            "resume_notice": self.resume_notice,
-            "libraries": list(self.saved.get("libraries", [])),
-            "library_fingerprint": self.saved.get("library_fingerprint"),
-            "libraries_changed": self.saved.get("libraries_changed", False) is True,
-            "approvals_paused": self.saved.get("approvals_paused", False) is True,
-            "operation": links.operation(),
-            "attachments": list(self.attachments),
-            "runs": list(self.runs.values()),
-        }
+        return self.status not in WORKING and not self.run_active() \
+            and self.links.operation is None
 
     def persisted(self) -> dict[str, Any]:
         state = dict(self.saved)
@@ -249,13 +168,13 @@ class ConversationRuntime:
 
     def ensure_agent(self) -> None:
         """WS-3: start unless running, ``stopped`` after a start, or ``unavailable``."""
-        if self.status == "unavailable" or self.client is not None or self._start_task is not None:
+        if self.status == AgentStatus.UNAVAILABLE or self.client is not None or self._start_task is not None:
             return
         if self.saved.get("libraries_changed") is True:
             self.links.publisher.send(notice("libraries_changed"))
             return
         if self._available is not None and self._available.available:
-            self.status = "starting"  # at once, so the page never sees a startable agent as idle
+            self.status = AgentStatus.STARTING  # at once, so the page never sees a startable agent as idle
         self._start_task = asyncio.create_task(self._start_guarded(), name=f"agent.start.{self.id[:8]}")
 
     async def _start_guarded(self) -> None:
@@ -263,7 +182,7 @@ class ConversationRuntime:
             await self.start_agent()
         except asyncio.CancelledError:
             await self.end_agent()
-            self.status = "stopped"
+            self.status = AgentStatus.STOPPED
             self.changed()
         finally:
             self._start_task = None
@@ -277,9 +196,9 @@ class ConversationRuntime:
             "service_url": f"http://127.0.0.1:{links.port}",
             "submission_token": token,
             "verify_key": links.authority.verify_key.text,
-            "workspace_generation": links.generation(),
+            "workspace_generation": links.generation,
             "conversation_id": self.id,
-            "status_file": str(links.tmp_dir / f"runs-{links.generation()}-{self.id}.json"),
+            "status_file": str(links.tmp_dir / f"runs-{links.generation}-{self.id}.json"),
             "proof_timeout_seconds": links.config.proof_timeout or PROOF_TIMEOUT_SECONDS,
             "require_sandbox": links.authority.config.require_sandbox,
         }
@@ -310,7 +229,7 @@ class ConversationRuntime:
         links = self.links
         if self._available is None or not self._available.available:
             return
-        self.status = "starting"
+        self.status = AgentStatus.STARTING
         self.error = self.error_detail = None
         self.changed()
         # 00 DEC-6: the bridge self-check runs in parallel with the adapter's start; it is awaited
@@ -335,7 +254,7 @@ class ConversationRuntime:
         except (ValueError, OSError) as exc:
             os.close(read_end)
             await self.end_agent()
-            self.status = "stopped"
+            self.status = AgentStatus.STOPPED
             self.error = f"{self.label} can't start: {exc}"
             self.say("agent_unavailable", reason=str(exc))
             self.changed()
@@ -351,7 +270,7 @@ class ConversationRuntime:
                 os.close(read_end)
             if not await bridge_ok:
                 await self.end_agent()
-                self.status = "unavailable"
+                self.status = AgentStatus.UNAVAILABLE
                 self.error = f"{self.label} can't start: {FAILED}"
                 self.say("agent_unavailable", reason=FAILED)
                 self.changed()
@@ -384,11 +303,11 @@ class ConversationRuntime:
             if model:
                 self.saved["model"] = model
             self.session_id = client.session_id
-            self.status = "ready"
+            self.status = AgentStatus.READY
             self.save_state()
         except (AcpError, ModelUnavailable) as exc:
             await self.end_agent()
-            self.status = "stopped"
+            self.status = AgentStatus.STOPPED
             reason = self.failure_reason(exc)
             self.error = f"{self.label} can't start: {reason}"
             self.say("agent_unavailable", reason=reason)
@@ -452,16 +371,16 @@ class ConversationRuntime:
             return "prompt_invalid"
         if trimmed.startswith("/"):
             return "slash_command"
-        if self.status == "unavailable":
+        if self.status == AgentStatus.UNAVAILABLE:
             return "agent_unavailable"
         if self._turn_task is not None and not self._turn_task.done():
             return "busy"
         # A prompt sent while the agent is still starting waits for the start instead of being
         # refused: the page enables Send before the state frame of a just-started agent arrives.
-        starting = self.status == "starting" and self._start_task is not None
-        if self.status not in ("ready", "stopped") and not starting:
+        starting = self.status == AgentStatus.STARTING and self._start_task is not None
+        if self.status not in (AgentStatus.READY, AgentStatus.STOPPED) and not starting:
             return "busy"
-        if self.run_active() or self.links.operation() is not None:
+        if self.run_active() or self.links.operation is not None:
             return "busy"
         if self.history_limited:
             return "storage_full"
@@ -486,7 +405,7 @@ class ConversationRuntime:
         self.attachments = []
         self.retain({"method": "clauz3/user", "params": {
             "conversation_id": self.id, "turn": self.turn, "text": text, "attachments": staged}})
-        self.status = "busy"
+        self.status = AgentStatus.BUSY
         self.changed()
         self._turn_task = asyncio.create_task(self._run_turn(text, staged), name=f"turn.{self.turn}")
 
@@ -495,14 +414,14 @@ class ConversationRuntime:
         start = self._start_task
         if start is not None:
             await asyncio.wait({start})  # never raises for the start's own outcome
-            self.status = "busy"
+            self.status = AgentStatus.BUSY
         if self.client is None or not self.client.alive:
             await self.end_agent()
             await self.start_agent()
-            if self.client is None or self.status != "ready":
+            if self.client is None or self.status != AgentStatus.READY:
                 self._finish_turn(TurnEnded("error", error=self.error or "The agent could not start."), turn)
                 return
-        self.status = "busy"
+        self.status = AgentStatus.BUSY
         self.changed()
         notes = pending_notes(self.saved)
         body = ("\n".join(notes) + "\n\n" + text) if notes else text
@@ -510,9 +429,9 @@ class ConversationRuntime:
             body = first_prompt(self._first_prompt, body)
             self._first_prompt = None
         blocks: list[dict[str, Any]] = [{"type": "text", "text": body}]
-        blocks += self.links.attachment_blocks(self.id, staged)
+        blocks += self.links.attachments.blocks(self.id, staged)
         if staged:
-            self.links.mark_sent(self.id, [a["id"] for a in staged])
+            self.links.attachments.mark_sent(self.id, [a["id"] for a in staged])
         if notes:
             self.saved["host_notes"] = []
             self.saved["library_changes"] = []
@@ -539,12 +458,12 @@ class ConversationRuntime:
                 self.title = title
                 self.links.store.rename(self.id, title)
                 self.links.list_changed()
-        self.status = "ready" if self.client is not None and self.client.alive else "stopped"
+        self.status = AgentStatus.READY if self.client is not None and self.client.alive else "stopped"
         self.save_state()
 
     async def cancel(self) -> None:
         """Stop (TURN-5..8)."""
-        if self._start_task is not None and self.status == "starting":
+        if self._start_task is not None and self.status == AgentStatus.STARTING:
             self._start_task.cancel()
             return
         for record in self.runs.values():
@@ -553,7 +472,7 @@ class ConversationRuntime:
         self.links.authority.cancel_pending(self.id, "stopped")
         client = self.client
         if client is not None and client.turn_running:
-            self.status = "cancelling"
+            self.status = AgentStatus.CANCELLING
             self.changed()
             await client.cancel()
         elif self.run_active():
@@ -585,7 +504,7 @@ class ConversationRuntime:
             self.say("agent_exited")
         elif forced:
             self.say("agent_stopped")
-        self.status = "stopped"
+        self.status = AgentStatus.STOPPED
         self.save_state()
 
     def on_run_record(self, record: dict[str, Any]) -> None:

@@ -21,20 +21,34 @@ from clauz3.runs.records import FINAL_PHASES
 from .attachments import AttachmentStore
 from .bridge_check import BridgeCheck
 from .config import LaunchConfig
-from .conversation import ConversationRuntime, HostLinks
+from .conversation import ConversationRuntime
 from .lease import Lease, LeaseHeld, acquire_conversation_lock
 from .libraries import drifted, new_selection, selection_fields
+from .library_command import apply_libraries
 from .lifetime import LifetimeServer
 from .notices import notice
 from .providers import AGENTS, CLAUDE_FALLBACK, HINTS, SHORT_LABELS, Availability, check, enabled_in
 from .publisher import Publisher
 from .recent import RecentWorkspaces
+from .state_frame import page_state
 from .store import ConversationStore, is_conversation_id
 from .workspace_routes import undo_state
+from .workspaces import switch_workspace
+from .ws_requests import (
+    Attach,
+    BadRequest,
+    Cancel,
+    Libraries,
+    New,
+    Prompt,
+    Rename,
+    Select,
+    Workspace,
+    parse_request,
+)
 
 log = logging.getLogger("clauz3.sessions.host")
 
-MAX_TITLE = 120
 LIST_COALESCE = 1.0
 
 
@@ -97,26 +111,32 @@ class Host:
 
     def state(self) -> dict[str, Any]:
         assert self.conversation is not None
-        return self.conversation.state()
+        return page_state(self.conversation, self)
 
     def snapshot(self) -> dict[str, Any]:
         conv = self.conversation
         assert conv is not None
-        return {"history": list(conv.history), "state": conv.state(), "approvals": list(conv.approvals.values())}
+        return {"history": list(conv.history), "state": page_state(conv, self),
+                "approvals": list(conv.approvals.values())}
 
-    def links(self) -> HostLinks:
-        return HostLinks(
-            config=self.config, data_dir=self.data_dir, project=self.project, tutorial=self.tutorial,
-            port=self.config.port, tmp_dir=self.tmp_dir, store=self.store, authority=self.authority,
-            lifetime=self.lifetime, publisher=self.publisher, generation=lambda: self.authority.generation,
-            layer=self.layer, operation=lambda: self.operation, list_changed=self.list_changed,
-            attachment_blocks=self.attachments.blocks, mark_sent=self.attachments.mark_sent,
-            bridge_ok=lambda: self.bridge_check.ok(),
-            drifted=lambda saved: drifted(self.project, self.data_dir, saved),
-            instructions=self.instructions, bridge_extra=self.bridge_extra, providers=self.providers,
-            undo_state=lambda run_id: undo_state(self.data_dir, self.project, run_id),
-            availability=self.availability,
-        )
+    # -- what a conversation reads of its host (HostLinks) ----------------------------------------
+
+    @property
+    def port(self) -> int:
+        return self.config.port
+
+    @property
+    def generation(self) -> str:
+        return self.authority.generation
+
+    async def bridge_ok(self) -> bool:
+        return await self.bridge_check.ok()
+
+    def drifted(self, saved: dict[str, Any]) -> bool:
+        return drifted(self.project, self.data_dir, saved)
+
+    def undo_state(self, run_id: str) -> dict[str, bool]:
+        return undo_state(self.data_dir, self.project, run_id)
 
     def in_launch_project(self) -> bool:
         return self.project == self.launch_project and self.tutorial is None
@@ -252,7 +272,7 @@ class Host:
         if row is None:
             raise KeyError(conversation_id)
         lock = acquire_conversation_lock(self.data_dir, conversation_id)
-        conv = ConversationRuntime(self.links(), row, lock)
+        conv = ConversationRuntime(self, row, lock)
         self.conversation = conv
         if conv.saved.get("libraries") and drifted(self.project, self.data_dir, conv.saved):
             if conv.turn >= 1:
@@ -270,7 +290,7 @@ class Host:
             self.publisher.send(notice("libraries_dropped", dropped, level="warning"))
         return conv
 
-    async def _close_current(self) -> None:
+    async def close_current(self) -> None:
         conv, self.conversation = self.conversation, None
         if conv is not None:
             await conv.close()
@@ -278,7 +298,7 @@ class Host:
     async def shutdown(self) -> None:
         if self.providers_task is not None:
             self.providers_task.cancel()
-        await self._close_current()
+        await self.close_current()
         await self.lifetime.close()
 
     # -- commands (02 §4.3) -------------------------------------------------------------------------
@@ -298,31 +318,48 @@ class Host:
         self.publisher.send(notice(code, **fmt))
 
     async def command(self, method: str, params: dict[str, Any]) -> None:
+        """One page command, in arrival order (WS-8): validated once into a typed request."""
         async with self._commands:
-            handler = COMMANDS.get(method)
-            if handler is None:
-                self.refuse("unsupported_method")
+            try:
+                request = parse_request(method, params)
+            except BadRequest as exc:
+                self.refuse(exc.code)
                 return
-            await handler(self, params)
+            match request:
+                case None:
+                    self.refuse("unsupported_method")
+                case Prompt():
+                    await self.cmd_prompt(request)
+                case Cancel():
+                    await self.cmd_cancel()
+                case New():
+                    await self.cmd_new(request)
+                case Select():
+                    await self.cmd_select(request)
+                case Rename():
+                    await self.cmd_rename(request)
+                case Attach():
+                    await self.cmd_attach(request)
+                case Libraries():
+                    await apply_libraries(self, request)
+                case Workspace():
+                    await switch_workspace(self, request)
 
-    def _stale(self, params: dict[str, Any], key: str = "conversation_id") -> bool:
+    def stale(self, conversation_id: str | None) -> bool:
         """WS-8: a command naming a conversation that is not current gets notice + restore."""
         conv = self.conversation
-        if conv is None or params.get(key) != conv.id:
+        if conv is None or conversation_id != conv.id:
             self.refuse("stale_conversation")
             self.publisher.restore()
             return True
         return False
 
-    async def cmd_prompt(self, params: dict[str, Any]) -> None:
-        text = params.get("prompt")
-        if not isinstance(text, str) or not isinstance(params.get("conversation_id"), str):
-            self.refuse("bad_frame")
-            return
-        if self._stale(params):
+    async def cmd_prompt(self, request: Prompt) -> None:
+        if self.stale(request.conversation_id):
             return
         conv = self.conversation
         assert conv is not None
+        text = request.prompt
         code = conv.check_prompt(text)
         if code == "agent_unavailable":
             self.refuse(code, reason=conv.error or "it is not available")
@@ -332,17 +369,13 @@ class Host:
             return
         conv.prompt(text)
 
-    async def cmd_cancel(self, params: dict[str, Any]) -> None:
+    async def cmd_cancel(self) -> None:
         if self.conversation is not None:
             await self.conversation.cancel()
 
-    async def cmd_new(self, params: dict[str, Any]) -> None:
-        agent = params.get("agent", self.config.agent)
-        domains = params.get("domains")
-        if not isinstance(agent, str) or (domains is not None and (
-                not isinstance(domains, list) or not all(isinstance(d, str) for d in domains))):
-            self.refuse("bad_frame")
-            return
+    async def cmd_new(self, request: New) -> None:
+        agent = request.agent if request.agent is not None else self.config.agent
+        domains = request.domains
         if not self.idle:
             self.refuse("busy")
             return
@@ -368,7 +401,7 @@ class Host:
             self.publisher.restore()
             current.ensure_agent()
             return
-        await self._close_current()
+        await self.close_current()
         if current is not None and current.turn == 0:
             self.store.delete(current.id)
         await self._open_new(agent, domains)
@@ -377,9 +410,9 @@ class Host:
         assert self.conversation is not None
         self.conversation.ensure_agent()
 
-    async def cmd_select(self, params: dict[str, Any]) -> None:
-        target = params.get("id")
-        if not isinstance(target, str) or not is_conversation_id(target) or self.store.get(target) is None:
+    async def cmd_select(self, request: Select) -> None:
+        target = request.id
+        if self.store.get(target) is None:
             self.refuse("not_found")
             return
         current = self.conversation
@@ -396,7 +429,7 @@ class Host:
             self.refuse("conversation_in_use")
             return
         lock.release()
-        await self._close_current()
+        await self.close_current()
         if current is not None and current.turn == 0:
             self.store.delete(current.id)
         try:
@@ -409,29 +442,25 @@ class Host:
         assert self.conversation is not None
         self.conversation.ensure_agent()
 
-    async def cmd_rename(self, params: dict[str, Any]) -> None:
-        target, title = params.get("id"), params.get("title")
-        if not isinstance(target, str) or self.store.get(target) is None:
+    async def cmd_rename(self, request: Rename) -> None:
+        target, title = request.id, request.title
+        if self.store.get(target) is None:
             self.refuse("not_found")
             return
-        if not isinstance(title, str) or not 1 <= len(title.strip()) <= MAX_TITLE \
-                or any(ord(c) < 32 or ord(c) == 127 for c in title):
+        if title is None:
             self.refuse("invalid_title")
             return
-        self.store.rename(target, title.strip())
+        self.store.rename(target, title)
         conv = self.conversation
         if conv is not None and conv.id == target:
-            conv.title = title.strip()
+            conv.title = title
             conv.saved["renamed"] = True
             conv.save_state()
         self.publisher.send(self.conversations_frame())
 
-    async def cmd_attach(self, params: dict[str, Any]) -> None:
-        ids = params.get("attachments")
-        if not isinstance(ids, list) or not all(isinstance(i, str) for i in ids):
-            self.refuse("bad_frame")
-            return
-        if self._stale(params):
+    async def cmd_attach(self, request: Attach) -> None:
+        ids = request.attachments
+        if self.stale(request.conversation_id):
             return
         conv = self.conversation
         assert conv is not None
@@ -453,16 +482,6 @@ class Host:
         conv.attachments = metas
         conv.changed()
 
-    async def cmd_libraries(self, params: dict[str, Any]) -> None:
-        from .libraries import apply_libraries
-
-        await apply_libraries(self, params)
-
-    async def cmd_workspace(self, params: dict[str, Any]) -> None:
-        from .workspaces import switch_workspace
-
-        await switch_workspace(self, params)
-
     # -- delete (HTTP) --------------------------------------------------------------------------
 
     async def delete_conversation(self, conversation_id: str) -> tuple[int, dict[str, Any]]:
@@ -474,7 +493,7 @@ class Host:
             if not self.idle:
                 said = WAITING_FOR_YOU if self.waiting_for_you() else "An action is still running; wait for it or press Stop."
                 return 409, {"error": {"code": "busy", "message": said}}
-            await self._close_current()
+            await self.close_current()
             self.store.delete(conversation_id)
             self.attachments.delete_conversation(conversation_id)
             latest = self.store.latest()
@@ -497,18 +516,6 @@ class Host:
         if self.config.claude_fallback:
             out.append(notice("claude_not_installed", CLAUDE_FALLBACK, level="info"))
         return out
-
-
-COMMANDS = {
-    "session/prompt": Host.cmd_prompt,
-    "session/cancel": Host.cmd_cancel,
-    "clauz3/new": Host.cmd_new,
-    "clauz3/select": Host.cmd_select,
-    "clauz3/rename": Host.cmd_rename,
-    "clauz3/attach": Host.cmd_attach,
-    "clauz3/libraries": Host.cmd_libraries,
-    "clauz3/workspace": Host.cmd_workspace,
-}
 
 
 def project_name(path: str) -> str:

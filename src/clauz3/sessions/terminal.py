@@ -29,6 +29,7 @@ from typing import Any, TextIO
 from clauz3.approvals.tokens import generate_token
 from clauz3.command_error import CommandError
 
+from .agent_status import AgentStatus
 from .config import LaunchConfig
 from .launcher import EXIT_BY_CODE, bind_loopback
 from .service import Service, StartupError, build_service
@@ -217,10 +218,10 @@ class TerminalFrontend:
         if self.options.resuming and conv.turn >= 1 and not saved_session:
             raise CommandError(RELOAD_FAILED)
         conv.ensure_agent()
-        await self._wait_until(lambda: conv.status in ("ready", "unavailable") or conv.error is not None)
+        await self._wait_until(lambda: conv.status in (AgentStatus.READY, AgentStatus.UNAVAILABLE) or conv.error is not None)
         if self._quit:
             return self._exit
-        if conv.status != "ready":
+        if conv.status != AgentStatus.READY:
             raise CommandError(conv.error or f"{conv.label} could not start", 2)
         if self.options.resuming and conv.turn >= 1 and conv.resume_notice is not None:
             # A fresh agent never silently takes over the old identity: keep the saved session id.

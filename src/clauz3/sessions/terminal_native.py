@@ -20,6 +20,7 @@ from typing import Any
 from clauz3.command_error import CommandError
 from clauz3.layers.skills import session_instructions
 
+from .agent_status import AgentStatus
 from .bridge_check import FAILED
 from .providers.claude import terminal_argv
 from .providers.launch import adapter_env
@@ -83,7 +84,7 @@ async def run_native(host: Any, conv: Any, *, claude: str, resume: bool, prompt:
     # Ctrl-C belongs to Claude Code while it runs (the terminal signals the whole foreground group).
     loop.add_signal_handler(signal.SIGINT, lambda: None)
     # The page must not start a second (ACP) Claude on this session while the terminal UI owns it.
-    conv.status = "unavailable"
+    conv.status = AgentStatus.UNAVAILABLE
     conv.error = "Claude is running in its own terminal UI for this conversation."
     conv.changed()
     try:

@@ -10,14 +10,23 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, Protocol
 
+from clauz3.approvals.authority import ApprovalAuthority
 from clauz3.tutorials import TUTORIALS
 
-from .lease import LeaseHeld, acquire_project_lease
+from .attachments import AttachmentStore
+from .config import LaunchConfig
+from .lease import Lease, LeaseHeld, acquire_project_lease
 from .notices import notice
+from .publisher import Publisher
+from .recent import RecentWorkspaces
 from .store import ConversationStore, StoreError
 from .tutorials import TutorialError, forget_state, prepare, reset, tutorial_of
+from .ws_requests import Workspace
+
+if TYPE_CHECKING:  # typing only: the CLI imports launch_path_ok without the conversation machinery
+    from .conversation import ConversationRuntime
 
 MAX_PATH_BYTES = 4096
 ACTIVE_TEXT = ("This workspace has active work. Stop its agent and runs before opening the other workspace? "
@@ -35,17 +44,43 @@ def reset_text(name: str) -> str:
             "approvals return to the original state. Nothing outside this tutorial changes.")
 
 
-def destination(host: Any, params: dict[str, Any]) -> tuple[str, str | None]:
+class WorkspaceHost(Protocol):
+    """What switching reads and rebinds on the host (its public surface only)."""
+
+    config: LaunchConfig
+    data_dir: Path
+    project: str
+    tutorial: str | None
+    launch_project: str
+    launch_policy: Any
+    store: ConversationStore
+    authority: ApprovalAuthority
+    lease: Lease
+    recent: RecentWorkspaces
+    attachments: AttachmentStore
+    publisher: Publisher
+    operation: str | None
+    conversation: ConversationRuntime | None
+
+    @property
+    def idle(self) -> bool: ...
+
+    async def close_current(self) -> None: ...
+
+    async def open_initial(self) -> None: ...
+
+
+def destination(host: WorkspaceHost, request: Workspace) -> tuple[str, str | None]:
     """(canonical project path, tutorial id) or :class:`Invalid` with the notice text."""
     data = os.path.realpath(host.data_dir)
-    if "tutorial" in params:
-        tid = params["tutorial"]
+    if request.has_tutorial:
+        tid = request.tutorial
         if not isinstance(tid, str) or tid not in TUTORIALS:
             raise Invalid("Unknown tutorial")
         if host.config.unrestricted:
             raise Invalid(UNRESTRICTED_TUTORIAL)
         return os.path.join(data, "tutorials", tid), tid
-    path = params.get("path")
+    path = request.path
     if not isinstance(path, str) or not path or not os.path.isabs(path) or len(path.encode()) > MAX_PATH_BYTES \
             or "\x00" in path:
         raise Invalid("Choose an existing folder by its absolute path.")
@@ -60,26 +95,26 @@ def destination(host: Any, params: dict[str, Any]) -> tuple[str, str | None]:
     return resolved, tutorial_of(host.data_dir, resolved)
 
 
-async def switch_workspace(host: Any, params: dict[str, Any]) -> None:
+async def switch_workspace(host: WorkspaceHost, request: Workspace) -> None:
     try:
-        dest, tutorial = destination(host, params)
+        dest, tutorial = destination(host, request)
     except Invalid as exc:
         host.publisher.send(notice("workspace_invalid", str(exc)))
         return
-    wants_reset = params.get("reset") is True
+    wants_reset = request.reset
     if dest == host.project and not wants_reset:
         host.publisher.send(_changed(host))
         return
-    if wants_reset and params.get("confirm_reset") is not True:
+    if wants_reset and not request.confirm_reset:
         # Issue 12: one question for a reset — it says it stops the agent too; never "Stop and switch?" first.
         name = TUTORIALS[tutorial].name if tutorial in TUTORIALS else os.path.basename(dest)
         text = reset_text(name) + ("" if host.idle else " Its agent and runs are stopped first.")
         host.publisher.send({"method": "clauz3/confirm_workspace", "params": {
-            "request": params, "reason": "reset", "text": text}})
+            "request": request.echo, "reason": "reset", "text": text}})
         return
-    if not host.idle and params.get("stop") is not True:
+    if not host.idle and not request.stop:
         host.publisher.send({"method": "clauz3/confirm_workspace", "params": {
-            "request": params, "reason": "active_work", "text": ACTIVE_TEXT}})
+            "request": request.echo, "reason": "active_work", "text": ACTIVE_TEXT}})
         return
     same = dest == host.project
     new_lease = None
@@ -93,7 +128,7 @@ async def switch_workspace(host: Any, params: dict[str, Any]) -> None:
     host.operation = "switch"
     if host.conversation is not None:
         host.conversation.changed()
-    await host._close_current()
+    await host.close_current()
     try:
         if tutorial is not None:
             dest = str(reset(host.data_dir, tutorial) if wants_reset else prepare(host.data_dir, tutorial))
@@ -137,7 +172,7 @@ async def switch_workspace(host: Any, params: dict[str, Any]) -> None:
     host.conversation.ensure_agent()
 
 
-def _changed(host: Any) -> dict[str, Any]:
+def _changed(host: WorkspaceHost) -> dict[str, Any]:
     return {"method": "clauz3/workspace_changed", "params": {
         "current": {"path": host.project, "name": os.path.basename(host.project), "tutorial": host.tutorial},
         "generation": host.authority.generation}}
