@@ -98,11 +98,11 @@ class TrustedMeta:
 
     @property
     def file(self) -> str:
-        return self.original.__code__.co_filename  # type: ignore[attr-defined]
+        return self.original.__code__.co_filename
 
     @property
     def line(self) -> int:
-        return self.original.__code__.co_firstlineno  # type: ignore[attr-defined]
+        return self.original.__code__.co_firstlineno
 
     def __repr__(self) -> str:
         return _fields_repr(
@@ -191,7 +191,7 @@ def lambda_source(fn: Callable[..., Any]) -> str | None:
         return None
     import linecache
 
-    code = fn.__code__  # type: ignore[attr-defined]
+    code = fn.__code__
     lines = linecache.getlines(code.co_filename)
     return _segment(lines, node)
 

@@ -118,6 +118,10 @@ class RowValue:
     """An immutable row: ``schema`` (key in ``CheckedProgram.rows``), ordered field values."""
 
     __slots__ = ("_fields", "original", "schema", "short")
+    schema: str
+    short: str
+    _fields: dict[str, Any]
+    original: Any  # the trusted library's own Row instance it came from, if any
 
     def __init__(self, schema: str, short: str, fields: dict[str, Any], original: Any = None) -> None:
         object.__setattr__(self, "schema", schema)
