@@ -35,12 +35,13 @@ LABELS: dict[str, str] = {
 }
 
 
-class UnknownDecision(ValueError):
+class UnknownDecision(ApprovalError, ValueError):
     """Not in the vocabulary valid at this boundary; carries the allowed strings for the error body."""
 
     def __init__(self, value: object, allowed: tuple[str, ...]) -> None:
         shown = repr(value)[:80]
-        super().__init__(f"unknown decision {shown}; allowed: {', '.join(allowed)}")
+        super().__init__("unknown_decision", f"unknown decision {shown}; allowed: {', '.join(allowed)}",
+                         allowed=list(allowed))
         self.allowed = allowed
 
 

@@ -12,11 +12,15 @@ from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 
+from clauz3.approvals.errors import ApprovalError
 from clauz3.storage.secretfiles import read_secret, write_secret
 
 
-class KeyError_(ValueError):
+class KeyError_(ApprovalError, ValueError):
     """A key text that is not 43 base64url characters encoding 32 bytes."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__("invalid_key", message)
 
 
 def b64u_encode(data: bytes) -> str:

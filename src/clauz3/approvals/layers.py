@@ -7,6 +7,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
+from clauz3.approvals.errors import ApprovalError
 from clauz3.storage.paths import canonical_project
 
 
@@ -41,8 +42,11 @@ MAX_LAYER_FILES = 2000
 MAX_LAYER_BYTES = 32 * 1024 * 1024
 
 
-class LayerContentError(ValueError):
+class LayerContentError(ApprovalError, ValueError):
     """A layer that cannot be bound by content (a link, a special file, a root outside its import root)."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__("layer_content", message)
 
 
 @dataclass(frozen=True)

@@ -23,6 +23,7 @@ from clauz3.approvals.decisions import (
     UnknownDecision,
     check_decision,
 )
+from clauz3.approvals.errors import ApprovalError
 from clauz3.approvals.keys import SigningKey, VerifyKey
 from clauz3.approvals.layers import AuthorisedLayer, layer_sha256
 from clauz3.approvals.principals import STANDALONE, Conversation
@@ -33,8 +34,9 @@ HASH_MISMATCH_FEEDBACK = "program hash did not match the mock configuration"
 CONFIG_KEYS = ("decision", "feedback", "delay_seconds", "require_program_sha256")
 
 
-class MockConfigError(ValueError):
-    pass
+class MockConfigError(ApprovalError, ValueError):
+    def __init__(self, message: str) -> None:
+        super().__init__("invalid_mock_config", message)
 
 
 @dataclass(frozen=True)

@@ -22,6 +22,7 @@ from typing import Any
 
 from clauz3._astparse import parse_ast
 from clauz3.approvals.decisions import AUTO_APPROVED, AUTO_REJECTED, UnknownDecision, check_decision
+from clauz3.approvals.errors import ApprovalError
 
 MAX_POLICY_BYTES = 1024 * 1024
 MAX_RULES = 200
@@ -33,8 +34,11 @@ RULE_NAME_RE = re.compile(r"^[A-Za-z0-9_.-]{1,80}$")
 _DOTTED_RE = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*$")
 
 
-class PolicyError(ValueError):
+class PolicyError(ApprovalError, ValueError):
     """Invalid policy file; the message names the rule index and name when a rule is at fault."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__("invalid_policy", message)
 
 
 @dataclass(frozen=True)

@@ -47,8 +47,11 @@ MIGRATIONS: tuple[Migration, ...] = (
 )
 
 
-class ProfilesUnavailable(Exception):
+class ProfilesUnavailable(ApprovalError):
     """The store has another schema version or cannot be opened; profiles are off, visibly."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__("profiles_unavailable", message)
 
 
 @dataclass(frozen=True)

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from clauz3.approvals.decisions import ALL_DECISIONS, is_approving
+from clauz3.approvals.errors import ApprovalError
 from clauz3.approvals.keys import SigningKey, VerifyKey, b64u_decode, b64u_encode
 from clauz3.storage.paths import project_sha256 as _project_sha256
 
@@ -31,12 +32,11 @@ _HEX64 = re.compile(r"^[0-9a-f]{64}$")
 _HEX16 = re.compile(r"^[0-9a-f]{16}$")
 
 
-class ReceiptError(Exception):
+class ReceiptError(ApprovalError):
     """Verification failed; ``code`` is the RCP-1 reason (``receipt_missing`` … ``receipt_replayed``)."""
 
     def __init__(self, code: str, message: str) -> None:
-        super().__init__(message)
-        self.code = code
+        super().__init__(code, message)
 
 
 def canonical_json(value: Any) -> bytes:

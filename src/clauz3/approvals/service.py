@@ -12,11 +12,13 @@ from pathlib import Path
 from typing import Any
 
 from clauz3.approvals.app import ApprovalHTTP, build_app
+from clauz3.approvals.errors import ApprovalError
 
 
-class NotLoopback(ValueError):
+class NotLoopback(ApprovalError, ValueError):
     def __init__(self, addr: str) -> None:
-        super().__init__(f"refusing non-loopback address {addr}: clauz3 services listen on loopback only")
+        super().__init__("not_loopback",
+                         f"refusing non-loopback address {addr}: clauz3 services listen on loopback only")
 
 
 def _is_loopback(addr: str) -> bool:

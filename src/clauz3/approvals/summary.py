@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from clauz3._describe import LONG_LIST, prose_join, prose_value, render_prose, sentence
+from clauz3.approvals.errors import ApprovalError
 
 # verb → (past, participle); other verbs are regular.
 _IRREGULAR = {
@@ -335,8 +336,9 @@ MAX_FACT_CALLS = 200
 _SCALAR = (str, int, float, bool, type(None))
 
 
-class FactsError(ValueError):
-    pass
+class FactsError(ApprovalError, ValueError):
+    def __init__(self, message: str) -> None:
+        super().__init__("invalid_facts", message)
 
 
 def _literal_ok(value: Any, depth: int = 0) -> bool:

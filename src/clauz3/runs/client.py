@@ -13,21 +13,31 @@ from dataclasses import dataclass
 from typing import Any
 from urllib.parse import quote, urlsplit
 
+from clauz3.runs.errors import RunError
+
 MAX_RESPONSE_BYTES = 4 * 1024 * 1024
 
 
-class ServiceURLError(ValueError):
+class ServiceURLError(RunError, ValueError):
     """The configured URL is not ``http://<loopback>[:port]`` (exit 2, nothing contacted)."""
 
+    code = "invalid_service_url"
 
-class ServiceError(Exception):
-    """Unreachable service, HTTP error or an answer that is not the expected JSON."""
+
+class ServiceError(RunError):
+    """Unreachable service, HTTP error or an answer that is not the expected JSON.
+
+    ``code`` is ``service_error`` (the run's outcome reason); ``service_code`` is the error code
+    the service answered with, if any.
+    """
+
+    code = "service_error"
 
     def __init__(self, message: str, *, status: int | None = None, code: str | None = None,
                  unreachable: bool = False, body: Any = None) -> None:
         super().__init__(message)
         self.status = status
-        self.code = code
+        self.service_code = code
         self.unreachable = unreachable
         self.body = body
 

@@ -21,10 +21,13 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from clauz3.approvals.layers import LayerContentError, layer_content
+from clauz3.runs.errors import RunError
 
 
-class PinError(Exception):
+class PinError(RunError):
     """The layer cannot be pinned; the run is refused before anything is proved."""
+
+    code = "pin_failed"
 
 
 @dataclass(frozen=True)

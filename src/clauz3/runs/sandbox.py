@@ -20,6 +20,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from clauz3.runs.errors import RunError
+
 # Syscall numbers are shared by x86_64, aarch64 and the other generic-table architectures.
 SYS_LANDLOCK_CREATE_RULESET = 444
 SYS_LANDLOCK_ADD_RULE = 445
@@ -75,8 +77,10 @@ class Rule:
     is_dir: bool
 
 
-class SandboxError(Exception):
+class SandboxError(RunError):
     """Applying the ruleset failed (the run ends ``sandbox_failed``)."""
+
+    code = "sandbox_failed"
 
 
 def _libc() -> ctypes.CDLL:

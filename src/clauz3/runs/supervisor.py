@@ -29,6 +29,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from clauz3.runs.errors import RunError
 from clauz3.runs.output import OutputCapture
 from clauz3.runs.records import (
     ACTIVE_PHASES,
@@ -107,9 +108,11 @@ class RunResult:
         return self.record.get("exit_code")
 
 
-class _Kill(Exception):
+class _Kill(RunError):
+    """Ends the watch with an outcome reason (``protocol_error``, ``proof_deadline``)."""
+
     def __init__(self, reason: str, message: str) -> None:
-        super().__init__(message)
+        super().__init__(message, reason)
         self.reason = reason
         self.message = message
 

@@ -23,6 +23,8 @@ from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from clauz3.runs.errors import RunError
+
 if TYPE_CHECKING:  # imported where used (a worker starts fast); named here for the signatures
     from clauz3.approvals.receipts import ReceiptClaims
     from clauz3.interp.api import ExecutionResult
@@ -45,11 +47,11 @@ DENIED = {
 }
 
 
-class Stop(Exception):
-    """Ends the pipeline with a result (reason per §12.1)."""
+class Stop(RunError):
+    """Ends the pipeline with a result (reason per §12.1; ``code`` is the reason, ``stopped`` if none)."""
 
     def __init__(self, reason: str | None, message: str | None = None, **extra: Any) -> None:
-        super().__init__(message or reason or "")
+        super().__init__(message or reason or "", reason or "stopped")
         self.reason = reason
         self.message = message
         self.extra = extra

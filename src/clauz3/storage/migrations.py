@@ -18,6 +18,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from clauz3.storage.errors import StorageError
+
 # MigrationError codes: a file from a newer clauz3; an owner's list that is itself wrong.
 STORE_NEWER = "store_newer"
 LIST_INVALID = "migration_list_invalid"
@@ -29,12 +31,11 @@ class Migration:
     apply: str | Callable[[sqlite3.Connection], None]
 
 
-class MigrationError(Exception):
+class MigrationError(StorageError):
     """A store cannot be brought to this version's list; ``code`` is one of the codes above."""
 
     def __init__(self, code: str, message: str) -> None:
-        super().__init__(message)
-        self.code = code
+        super().__init__(message, code)
 
 
 def _ensure_table(conn: sqlite3.Connection) -> None:

@@ -10,9 +10,13 @@ import hashlib
 import os
 from pathlib import Path
 
+from clauz3.storage.errors import StorageError
 
-class RelativeHomeError(ValueError):
+
+class RelativeHomeError(StorageError, ValueError):
     """``CLAUZ3_HOME`` is set to a relative path (callers turn it into their own error shape)."""
+
+    code = "relative_home"
 
     def __init__(self) -> None:
         super().__init__("`CLAUZ3_HOME` must be an absolute path")

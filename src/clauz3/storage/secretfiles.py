@@ -6,11 +6,15 @@ import os
 import stat
 from pathlib import Path
 
+from clauz3.storage.errors import StorageError
+
 MAX_SECRET_FILE = 64 * 1024
 
 
-class InsecureFileError(Exception):
+class InsecureFileError(StorageError):
     """The message is the one the commands print: ``insecure permissions on <path>``."""
+
+    code = "insecure_file"
 
     def __init__(self, path: Path | str) -> None:
         super().__init__(f"insecure permissions on {path}")

@@ -1,0 +1,63 @@
+"""Issue 15: one error base per layer, each carrying a string ``code`` (approvals, runs, storage)."""
+
+from __future__ import annotations
+
+import importlib
+import inspect
+import pkgutil
+from types import ModuleType
+
+import pytest
+
+import clauz3.approvals
+import clauz3.runs
+import clauz3.storage
+from clauz3.approvals.errors import ApprovalError
+from clauz3.runs.errors import RunError
+from clauz3.storage.errors import StorageError
+
+LAYERS = [(clauz3.approvals, ApprovalError), (clauz3.runs, RunError), (clauz3.storage, StorageError)]
+
+
+def _exception_classes(package: ModuleType) -> list[type[BaseException]]:
+    found: list[type[BaseException]] = []
+    for info in pkgutil.iter_modules(package.__path__, package.__name__ + "."):
+        module = importlib.import_module(info.name)
+        found.extend(obj for _, obj in inspect.getmembers(module, inspect.isclass)
+                     if issubclass(obj, BaseException) and obj.__module__ == module.__name__)
+    return found
+
+
+@pytest.mark.parametrize(("package", "base"), LAYERS, ids=[p.__name__ for p, _ in LAYERS])
+def test_every_exception_of_the_layer_has_its_base(package: ModuleType, base: type[Exception]) -> None:
+    classes = _exception_classes(package)
+    assert len(classes) >= 4  # the walk saw the layer's modules
+    assert [c.__qualname__ for c in classes if not issubclass(c, base)] == []
+
+
+def test_codes_are_strings_and_messages_unchanged() -> None:
+    from clauz3.approvals.decisions import UnknownDecision
+    from clauz3.approvals.policies import PolicyError
+    from clauz3.approvals.receipts import ReceiptError
+    from clauz3.runs.client import ServiceError, ServiceURLError
+    from clauz3.runs.worker import Stop
+    from clauz3.storage.migrations import STORE_NEWER, MigrationError
+    from clauz3.storage.paths import RelativeHomeError
+    from clauz3.storage.secretfiles import InsecureFileError
+
+    cases: list[tuple[ApprovalError | RunError | StorageError, str, str]] = [
+        (PolicyError("policy version must be 1"), "invalid_policy", "policy version must be 1"),
+        (ReceiptError("receipt_replayed", "used"), "receipt_replayed", "used"),
+        (UnknownDecision("x", ("rejected",)), "unknown_decision", "unknown decision 'x'; allowed: rejected"),
+        (ServiceError("unreachable", code="not_found"), "service_error", "unreachable"),
+        (ServiceURLError("bad url"), "invalid_service_url", "bad url"),
+        (Stop(None), "stopped", ""),
+        (Stop("proof_failed", "no"), "proof_failed", "no"),
+        (RelativeHomeError(), "relative_home", "`CLAUZ3_HOME` must be an absolute path"),
+        (MigrationError(STORE_NEWER, "newer"), STORE_NEWER, "newer"),
+        (InsecureFileError("/x"), "insecure_file", "insecure permissions on /x"),
+    ]
+    for exc, code, message in cases:
+        assert (exc.code, str(exc)) == (code, message)
+    assert ServiceError("x", code="not_found").service_code == "not_found"
+    assert isinstance(RelativeHomeError(), ValueError) and isinstance(PolicyError("p"), ValueError)
