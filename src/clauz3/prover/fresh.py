@@ -42,6 +42,7 @@ def fresh_value(ex: SymbolicExecutor, t: ir.Type, hint: str, *, label: str = "",
         return ListV(items, len(items), "tuple")
     if isinstance(t, ir.TList | ir.TSet | ir.TTuple):
         elem_t = t.elem
+        assert elem_t is not None  # only a tuple of fixed elements lacks one, handled above
         kind = "list" if isinstance(t, ir.TList) else "set" if isinstance(t, ir.TSet) else "tuple"
         n = ctx.fresh(z3.IntSort(), hint + "_len", label=f"len({label})" if label else "")
         ctx.assume(n >= 0)

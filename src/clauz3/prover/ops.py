@@ -22,6 +22,7 @@ from clauz3.prover.values import (
     NoneV,
     OpaqueV,
     OptV,
+    Prov,
     Tagged,
     TDictV,
     TListV,
@@ -70,7 +71,7 @@ def _src(node: Any) -> str:
     return getattr(node, "source", "") or ""
 
 
-def _operand_detail(expr: ir.Expr, value: Any) -> tuple[tuple[str, Any], ...]:
+def _operand_detail(expr: ir.Expr | None, value: Any) -> tuple[tuple[str, Any], ...]:
     if isinstance(expr, ir.Name):
         return ((expr.id, value),)
     return ()
@@ -115,8 +116,8 @@ def _binop(ex: SymbolicExecutor, node: Any, op: str, a: Any, b: Any) -> Any:
         return z3.Concat(a, b)
     if op == "+" and isinstance(a, ListV) and isinstance(b, ListV):
         out = ListV(list(a.items), a.n, a.kind)
-        for k, item in enumerate(b.items):
-            out = append_if(out, visible(b, k), item)
+        for i, item in enumerate(b.items):
+            out = append_if(out, visible(b, i), item)
         return out
     if op == "*" and (is_str(a) or is_str(b) or isinstance(a, ListV) or isinstance(b, ListV)):
         seq, times = (a, b) if (is_str(a) or isinstance(a, ListV)) else (b, a)
@@ -158,10 +159,10 @@ def _binop(ex: SymbolicExecutor, node: Any, op: str, a: Any, b: Any) -> Any:
     if op == "**":
         k = const_int(y)
         if k is not None and 0 <= k <= 64:
-            out: Any = z3.IntVal(1)
+            power = z3.IntVal(1)
             for _ in range(k):
-                out = out * x
-            return z3.simplify(out) if z3.is_int_value(z3.simplify(x)) else out
+                power = power * x
+            return z3.simplify(power) if z3.is_int_value(z3.simplify(x)) else power
         res = ex.ctx.fresh(z3.IntSort(), "pow", abstract=True)
         return res
     raise Unsupported(f"operator {op}")
@@ -314,7 +315,7 @@ def provenance(value: Any, col: Any) -> Any:
     if not isinstance(value, ListV) or len(value.items) != len(col.items):
         return z3.BoolVal(False)
     tags = [v.prov if isinstance(v, Tagged) else () for v in value.items]
-    options = [()]
+    options: list[tuple[Prov, ...]] = [()]
     for k, prov in enumerate(tags):
         options = [(*o, p) for o in options for p in prov if _col_match(p, col.items[k])]
     parts = []
