@@ -181,10 +181,30 @@ async def test_bad_server_lists(make_client, project, bridge) -> None:
     with pytest.raises(AcpError) as web:
         await client.new_session(params(project, bridge.entry(), http))
     assert web.value.code == -32602
+
+async def test_session_exists_at_once_and_a_broken_bridge_is_said_at_first_use(make_client, project, bridge) -> None:
+    """Issue 13 amends DEMO-3: session/new answers while its bridge starts; the first tool call waits for
+    the bridge and, when it lacks the six tools, says why (DEMO-3's -32603 reason) and runs nothing."""
+    client = make_client()
+    await client.start()
     bridge.env["FAKE_BRIDGE_TOOLS"] = "run,status"
-    with pytest.raises(AcpError) as broken:
-        await client.new_session(params(project, bridge.entry()))
-    assert broken.value.code == -32603 and "The clauz3 tools are unavailable" in str(broken.value)
+    await client.new_session(params(project, bridge.entry()))
+    assert client.session_id and client.session_id.startswith("demo-")
+    ended = await client.prompt(prompt(SEND_MOCK_EMAIL))
+    assert ended.stop_reason == "end_turn"
+    events = drain(client)
+    assert "The clauz3 tools are unavailable: it offers run, status" in text_of(events)
+    assert [e.status for e in events if isinstance(e, ToolCall)][-1] == "failed"
+    assert bridge.calls() == []
+
+
+async def test_prompt_sent_before_the_bridge_is_up_waits_for_it(make_client, project, bridge) -> None:
+    """The first prompt, sent the moment session/new answered, is served by the bridge once it is up."""
+    client = await started(make_client, project, bridge)
+    ended = await client.prompt(prompt(SEND_MOCK_EMAIL))
+    assert ended == TurnEnded("end_turn")
+    assert [c["tool"] for c in bridge.calls()] == ["tools", "run"]
+    assert "Done: the program ran once after approval (exit code 0)." in text_of(drain(client))
 
 
 async def test_second_concurrent_prompt_is_refused(make_client, project, bridge) -> None:

@@ -29,6 +29,7 @@ from clauz3.layers.skills import SkillsError
 from clauz3.storage.secretfiles import InsecureFileError
 
 from .acp_client import preload_sdk
+from .agent_status import AgentStatus
 from .auth import SignIn
 from .checks import HttpError, RequestChecks
 from .config import CONFIG_ENV, LaunchConfig, read_config_once
@@ -40,6 +41,7 @@ from .page_constants import page_html
 from .recent import RecentWorkspaces
 from .routes import WEB, build_assets, http_error, internal, not_found, routes
 from .store import ConversationStore, StoreError
+from .warm_later import LaterWarmVerifier, release_when_started
 from .workspace_routes import routes as workspace_routes
 
 log = logging.getLogger("clauz3.sessions.service")
@@ -85,7 +87,6 @@ def lease_message(exc: LeaseHeld) -> str:
 def authority_config(config: LaunchConfig, project: str | None = None) -> AuthorityConfig:
     """03 CLI-9: the launch's approval flags; ``--policy`` applies only in the launch project (WSP-8)."""
     from clauz3.approvals.policies import PolicyError, load_policy
-    from clauz3.prover.verify import ProofVerifier  # stdlib only; proofs and policy rules run in a child
 
     policy = None
     if config.policy and (project is None or project == config.project) and config.tutorial is None:
@@ -98,7 +99,9 @@ def authority_config(config: LaunchConfig, project: str | None = None) -> Author
         extra["policy_timeout"] = float(config.policy_timeout)
     if config.approval_wait is not None:
         extra["approval_wait_seconds"] = float(config.approval_wait)
-    verifier = ProofVerifier()  # one warm child per layer proves requests and evaluates policy rules
+    # One warm child per layer proves requests and evaluates policy rules; the warm starts wait for the
+    # first agent (build_service), so they do not compete with it for the CPU (issue 13).
+    verifier = LaterWarmVerifier()
     return AuthorityConfig(data_dir=Path(config.data_dir), project=project or config.project, profiles=True,
                            policy=policy, require_sandbox=config.require_sandbox, entails=verifier.entails,
                            verify=verifier, **extra)
@@ -162,6 +165,10 @@ async def build_service(config: LaunchConfig, tmp_dir: Path) -> Service:
         raise StartupError("startup_failed", "the latest conversation is open in another clauz3 process") from None
     await service.control.start()
     host.providers_task = asyncio.create_task(host.load_providers(), name="providers.check")
+    verifier = authority.config.verify
+    if isinstance(verifier, LaterWarmVerifier):
+        app.state.warm_release = asyncio.create_task(release_when_started(verifier, lambda: (
+            host.conversation is not None and host.conversation.status == AgentStatus.STARTING)), name="prover.warm")
     return service
 
 
@@ -191,6 +198,10 @@ async def _serve(config: LaunchConfig, listen_fd: int, control_fd: int) -> int:
         _line(writer_stream, {"ok": False, "error": {"code": "startup_failed",
                                                      "message": f"the workspace could not start ({type(exc).__name__})"}})
         return 2
+    # 00 DEC-6: the agent and its bridge start with the service, in parallel with uvicorn's start and
+    # the browser's page load; Send stays disabled until the agent's session exists.
+    if service.host.conversation is not None:
+        service.host.conversation.ensure_agent()
     sock = socket.socket(fileno=listen_fd)
     server = uvicorn.Server(uvicorn.Config(
         service.app, log_level="critical", access_log=False, lifespan="off", ws_ping_interval=20,
@@ -202,9 +213,6 @@ async def _serve(config: LaunchConfig, listen_fd: int, control_fd: int) -> int:
         _line(writer_stream, {"ok": False, "error": {"code": "startup_failed", "message": "the server did not start"}})
         return 2
     _line(writer_stream, {"ok": True})
-    # 00 DEC-6: the agent and its bridge start with the service, while the browser loads the page.
-    if service.host.conversation is not None:
-        service.host.conversation.ensure_agent()
     loop = asyncio.get_running_loop()
     reader = asyncio.StreamReader()
     await loop.connect_accepted_socket(lambda: asyncio.StreamReaderProtocol(reader), sock=control)

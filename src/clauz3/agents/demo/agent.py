@@ -29,7 +29,7 @@ from acp.schema import (
 )
 
 from . import state
-from .bridge_client import BridgeConnection, BridgeUnavailable, StdioEntry
+from .bridge_client import BridgeConnection, StdioEntry
 from .turn import Turn
 
 log = logging.getLogger("clauz3.agents.demo")
@@ -89,7 +89,7 @@ class DemoAgent:
         entry = _bridge_entry(mcp_servers or [])
         _check_cwd(cwd)
         record = state.SessionRecord(id="demo-" + secrets.token_hex(16), cwd=cwd)
-        bridge = await _connect(entry, cwd)
+        bridge = _connect(entry, cwd)
         record.save()
         self._sessions[record.id] = DemoSession(record, bridge)
         return NewSessionResponse(session_id=record.id)
@@ -106,7 +106,7 @@ class DemoAgent:
         old = self._sessions.pop(session_id, None)
         if old is not None:
             await _end_session(old)
-        bridge = await _connect(entry, cwd)
+        bridge = _connect(entry, cwd)
         session = DemoSession(record, bridge)
         self._sessions[session_id] = session
         # Replay before responding (DEMO-4): the client sees the history as ordinary updates.
@@ -172,15 +172,13 @@ def _bridge_entry(servers: list[Any]) -> StdioEntry | None:
     )
 
 
-async def _connect(entry: StdioEntry | None, cwd: str) -> BridgeConnection | None:
+def _connect(entry: StdioEntry | None, cwd: str) -> BridgeConnection | None:
+    """Start the session's bridge without waiting (issue 13 amends DEMO-3): the session exists at once
+    and its bridge starts in parallel; a tool call waits for it and a failed start is said there."""
     if entry is None:
         return None
     bridge = BridgeConnection(entry, cwd)
-    try:
-        await bridge.open()
-    except (BridgeUnavailable, OSError, TimeoutError) as exc:
-        reason = str(exc) or type(exc).__name__
-        raise RequestError(-32603, f"The clauz3 tools are unavailable: {reason}") from None
+    bridge.start()
     return bridge
 
 

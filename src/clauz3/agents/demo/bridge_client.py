@@ -4,20 +4,27 @@ The ``stdio_client`` and ``ClientSession`` contexts belong to one background tas
 scopes must be left by the task that entered them); calls come from turn tasks and are plain
 awaits on the shared session. Closing sets an event; the holder task then leaves both contexts,
 which closes the server's stdin and ends its process group.
+
+:meth:`BridgeConnection.start` returns at once (issue 13: the session exists while its bridge
+starts, in parallel with the host's page); the first :meth:`~BridgeConnection.call` waits for the
+connection and, when it failed, raises :class:`BridgeUnavailable` with the reason. The MCP SDK
+(about 0.7 s of imports) is loaded by the holder task off the event loop, not at import time.
 """
 
 from __future__ import annotations
 
 import asyncio
+import importlib
 import sys
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from mcp import ClientSession, StdioServerParameters
-from mcp.client.stdio import stdio_client
-from mcp.types import TextContent
+if TYPE_CHECKING:
+    from mcp import ClientSession
 
+
+UNAVAILABLE = "The clauz3 tools are unavailable"
 SIX_TOOLS = frozenset({"run", "status", "tools", "libraries", "list_skills", "read_skill"})
 START_TIMEOUT_SECONDS = 60.0
 
@@ -43,27 +50,60 @@ class ToolResult:
     is_error: bool
 
 
+def _load_mcp() -> None:
+    importlib.import_module("mcp.client.stdio")  # the SDK's import, on a worker thread
+
+
 class BridgeConnection:
     def __init__(self, entry: StdioEntry, cwd: str) -> None:
-        self._params = StdioServerParameters(
-            command=entry.command, args=list(entry.args), env=dict(entry.env), cwd=cwd
-        )
+        self._entry = entry
+        self._cwd = cwd
         self._session: ClientSession | None = None
         self._closing = asyncio.Event()
         self._holder: asyncio.Task[None] | None = None
+        self._ready: asyncio.Future[None] | None = None
+        self._failure: BridgeUnavailable | None = None
+
+    def start(self) -> None:
+        """Start connecting in the background (the caller does not wait)."""
+        self._ready = asyncio.get_running_loop().create_future()
+        self._holder = asyncio.create_task(self._hold(self._ready), name="demo.bridge")
 
     async def open(self) -> None:
-        ready: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        self._holder = asyncio.create_task(self._hold(ready), name="demo.bridge")
+        """Start and wait until the bridge is initialized and lists the six tools."""
+        self.start()
         try:
-            await asyncio.wait_for(asyncio.shield(ready), START_TIMEOUT_SECONDS)
+            await self.wait_ready()
         except BaseException:
             await self.close()
             raise
 
+    async def wait_ready(self) -> None:
+        """Wait for the connection; :class:`BridgeUnavailable` (with the reason) when it failed."""
+        if self._failure is not None:
+            raise self._failure
+        ready = self._ready
+        if ready is None:
+            raise BridgeUnavailable("the connection to the clauz3 tools was never started")
+        try:
+            await asyncio.wait_for(asyncio.shield(ready), START_TIMEOUT_SECONDS)
+        except TimeoutError:
+            self._failure = BridgeUnavailable(f"it did not start within {START_TIMEOUT_SECONDS:g} s")
+            raise self._failure from None
+        except BridgeUnavailable as exc:
+            self._failure = exc
+            raise
+
     async def _hold(self, ready: asyncio.Future[None]) -> None:
         try:
-            async with stdio_client(self._params, errlog=sys.stderr) as (read, write):
+            await asyncio.to_thread(_load_mcp)
+            from mcp import ClientSession, StdioServerParameters
+            from mcp.client.stdio import stdio_client
+
+            entry = self._entry
+            params = StdioServerParameters(command=entry.command, args=list(entry.args), env=dict(entry.env),
+                                           cwd=self._cwd)
+            async with stdio_client(params, errlog=sys.stderr) as (read, write):
                 async with ClientSession(read, write) as session:
                     await session.initialize()
                     listing = await session.list_tools()
@@ -75,8 +115,10 @@ class BridgeConnection:
                     await self._closing.wait()
         except BaseException as exc:
             if not ready.done():
-                reason = exc if isinstance(exc, BridgeUnavailable) else BridgeUnavailable(_describe(exc))
+                reason = _ours(exc) or BridgeUnavailable(_describe(exc))
+                self._failure = reason
                 ready.set_exception(reason)
+                ready.exception()  # kept in _failure: a session that never calls a tool logs nothing
             if isinstance(exc, asyncio.CancelledError):
                 raise
         finally:
@@ -85,6 +127,9 @@ class BridgeConnection:
     async def call(
         self, tool: str, arguments: dict[str, Any], progress: ProgressCallback | None = None
     ) -> ToolResult:
+        await self.wait_ready()
+        from mcp.types import TextContent  # loaded by the holder before it was ready
+
         session = self._session
         if session is None:
             raise BridgeUnavailable("the connection to the clauz3 tools has ended")
@@ -106,6 +151,18 @@ class BridgeConnection:
             holder.cancel()
         except BaseException:
             pass
+
+
+def _ours(exc: BaseException) -> BridgeUnavailable | None:
+    """Our own reason, also when anyio's task group wrapped it in an exception group."""
+    if isinstance(exc, BridgeUnavailable):
+        return exc
+    if isinstance(exc, BaseExceptionGroup):
+        for inner in exc.exceptions:
+            found = _ours(inner)
+            if found is not None:
+                return found
+    return None
 
 
 def _describe(exc: BaseException) -> str:

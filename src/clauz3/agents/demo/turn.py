@@ -15,7 +15,7 @@ import acp
 from acp.schema import PermissionOption, ToolCallUpdate
 
 from . import replies
-from .bridge_client import ToolResult
+from .bridge_client import UNAVAILABLE, BridgeUnavailable, ToolResult
 from .programs import Modules, build, domain_of, effects_of
 from .script import (
     TEMPLATE_INTENTS,
@@ -206,6 +206,11 @@ class Turn:
 
         try:
             result = await bridge.call(tool, arguments, progress if tool == "run" else None)
+        except BridgeUnavailable as exc:  # the session's bridge did not start (DEMO-3's -32603 reason)
+            text = f"{UNAVAILABLE}: {exc}"
+            await self._finish(call_id, "failed", text)
+            await self.say(text + (" Nothing ran." if tool == "run" else ""))
+            return None
         except Exception as exc:
             text = f"The clauz3 {tool} tool failed: {exc}"
             await self._finish(call_id, "failed", text)

@@ -1,0 +1,65 @@
+"""Issue 13, first minute: what the three first-page processes import before Send can be enabled.
+
+`clauz3 ui demo --tutorial` runs the CLI launcher, the workspace service and the demo agent before the
+page's Send enables. None of them may load Z3, the prover's solver side, the language compiler or a
+test tool, and the two SDKs that cost most (``acp`` in the service, ``mcp`` in the demo) stay off the
+import path: the service loads ``acp`` on a thread while the adapter starts, the demo loads ``mcp``
+once its session exists. Each entry is imported in a fresh ``python -I`` exactly as it is started, so
+an import added anywhere below it fails here.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+# Never on the first-page path of any of the three processes.
+HEAVY = ("z3", "clauz3.language", "clauz3.interp", "clauz3.runs.worker", "clauz3.bridge.warm", "hypothesis",
+         "playwright", "pytest")
+# The prover's client side talks to a child process and is stdlib only; everything else in it solves.
+PROVER_CLIENT = {"clauz3.prover", "clauz3.prover.verify", "clauz3.prover.entailment", "clauz3.prover.cache",
+                 "clauz3.prover.pipeline"}
+
+ENTRIES = {
+    # `clauz3 ui` itself: the CLI, the ui command and what its run() imports before spawning the service
+    "launcher": ("clauz3.cli", "clauz3.commands.ui", "clauz3.sessions.launcher", "clauz3.sessions.providers",
+                 "clauz3.sessions.tutorials", "clauz3.sessions.workspaces", "clauz3.prover.pipeline"),
+    "service": ("clauz3.sessions.service",),
+    "supervisor": ("clauz3.sessions.supervisor",),
+    "demo": ("clauz3.agents.demo.__main__",),
+}
+OFF_PATH_SDK = {"service": "acp", "demo": "mcp", "supervisor": "acp", "launcher": "acp"}
+
+
+def loaded_by(modules: tuple[str, ...]) -> set[str]:
+    script = ("import importlib, json, sys\n"
+              f"for name in {list(modules)!r}: importlib.import_module(name)\n"
+              "print(json.dumps(sorted(sys.modules)))\n")
+    done = subprocess.run([sys.executable, "-I", "-c", script], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    return set(json.loads(done.stdout))
+
+
+def heavy_in(loaded: set[str]) -> list[str]:
+    def heavy(name: str) -> bool:
+        if any(name == h or name.startswith(h + ".") for h in HEAVY):
+            return True
+        return name.startswith("clauz3.prover.") and name not in PROVER_CLIENT
+    return sorted(m for m in loaded if heavy(m))
+
+
+@pytest.mark.parametrize("process", list(ENTRIES))
+def test_first_page_process_imports_nothing_heavy(process: str) -> None:
+    loaded = loaded_by(ENTRIES[process])
+    assert all(name in loaded for name in ENTRIES[process])  # the check ran on the real entry
+    assert heavy_in(loaded) == []
+    sdk = OFF_PATH_SDK[process]
+    assert not any(m == sdk or m.startswith(sdk + ".") for m in loaded), f"{process} imports {sdk} at start"
+
+
+def test_the_check_sees_a_heavy_import() -> None:
+    """The detector itself: the prover's solver side is reported (so an empty list above means something)."""
+    assert {"z3", "clauz3.prover.api"} <= set(heavy_in(loaded_by(("clauz3.prover.api",))))
