@@ -8,8 +8,12 @@ import math
 import os
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from clauz3.commands._errors import CommandError
+
+if TYPE_CHECKING:
+    from clauz3.approvals.keys import SigningKey
 
 HELP = "Serve the approval authority alone on a loopback port."
 
@@ -43,7 +47,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--signing-key-file", metavar="PATH", help="file holding the receipt signing key")
 
 
-def load_signing_key(path: str | None):
+def load_signing_key(path: str | None) -> SigningKey | None:
     from clauz3.approvals.keys import KeyError_, SigningKey, read_signing_key_file
     from clauz3.approvals.service import env_secret
     from clauz3.storage.secretfiles import InsecureFileError

@@ -377,7 +377,7 @@ def convert(value: Any, ann: Any) -> Any:
                 raise _Mismatch(_ann_name(ann), value.__name__)
             return value
         raise _Mismatch(_ann_name(ann), _tname(value))
-    containers = {list: list, tuple: tuple, set: set, frozenset: set, dict: dict}
+    containers: dict[type, type] = {list: list, tuple: tuple, set: set, frozenset: set, dict: dict}
     base = origin or ann
     if base in containers:
         want = containers[base]

@@ -14,7 +14,7 @@ from clauz3.layers.lint_lambdas import (
     predicate_subset_problem,
     subset_problem,
 )
-from clauz3.layers.scan import Effect, ModuleScan
+from clauz3.layers.scan import Effect, Helper, ModuleScan
 
 Report = Callable[[ModuleScan, ast.AST, str, str], None]
 
@@ -293,7 +293,7 @@ def _names(node: ast.expr) -> list[ast.Constant] | None:
     return None
 
 
-def _check_policy_call(m: ModuleScan, call: ast.Call, effects: set[str], helpers: dict, report: Report) -> None:
+def _check_policy_call(m: ModuleScan, call: ast.Call, effects: set[str], helpers: dict[str, Helper], report: Report) -> None:
     if call.args:
         report(m, call, "C3L011", "domain_policy takes keyword arguments only")
     for kw in call.keywords:
@@ -318,7 +318,7 @@ def _check_policy_call(m: ModuleScan, call: ast.Call, effects: set[str], helpers
             report(m, listed.value, "C3L011", f"{name} must be a list of helper names")
             continue
         for c in consts:
-            helper = helpers.get(c.value)
+            helper = helpers.get(c.value) if isinstance(c.value, str) else None  # _names keeps str constants
             if helper is None:
                 report(m, c, "C3L011", f"{name} names {c.value!r}, not a helper in this domain's contracts module")
             elif name == "required" and helper.params:

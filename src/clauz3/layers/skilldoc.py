@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import Any
 
 from clauz3.layers.catalog_items import render_params
 from clauz3.layers.inventory import present_domains
@@ -27,7 +28,7 @@ def _yaml_scalar(text: str) -> str:
     return '"' + text.replace("\\", "\\\\").replace('"', '\\"').replace("\n", " ") + '"'
 
 
-def render_skill(domain: str, domain_dir: Path, manifest: dict | None) -> str:
+def render_skill(domain: str, domain_dir: Path, manifest: dict[str, Any] | None) -> str:
     manifest = manifest or {}
     scan = scan_root(domain_dir / "trusted")
     title = manifest.get("title") or domain

@@ -7,10 +7,11 @@ directory "." covers the whole project. These contracts describe only this libra
 from tools.filesystem.trusted.events import Change, Chmod, Create, Delete, List, Read, Write
 
 from clauz3 import DirectoryPath, FilePath, spec
+from clauz3.events import Event
 from clauz3.spec import ContractSpec, contract
 
 
-def _under(relation, d: str, inside: bool):
+def _under(relation: spec.Relation | type[Event], d: str, inside: bool) -> spec.AllSpec:
     # Every spelling of a path under d that the effects' path grammar admits: "d", "d/…", "./d",
     # "./d/…" (a trailing "/" is covered by the "d/" prefix). d == "." covers everything.
     whole = d == "."
