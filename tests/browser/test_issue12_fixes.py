@@ -188,7 +188,7 @@ async def test_removing_a_library_in_use_names_the_conversation_and_offers_to_ta
         await dialog.get_by_role("button", name="Remove from the conversation and the project").click()
         await expect(view).to_contain_text("Removed env.", timeout=15_000)
         assert not (tmp_path / "project" / ".clauz3" / "tools" / "env").exists()
-        assert "env" not in s.svc.host.conversation.saved["libraries"]
+        assert "env" not in s.svc.host.conversation.saved.libraries
         s.clean()
 
 

@@ -55,7 +55,7 @@ async def test_removal_widening_note_reopen_and_new_chat(tmp_path: Path) -> None
                                                 agent_status="ready"), timeout=20)
         assert not any(f["method"] in ("clauz3/confirm_libraries", "clauz3/libraries_changed") for f in seen)
         await turn(ws, cid, "hello")
-        session_id = svc.host.conversation.saved["session_id"]
+        session_id = svc.host.conversation.saved.session_id
         assert session_id
 
         # A later removal: applied at once, no confirmation, no pause.
@@ -70,14 +70,14 @@ async def test_removal_widening_note_reopen_and_new_chat(tmp_path: Path) -> None
         await send(ws, "clauz3/libraries", conversation_id=cid, domains=["email", "web_search"])
         ask, _ = await recv_until(ws, method("clauz3/confirm_libraries"))
         assert ask["params"]["added"] == ["web_search"]
-        assert svc.host.conversation.saved["libraries"] == ["email"]
+        assert svc.host.conversation.saved.libraries == ["email"]
         await send(ws, "clauz3/libraries", conversation_id=cid, domains=["email", "web_search"], confirm=True)
         marker, _ = await recv_until(ws, method("clauz3/libraries_changed"), timeout=20)
         assert marker["params"] == {"added": ["web_search"], "removed": [], "updated": False, "paused": True,
                                     "turn": 1}
         await recv_until(ws, state_is(libraries=["email", "web_search"], approvals_paused=True,
                                       agent_status="ready"), timeout=20)
-        assert svc.host.conversation.saved["session_id"] == session_id
+        assert svc.host.conversation.saved.session_id == session_id
 
         # The next prompt carries one note with both pending changes; the stored user text is unchanged.
         await turn(ws, cid, "again")
@@ -89,7 +89,7 @@ async def test_removal_widening_note_reopen_and_new_chat(tmp_path: Path) -> None
         assert sum(p.count("[clauz3]") for p in prompts) == 1
         history = json.dumps(svc.host.store.history(cid))
         assert "[clauz3] Library change" not in history
-        assert svc.host.conversation.saved["library_changes"] == []
+        assert svc.host.conversation.saved.library_changes == []
         await turn(ws, cid, "third")
         assert not demo_user_texts(data, session_id)[-1].startswith("[clauz3]")
 
@@ -122,7 +122,7 @@ async def test_paused_chat_still_auto_rejects_a_remembered_denial(tmp_path: Path
         svc.host.authority.set_paused(cid, True)
         await send(ws, "session/prompt", conversation_id=cid, prompt=STARTER)
         _, seen = await recv_until(ws, method("clauz3/turn_end"), timeout=30)
-        runs = svc.host.conversation.saved["runs"]
+        runs = svc.host.conversation.saved.runs
         assert len(runs) == 2 and runs[1]["request_id"] != record["request_id"]
         assert (runs[1]["phase"], runs[1]["reason"]) == ("refused", "denied")
         assert runs[1]["approval"]["decision"] == "auto_rejected" and runs[1]["approval"]["decided_by"] == "profile"
@@ -144,7 +144,7 @@ async def test_drifted_conversation_refuses_the_run_and_reopens_read_only(tmp_pa
         refused, _ = await recv_until(ws, lambda f: f["method"] == "clauz3/notice"
                                       and f["params"]["code"] == "libraries_changed")
         assert refused["params"]["level"] == "error"
-        assert svc.host.conversation.saved.get("runs", []) == []  # refused before any run or proof
+        assert svc.host.conversation.saved.runs == []  # refused before any run or proof
         assert svc.host.conversation.turn == 1
 
         # Open another conversation, then reopen the drifted one: read-only with the SEL-15 text.

@@ -44,7 +44,7 @@ async def test_review_then_apply_installs_and_selects(tmp_path: Path) -> None:
         selected = await c.post("/api/workspace/libraries/select", json={"domains": ["env"]}, headers=headers(svc))
         assert selected.json() == {"selected": ["env"]}
         # SEL-3: the running conversation keeps its selection.
-        assert svc.host.conversation.saved["libraries"] == ["filesystem"]
+        assert svc.host.conversation.saved.libraries == ["filesystem"]
 
         inspected = await c.post("/api/workspace/libraries/inspect", json={"source": "stdlib:env"},
                                  headers=headers(svc))
@@ -88,7 +88,7 @@ async def test_failing_apply_rolls_back_byte_identically(tmp_path: Path, monkeyp
     data.mkdir(mode=0o700)
     project = files_project(tmp_path, data)
     async with signed_in(tmp_path, project=project, bridge=None) as svc, svc.client(cookies=svc.cookies()) as c:
-        svc.host.conversation.saved["libraries"] = []  # not in use: the update may proceed to the move
+        svc.host.conversation.saved.libraries = []  # not in use: the update may proceed to the move
         review = await c.post("/api/workspace/libraries/prepare", json={"action": "update", "domain": "filesystem"},
                               headers=headers(svc))
         assert review.status_code == 200, review.text

@@ -66,7 +66,7 @@ async def test_widening_needs_confirm_then_pauses_and_notes_the_agent(tmp_path: 
         await ws.send(json.dumps({"method": "clauz3/libraries", "params": {"conversation_id": cid,
                                                                           "domains": ["email"]}}))
         await recv_until(ws, state_is(libraries=["email"], agent_status="ready"), timeout=20)
-        assert svc.host.conversation.saved["library_changes"] == []
+        assert svc.host.conversation.saved.library_changes == []
         await ws.send(json.dumps({"method": "session/prompt", "params": {"conversation_id": cid, "prompt": "hello"}}))
         await recv_until(ws, lambda f: f["method"] == "clauz3/turn_end", timeout=20)
         await recv_until(ws, state_is(agent_status="ready"))
@@ -76,7 +76,7 @@ async def test_widening_needs_confirm_then_pauses_and_notes_the_agent(tmp_path: 
         confirm, _ = await recv_until(ws, lambda f: f["method"] == "clauz3/confirm_libraries")
         assert confirm["params"]["added"] == ["env"] and confirm["params"]["removed"] == []
         assert confirm["params"]["updated"] is False and confirm["params"]["conversation_id"] == cid
-        assert svc.host.conversation.saved["libraries"] == ["email"]
+        assert svc.host.conversation.saved.libraries == ["email"]
 
         await ws.send(json.dumps({"method": "clauz3/libraries", "params": {
             "conversation_id": cid, "domains": ["email", "env"], "confirm": True}}))
@@ -95,7 +95,7 @@ async def test_widening_needs_confirm_then_pauses_and_notes_the_agent(tmp_path: 
         await recv_until(ws, state_is(libraries=["email"], agent_status="ready"), timeout=20)
         # SEL-14: both changes net out to none, so no note is pending for the agent.
         assert pending_notes(svc.host.conversation.saved) == []
-        assert len(svc.host.conversation.saved["library_changes"]) == 2
+        assert len(svc.host.conversation.saved.library_changes) == 2
         await ws.close()
 
 

@@ -40,7 +40,7 @@ async def test_undo_restores_then_refuses_again_and_unknown_is_404(tmp_path: Pat
         assert not (project / "notes" / "new.txt").exists()
         # TURN-3: a host note waits for the agent's next prompt.
         assert any("undid the file changes of run run_undo_0001" in n
-                   for n in svc.host.conversation.saved["host_notes"])
+                   for n in svc.host.conversation.saved.host_notes)
 
         again = await c.post("/api/workspace/runs/run_undo_0001/undo", json={}, headers=headers(svc))
         assert again.status_code == 409 and again.json()["error"]["code"] == "already_undone"

@@ -43,6 +43,7 @@ from .libraries import pending_notes
 from .notices import RETAINED, notice
 from .providers import SHORT_LABELS, ModelUnavailable, apply_model, build_launch, remove_private_dir
 from .providers.opencode import first_prompt
+from .saved_state import SavedState
 from .store import DEFAULT_TITLE, Conversation
 
 log = logging.getLogger("clauz3.sessions.conversation")
@@ -58,7 +59,7 @@ class ConversationRuntime:
         self.title = row.title
         self.agent = row.agent
         self.turn = row.turns
-        self.saved: dict[str, Any] = dict(row.state)
+        self.saved = SavedState.from_json(row.state)
         self.history: list[dict[str, Any]] = links.store.history(row.id)
         self.history_bytes = row.bytes
         self.lock = lock
@@ -70,7 +71,7 @@ class ConversationRuntime:
         self.resume_notice: str | None = None
         self.attachments: list[dict[str, Any]] = []
         self.runs: OrderedDict[str, dict[str, Any]] = OrderedDict(
-            (r["request_id"], r) for r in self.saved.get("runs", []) if isinstance(r, dict) and "request_id" in r
+            (r["request_id"], r) for r in self.saved.runs
         )
         self._reconcile_runs()
         self.approvals: OrderedDict[str, dict[str, Any]] = OrderedDict()
@@ -82,7 +83,7 @@ class ConversationRuntime:
         self._background: set[asyncio.Future[None]] = set()
         self._private_dir: Path | None = None
         self._first_prompt: str | None = None  # opencode: instructions for a fresh session's first prompt
-        self._available = links.availability(self.agent) if self.saved.get("mode", links.config.mode) == links.config.mode \
+        self._available = links.availability(self.agent) if (self.saved.mode or links.config.mode) == links.config.mode \
             else None
         if self._available is None or not self._available.available:
             self.status = AgentStatus.UNAVAILABLE
@@ -114,7 +115,7 @@ class ConversationRuntime:
 
     @property
     def history_limited(self) -> bool:
-        return self.saved.get("history_limited") is True
+        return self.saved.history_limited
 
     def run_active(self) -> bool:
         return any(r.get("phase") not in FINAL_PHASES for r in self.runs.values())
@@ -125,17 +126,17 @@ class ConversationRuntime:
             and self.links.operation is None
 
     def persisted(self) -> dict[str, Any]:
-        state = dict(self.saved)
-        state["runs"] = list(self.runs.values())[-50:]
-        state.setdefault("mode", self.links.config.mode)
-        return state
+        """The saved state as stored, with the newest 50 run records."""
+        self.saved.runs = list(self.runs.values())[-50:]
+        if self.saved.mode is None:
+            self.saved.mode = self.links.config.mode
+        return self.saved.to_json()
 
     def changed(self) -> None:
         self.links.publisher.state_changed()
 
     def save_state(self) -> None:
-        self.saved = self.persisted()
-        self.links.store.set_state(self.id, self.saved)
+        self.links.store.set_state(self.id, self.persisted())
         self.changed()
 
     # -- publishing -------------------------------------------------------------------------------
@@ -152,7 +153,7 @@ class ConversationRuntime:
             self.links.publisher.send(frame)
             return
         if result.limit_reached:
-            self.saved["history_limited"] = True
+            self.saved.history_limited = True
             self.links.publisher.send(notice("storage_limit_reached"))
             self.changed()
         self.links.publisher.send({**frame, "unsaved": True})
@@ -170,7 +171,7 @@ class ConversationRuntime:
         """WS-3: start unless running, ``stopped`` after a start, or ``unavailable``."""
         if self.status == AgentStatus.UNAVAILABLE or self.client is not None or self._start_task is not None:
             return
-        if self.saved.get("libraries_changed") is True:
+        if self.saved.libraries_changed:
             self.links.publisher.send(notice("libraries_changed"))
             return
         if self._available is not None and self._available.available:
@@ -189,9 +190,9 @@ class ConversationRuntime:
 
     def _credentials(self) -> dict[str, Any]:
         links = self.links
-        trusted, imports = links.layer(list(self.saved.get("libraries", [])))
+        trusted, imports = links.layer(list(self.saved.libraries))
         token = links.authority.register_conversation(self.id, trusted, imports)
-        links.authority.set_paused(self.id, self.saved.get("approvals_paused") is True)
+        links.authority.set_paused(self.id, self.saved.approvals_paused)
         return {
             "service_url": f"http://127.0.0.1:{links.port}",
             "submission_token": token,
@@ -204,7 +205,7 @@ class ConversationRuntime:
         }
 
     def _bridge_args(self) -> list[str]:
-        trusted, imports = self.links.layer(list(self.saved.get("libraries", [])))
+        trusted, imports = self.links.layer(list(self.saved.libraries))
         args = ["--project", self.links.project]
         for root in trusted:
             args += ["--trusted-root", root]
@@ -248,7 +249,7 @@ class ConversationRuntime:
             started = build_launch(
                 self.agent, project=links.project, bridge_entry=entry, data_dir=links.data_dir,
                 adapter_argv=self._available.argv, instructions=instructions, requested_model=links.config.model,
-                restricted=self.saved.get("mode", links.config.mode) != "unrestricted",
+                restricted=(self.saved.mode or links.config.mode) != "unrestricted",
                 wrap=(sys.executable, "-P", "-m", "clauz3.sessions.supervisor", str(read_end), "--"),
                 pass_fds=(read_end,), tmp_root=links.tmp_dir)
         except (ValueError, OSError) as exc:
@@ -277,8 +278,8 @@ class ConversationRuntime:
                 return
             self.capabilities = info.capabilities
             if info.agent_version:
-                self.saved["agent_version"] = info.agent_version
-            saved_session = self.saved.get("session_id")
+                self.saved.agent_version = info.agent_version
+            saved_session = self.saved.session_id
             session_result: Any = None
             if self.turn >= 1 and saved_session:
                 if self.capabilities.load_session:
@@ -297,11 +298,11 @@ class ConversationRuntime:
             if client.session_id is None:
                 session = await client.new_session(params)
                 session_result = session.result
-                self.saved["session_id"] = session.session_id
+                self.saved.session_id = session.session_id
                 self._first_prompt = started.first_prompt_instructions
             model = await apply_model(client, self.agent, session_result, links.config.model)
             if model:
-                self.saved["model"] = model
+                self.saved.model = model
             self.session_id = client.session_id
             self.status = AgentStatus.READY
             self.save_state()
@@ -384,7 +385,7 @@ class ConversationRuntime:
             return "busy"
         if self.history_limited:
             return "storage_full"
-        if self.saved.get("libraries_changed") is True:
+        if self.saved.libraries_changed:
             return "libraries_changed"
         if self.links.drifted(self.saved):
             self.mark_libraries_changed()
@@ -393,9 +394,9 @@ class ConversationRuntime:
 
     def mark_libraries_changed(self) -> None:
         """SEL-8/SEL-15: read-only until the person continues with the current libraries or starts anew."""
-        if self.saved.get("libraries_changed") is True:
+        if self.saved.libraries_changed:
             return
-        self.saved["libraries_changed"] = True
+        self.saved.libraries_changed = True
         self.save_state()
 
     def prompt(self, text: str) -> None:
@@ -433,8 +434,8 @@ class ConversationRuntime:
         if staged:
             self.links.attachments.mark_sent(self.id, [a["id"] for a in staged])
         if notes:
-            self.saved["host_notes"] = []
-            self.saved["library_changes"] = []
+            self.saved.host_notes = []
+            self.saved.library_changes = []
             self.save_state()
         try:
             await self.client.prompt(blocks)
@@ -451,7 +452,7 @@ class ConversationRuntime:
         if ended.no_response and ended.stop_reason == "end_turn":
             self.say("no_response")
         self.links.store.index_turn(self.id, params["turn"])
-        if params["turn"] == 1 and not self.saved.get("renamed"):
+        if params["turn"] == 1 and not self.saved.renamed:
             first = next((f for f in self.history if f.get("method") == "clauz3/user"), None)
             if first is not None:
                 title = " ".join(str(first["params"].get("text", "")).split())[:80] or DEFAULT_TITLE

@@ -30,6 +30,7 @@ from .notices import notice
 from .providers import AGENTS, CLAUDE_FALLBACK, HINTS, SHORT_LABELS, Availability, check, enabled_in
 from .publisher import Publisher
 from .recent import RecentWorkspaces
+from .saved_state import SavedState
 from .state_frame import page_state
 from .store import ConversationStore, is_conversation_id
 from .workspace_routes import undo_state
@@ -132,7 +133,7 @@ class Host:
     async def bridge_ok(self) -> bool:
         return await self.bridge_check.ok()
 
-    def drifted(self, saved: dict[str, Any]) -> bool:
+    def drifted(self, saved: SavedState) -> bool:
         return drifted(self.project, self.data_dir, saved)
 
     def undo_state(self, run_id: str) -> dict[str, bool]:
@@ -191,7 +192,7 @@ class Host:
         if record is not None:
             record["undo"] = {"available": False, "undone": True}
         parts = [f"{r['path']} {r['outcome'].replace('_', ' ')}" for r in results]
-        conv.saved.setdefault("host_notes", []).append(
+        conv.saved.host_notes.append(
             f"[clauz3] The person undid the file changes of run {run_id}: " + ("; ".join(parts) or "nothing to undo")
             + ". Read files again before relying on their contents.")
         conv.save_state()
@@ -274,11 +275,11 @@ class Host:
         lock = acquire_conversation_lock(self.data_dir, conversation_id)
         conv = ConversationRuntime(self, row, lock)
         self.conversation = conv
-        if conv.saved.get("libraries") and drifted(self.project, self.data_dir, conv.saved):
+        if conv.saved.libraries and drifted(self.project, self.data_dir, conv.saved):
             if conv.turn >= 1:
                 conv.mark_libraries_changed()  # SEL-15: read-only until the person decides
             else:  # nothing was said yet: the conversation simply takes the libraries as they are now
-                conv.saved.update(selection_fields(self.project, self.data_dir, conv.saved["libraries"]))
+                conv.saved.set_selection(selection_fields(self.project, self.data_dir, conv.saved.libraries))
                 conv.save_state()
         return conv
 
@@ -396,7 +397,7 @@ class Host:
             selection, _ = await asyncio.to_thread(new_selection, self.project, self.data_dir, None, self.tutorial)
             wanted = list(selection.get("libraries") or [])
         if current is not None and current.turn == 0 and current.agent == agent and (
-                wanted is None or sorted(set(wanted)) == current.saved.get("libraries")) \
+                wanted is None or sorted(set(wanted)) == current.saved.libraries) \
                 and not drifted(self.project, self.data_dir, current.saved):
             self.publisher.restore()
             current.ensure_agent()
@@ -454,7 +455,7 @@ class Host:
         conv = self.conversation
         if conv is not None and conv.id == target:
             conv.title = title
-            conv.saved["renamed"] = True
+            conv.saved.renamed = True
             conv.save_state()
         self.publisher.send(self.conversations_frame())
 

@@ -16,6 +16,7 @@ from .config import LaunchConfig
 from .lifetime import LifetimeServer
 from .providers import Availability
 from .publisher import Publisher
+from .saved_state import SavedState
 from .store import ConversationStore
 
 
@@ -46,7 +47,7 @@ class HostLinks(Protocol):
 
     async def bridge_ok(self) -> bool: ...
 
-    def drifted(self, saved: dict[str, Any]) -> bool:
+    def drifted(self, saved: SavedState) -> bool:
         """SEL-8/SEL-15: have this conversation's selected library files changed?"""
         ...
 

@@ -26,6 +26,8 @@ from clauz3.layers.selection import (
     selection_fingerprint,
 )
 
+from .saved_state import SavedState
+
 log = logging.getLogger("clauz3.sessions.libraries")
 
 def selection_fields(project: str, data: Path, domains: list[str]) -> dict[str, Any]:
@@ -57,10 +59,10 @@ def new_selection(project: str, data: Path, domains: list[str] | None, tutorial:
     return state, dropped
 
 
-def drifted(project: str, data: Path, saved: dict[str, Any]) -> bool:
+def drifted(project: str, data: Path, saved: SavedState) -> bool:
     """SEL-8/SEL-15: the selected domains are gone or their files changed since they were recorded."""
-    domains = list(saved.get("libraries") or [])
-    fingerprint = saved.get("library_fingerprint")
+    domains = list(saved.libraries)
+    fingerprint = saved.library_fingerprint
     if not domains:
         return False
     if not isinstance(fingerprint, str):
@@ -71,14 +73,14 @@ def drifted(project: str, data: Path, saved: dict[str, Any]) -> bool:
         return True
 
 
-def pending_notes(saved: dict[str, Any]) -> list[str]:
+def pending_notes(saved: SavedState) -> list[str]:
     """TURN-3/SEL-14: every undelivered host note, library changes first (one line for all of them)."""
     changes = [SelectionChange(c.get("kind", "widen"), list(c.get("domains", [])), list(c.get("added", [])),
                                list(c.get("removed", [])), list(c.get("updated", [])))
-               for c in saved.get("library_changes", []) if isinstance(c, dict)]
+               for c in saved.library_changes]
     notes = []
     line = change_note(changes) if changes else None
     if line:
         notes.append(line)
-    notes += [str(n) for n in saved.get("host_notes", [])]
+    notes += list(saved.host_notes)
     return notes

@@ -54,15 +54,15 @@ async def apply_libraries(host: LibrariesHost, request: Libraries) -> None:
     assert conv is not None  # not stale
     project, data = host.project, host.data_dir
     saved = conv.saved
-    current = sorted(saved.get("libraries", []))
+    current = sorted(saved.libraries)
     started = conv.turn >= 1
     try:
-        change = classify_change(Path(project), current, dict(saved.get("library_hashes") or {}), domains,
+        change = classify_change(Path(project), current, dict(saved.library_hashes), domains,
                                  started=started, data=data)
     except LibraryError as exc:
         host.publisher.send(notice("libraries_changed", str(exc), level="error"))
         return
-    if change.kind == "noop" and saved.get("libraries_changed") is True:
+    if change.kind == "noop" and saved.libraries_changed:
         # SEL-15 recovery with the same domains: their files changed even if no tree hash did.
         change = SelectionChange("widen" if started else "apply", change.domains, [], [], list(change.domains))
     if change.kind == "noop":
@@ -76,16 +76,15 @@ async def apply_libraries(host: LibrariesHost, request: Libraries) -> None:
             "text": f"Add {added} to this conversation? {CONFIRM_TEXT}"}})
         return
     await conv.end_agent()
-    saved = conv.saved  # ending the agent may have saved (and so replaced) the state dict
-    saved.update(selection_fields(project, data, change.domains))
-    saved["libraries_changed"] = False
+    saved.set_selection(selection_fields(project, data, change.domains))
+    saved.libraries_changed = False
     if change.pauses:
-        saved["approvals_paused"] = True
-    host.authority.set_paused(conv.id, saved.get("approvals_paused") is True)
+        saved.approvals_paused = True
+    host.authority.set_paused(conv.id, saved.approvals_paused)
     if started:
-        saved.setdefault("library_changes", []).append(_change_json(change))
+        saved.library_changes.append(_change_json(change))
         conv.retain({"method": "clauz3/libraries_changed",
-                     "params": change.marker(paused=saved.get("approvals_paused") is True, turn=conv.turn)})
+                     "params": change.marker(paused=saved.approvals_paused, turn=conv.turn)})
     conv.status = AgentStatus.STOPPED
     conv.save_state()
     conv.ensure_agent()

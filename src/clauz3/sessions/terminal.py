@@ -214,7 +214,7 @@ class TerminalFrontend:
         assert self.service is not None
         conv = self.service.host.conversation
         assert conv is not None
-        saved_session = conv.saved.get("session_id")
+        saved_session = conv.saved.session_id
         if self.options.resuming and conv.turn >= 1 and not saved_session:
             raise CommandError(RELOAD_FAILED)
         conv.ensure_agent()
@@ -225,7 +225,7 @@ class TerminalFrontend:
             raise CommandError(conv.error or f"{conv.label} could not start", 2)
         if self.options.resuming and conv.turn >= 1 and conv.resume_notice is not None:
             # A fresh agent never silently takes over the old identity: keep the saved session id.
-            conv.saved["session_id"] = saved_session
+            conv.saved.session_id = saved_session
             conv.save_state()
             raise CommandError(RELOAD_FAILED)
         return None
@@ -337,7 +337,7 @@ class TerminalFrontend:
         conv.save_state()
         try:
             result = write_handoff(host.data_dir, conversation_id=conv.id, title=conv.title, project=host.project,
-                                   agent=conv.agent, model=host.config.model, state=conv.saved,
+                                   agent=conv.agent, model=host.config.model, state=conv.persisted(),
                                    history=list(conv.history), secrets_to_hide=host.secret_values())
         except (HandoffTooLarge, HandoffUnsafe, OSError) as exc:
             self.renderer.note(f"error: {exc}")

@@ -69,7 +69,7 @@ async def run_native(host: Any, conv: Any, *, claude: str, resume: bool, prompt:
     if not await links.bridge_ok():
         raise CommandError(f"Claude can't start: {FAILED}")
     entry, ticket = await conv.mint_bridge_entry()
-    unrestricted = conv.saved.get("mode") == "unrestricted"
+    unrestricted = conv.saved.mode == "unrestricted"
     instructions = session_instructions(unrestricted=unrestricted, skills=host.skills)
     argv = terminal_argv(claude, session_id=conv.id, entry=entry, instructions=instructions,
                          restricted=not unrestricted, resume=resume, prompt=prompt)
@@ -78,7 +78,7 @@ async def run_native(host: Any, conv: Any, *, claude: str, resume: bool, prompt:
         conv.retain({"method": "clauz3/notice", "params": {"level": "info", "code": "native_terminal",
                                                            "text": MARKER_TEXT.format(id=conv.id)}}, turn=1)
         conv.turn = 1
-    conv.saved["native_terminal"] = True
+    conv.saved.native_terminal = True
     conv.save_state()
     loop = asyncio.get_running_loop()
     # Ctrl-C belongs to Claude Code while it runs (the terminal signals the whole foreground group).

@@ -66,7 +66,7 @@ def _host(request: Request) -> Any:
 async def libraries(request: Request) -> Response:
     host = _host(request)
     conv = host.conversation
-    active = list(conv.saved.get("libraries", [])) if conv is not None else []
+    active = list(conv.saved.libraries) if conv is not None else []
     try:
         body = await asyncio.to_thread(webapi.libraries_snapshot, Path(host.project), active=active,
                                        busy=not host.idle, data=host.data_dir)
@@ -119,7 +119,7 @@ async def library_action(request: Request) -> Response:
 async def _apply(host: Any, review_id: str) -> dict[str, Any]:
     """INS-8 in the browser: refused while anything runs; the page sees ``operation: "libraries"``."""
     conv = host.conversation
-    active = list(conv.saved.get("libraries", [])) if conv is not None else []
+    active = list(conv.saved.libraries) if conv is not None else []
     if not host.idle:
         raise LibraryError(BUSY, "busy")
     host.operation = "libraries"

@@ -1,0 +1,30 @@
+"""A conversation's saved state is read and written through one typed form (issue 15)."""
+
+from __future__ import annotations
+
+from clauz3.sessions.saved_state import SavedState
+
+
+def test_a_round_trip_keeps_every_field_and_unknown_keys() -> None:
+    doc = {"mode": "restricted", "session_id": "s-1", "libraries": ["email"], "library_hashes": {"email": "h"},
+           "library_fingerprint": "f", "approvals_paused": True, "host_notes": ["n"], "renamed": True,
+           "runs": [{"request_id": "r1", "phase": "completed"}], "from_a_newer_version": {"x": 1}}
+    saved = SavedState.from_json(doc)
+    assert (saved.mode, saved.session_id, saved.libraries, saved.approvals_paused, saved.renamed) == (
+        "restricted", "s-1", ["email"], True, True)
+    assert saved.extra == {"from_a_newer_version": {"x": 1}}
+    again = saved.to_json()
+    assert {k: again[k] for k in doc} == doc
+    assert SavedState.from_json(again) == saved
+
+
+def test_malformed_fields_read_as_their_defaults() -> None:
+    saved = SavedState.from_json({"libraries": "email", "approvals_paused": "yes", "session_id": "",
+                                  "runs": [{"phase": "completed"}, "x"], "host_notes": [1, "kept"]})
+    assert saved.libraries == [] and saved.approvals_paused is False and saved.session_id is None
+    assert saved.runs == [] and saved.host_notes == ["kept"]
+
+
+def test_an_empty_state_is_the_defaults() -> None:
+    saved = SavedState.from_json({})
+    assert saved == SavedState() and saved.to_json()["libraries_changed"] is False
