@@ -167,10 +167,11 @@ class AcpClient:
     def cancelling(self) -> bool:
         return self._turn_running and self._cancel_sent
 
-    async def start(self, timeout: float = INITIALIZE_TIMEOUT) -> AgentInfo:
-        """Spawn the adapter and send ``initialize`` (ACP-1..3). On failure the adapter is ended."""
+    async def start(self, timeout: float = INITIALIZE_TIMEOUT, *, process: AgentProcess | None = None) -> AgentInfo:
+        """Spawn the adapter (or take ``process``, already started with :attr:`launch` and never spoken
+        to) and send ``initialize`` (ACP-1..3). On failure the adapter is ended."""
         # Spawn first: the adapter's own start-up overlaps the SDK import here (00 DEC-6).
-        self._process = await AgentProcess.start(self.launch)
+        self._process = process or await AgentProcess.start(self.launch)
         try:
             await preload_sdk()
         except BaseException:

@@ -20,6 +20,7 @@ from typing import Any
 
 from clauz3.runs.records import FINAL_PHASES
 
+from . import prespawn
 from .acp_client import AcpClient, AcpError
 from .acp_messages import (
     AcpEvent,
@@ -241,7 +242,8 @@ class ConversationRuntime:
             entry["command"] = links.config.bridge_argv[0]
             entry["args"] = [*links.config.bridge_argv[1:], *self._bridge_args()]
             entry["env"] = [*entry["env"], *({"name": k, "value": v} for k, v in (links.config.bridge_env or {}).items())]
-        read_end, write_end = os.pipe()
+        taken = prespawn.take(self.agent)  # issue 13: the launch's adapter may be loading already
+        read_end, write_end = (taken.read_fd, taken.write_fd) if taken is not None else os.pipe()
         self._pipe_w = write_end
         os.set_inheritable(write_end, False)
         instructions = links.instructions()
@@ -250,10 +252,11 @@ class ConversationRuntime:
                 self.agent, project=links.project, bridge_entry=entry, data_dir=links.data_dir,
                 adapter_argv=self._available.argv, instructions=instructions, requested_model=links.config.model,
                 restricted=(self.saved.mode or links.config.mode) != "unrestricted",
-                wrap=(sys.executable, "-P", "-m", "clauz3.sessions.supervisor", str(read_end), "--"),
-                pass_fds=(read_end,), tmp_root=links.tmp_dir)
+                wrap=prespawn.supervisor_wrap(read_end), pass_fds=(read_end,), tmp_root=links.tmp_dir)
         except (ValueError, OSError) as exc:
             os.close(read_end)
+            if taken is not None:
+                await taken.process.end()
             await self.end_agent()
             self.status = AgentStatus.STOPPED
             self.error = f"{self.label} can't start: {exc}"
@@ -266,7 +269,7 @@ class ConversationRuntime:
         self.client = client
         try:
             try:
-                info = await client.start()
+                info = await client.start(process=await taken.adopt(started.launch) if taken is not None else None)
             finally:
                 os.close(read_end)
             if not await bridge_ok:

@@ -19,30 +19,19 @@ import socket
 import sys
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from starlette.applications import Starlette
-
-from clauz3.approvals.app import ApprovalHTTP
-from clauz3.approvals.authority import ApprovalAuthority, AuthorityConfig
-from clauz3.layers.skills import SkillsError
-from clauz3.storage.secretfiles import InsecureFileError
-
-from .acp_client import preload_sdk
-from .agent_status import AgentStatus
-from .auth import SignIn
-from .checks import HttpError, RequestChecks
+from . import prespawn
 from .config import CONFIG_ENV, LaunchConfig, read_config_once
-from .control import ControlSocket, control_path
-from .host import Host
-from .lease import Lease, LeaseHeld, acquire_project_lease
-from .lifetime import LifetimeServer
-from .page_constants import page_html
-from .recent import RecentWorkspaces
-from .routes import WEB, build_assets, http_error, internal, not_found, routes
-from .store import ConversationStore, StoreError
-from .warm_later import LaterWarmVerifier, release_when_started
-from .workspace_routes import routes as workspace_routes
+
+if TYPE_CHECKING:
+    from clauz3.approvals.authority import ApprovalAuthority, AuthorityConfig
+
+    from .auth import SignIn
+    from .control import ControlSocket
+    from .host import Host
+    from .lease import Lease, LeaseHeld
+    from .lifetime import LifetimeServer
 
 log = logging.getLogger("clauz3.sessions.service")
 
@@ -69,6 +58,7 @@ class Service:
         return self.sign_in.login_url(self.config.port, self.sign_in.tokens.new())
 
     async def close(self) -> None:
+        await prespawn.discard()  # an adapter started for a conversation that never asked for it
         await self.host.shutdown()
         await self.control.close()
         with contextlib.suppress(Exception):
@@ -86,7 +76,10 @@ def lease_message(exc: LeaseHeld) -> str:
 
 def authority_config(config: LaunchConfig, project: str | None = None) -> AuthorityConfig:
     """03 CLI-9: the launch's approval flags; ``--policy`` applies only in the launch project (WSP-8)."""
+    from clauz3.approvals.authority import AuthorityConfig
     from clauz3.approvals.policies import PolicyError, load_policy
+
+    from .warm_later import LaterWarmVerifier
 
     policy = None
     if config.policy and (project is None or project == config.project) and config.tutorial is None:
@@ -109,6 +102,30 @@ def authority_config(config: LaunchConfig, project: str | None = None) -> Author
 
 async def build_service(config: LaunchConfig, tmp_dir: Path) -> Service:
     """Everything for one launch; raises :class:`StartupError` with a LAUNCH-6 code."""
+    # Imported here, not at module level: `python -m clauz3.sessions.service` starts the launch's
+    # adapter (prespawn) before these ~0.6 s of imports run (issue 13).
+    from starlette.applications import Starlette
+
+    from clauz3.approvals.app import ApprovalHTTP
+    from clauz3.approvals.authority import ApprovalAuthority
+    from clauz3.layers.skills import SkillsError
+    from clauz3.storage.secretfiles import InsecureFileError
+
+    from .acp_client import preload_sdk
+    from .agent_status import AgentStatus
+    from .auth import SignIn
+    from .checks import HttpError, RequestChecks
+    from .control import ControlSocket, control_path
+    from .host import Host
+    from .lease import LeaseHeld, acquire_project_lease
+    from .lifetime import LifetimeServer
+    from .page_constants import page_html
+    from .recent import RecentWorkspaces
+    from .routes import WEB, build_assets, http_error, internal, not_found, routes
+    from .store import ConversationStore, StoreError
+    from .warm_later import LaterWarmVerifier, release_when_started
+    from .workspace_routes import routes as workspace_routes
+
     data = Path(config.data_dir)
     project = config.project
     try:
@@ -182,6 +199,8 @@ def _line(stream: Any, obj: dict[str, Any]) -> None:
 
 
 async def _serve(config: LaunchConfig, listen_fd: int, control_fd: int) -> int:
+    # 00 DEC-6, issue 13: the adapter loads on the other core while this process imports and builds.
+    await prespawn.start(config)
     import uvicorn
 
     tmp_dir = Path(config.tmp_dir)
@@ -191,9 +210,11 @@ async def _serve(config: LaunchConfig, listen_fd: int, control_fd: int) -> int:
     try:
         service = await build_service(config, tmp_dir)
     except StartupError as exc:
+        await prespawn.discard()
         _line(writer_stream, {"ok": False, "error": {"code": exc.code, "message": exc.message}})
         return 2
     except Exception as exc:
+        await prespawn.discard()
         log.exception("startup failed")
         _line(writer_stream, {"ok": False, "error": {"code": "startup_failed",
                                                      "message": f"the workspace could not start ({type(exc).__name__})"}})
