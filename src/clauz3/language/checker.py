@@ -30,7 +30,7 @@ import ast
 import hashlib
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from clauz3.language import ir
 from clauz3.language import types as T
@@ -52,6 +52,9 @@ from clauz3.language.guarantees import Guarantees, Site
 from clauz3.language.inline import Inliner
 from clauz3.language.modulelevel import ModuleLevel, scan_refusals
 
+if TYPE_CHECKING:
+    from clauz3.language.layer import Layer
+
 MAX_BYTES = 256 * 1024
 MAX_LINES = 10_000
 MAX_NODES = 50_000
@@ -59,7 +62,7 @@ MAX_NESTING = 64
 MAX_IF_NESTING = 32
 
 
-def check_program(path: Path, layer: Any, target: str = "main", allow_imports: Sequence[str] = ()) -> ir.CheckedProgram:
+def check_program(path: Path, layer: Layer, target: str = "main", allow_imports: Sequence[str] = ()) -> ir.CheckedProgram:
     """Check the entry file at ``path`` against ``layer``; raises :class:`Refused`."""
     try:
         data = Path(path).read_bytes()
@@ -69,7 +72,7 @@ def check_program(path: Path, layer: Any, target: str = "main", allow_imports: S
     return check_source(data, str(path), layer, target, allow_imports)
 
 
-def check_source(source: bytes, path: str, layer: Any, target: str = "main",
+def check_source(source: bytes, path: str, layer: Layer, target: str = "main",
                  allow_imports: Sequence[str] = ()) -> ir.CheckedProgram:
     diags = Diagnostics(path)
     text = _decode(source, diags)

@@ -10,10 +10,13 @@ import ast
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from clauz3.language import ir
 from clauz3.language.diagnostics import Diagnostics
+
+if TYPE_CHECKING:
+    from clauz3.language.layer import Layer
 
 
 def _as_dict(value: Any) -> dict[str, Any]:
@@ -54,7 +57,7 @@ def trusted_package_of(module: str) -> str | None:
 class LayerView:
     """Lookups over the layer: effects, helpers, rows, events, fluents, policies, modules."""
 
-    def __init__(self, layer: Any) -> None:
+    def __init__(self, layer: Layer) -> None:
         self.layer = layer
         self.fingerprint = str(getattr(layer, "fingerprint", "") or "")
         self.effects: dict[str, Any] = dict(sorted(_as_dict(getattr(layer, "effects", {})).items()))

@@ -8,11 +8,14 @@ beyond the attributes listed in docs/internals.md.
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from clauz3.language import ir
 from clauz3.language import types as T
 from clauz3.language.predicates import PredError, compile_pred
+
+if TYPE_CHECKING:
+    from clauz3.language.context import ProgramContext
 
 
 class SpecError(Exception):
@@ -28,7 +31,7 @@ OPS = ("<=", "<", ">=", ">", "==", "!=")
 
 
 class SpecCompiler:
-    def __init__(self, ctx: Any) -> None:
+    def __init__(self, ctx: ProgramContext) -> None:
         self.ctx = ctx
 
     # ------------------------------------------------------------------------ specs
@@ -131,10 +134,11 @@ class SpecCompiler:
                                     f"effect({t!r}) matches several effects: {', '.join(sorted(names))}")
                 name = names[0]
             else:
-                name = lv.effect_name(t)
-                if name is None:
+                found = lv.effect_name(t)
+                if found is None:
                     raise SpecError("unknown-effect",
                                     f"effect({getattr(t, '__name__', t)!r}) is not an effect of the layer")
+                name = found
             if name not in out:
                 out.append(name)
         if not raw:

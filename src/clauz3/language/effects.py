@@ -11,7 +11,7 @@ import ast
 import dataclasses
 import inspect
 import typing
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from clauz3.language import ir
 from clauz3.language import types as T
@@ -19,6 +19,9 @@ from clauz3.language.bindings import TrustedScope, literal_const
 from clauz3.language.diagnostics import LAYER_SUFFIX, Diagnostics
 from clauz3.language.expressions import Var
 from clauz3.language.statements import BodyCompiler
+
+if TYPE_CHECKING:
+    from clauz3.language.context import ProgramContext
 
 _KINDS = {
     inspect.Parameter.POSITIONAL_ONLY: "positional_only",
@@ -36,11 +39,11 @@ def _lambda_node(fn: Any) -> ast.Lambda | None:
     return node if isinstance(node, ast.Lambda) else None
 
 
-def row_map(ctx: Any) -> dict[type, str]:
+def row_map(ctx: ProgramContext) -> dict[type, str]:
     return {cls: key for key, cls in ctx.layer.rows.items() if isinstance(cls, type)}
 
 
-def ensure_row(ctx: Any, key: str) -> None:
+def ensure_row(ctx: ProgramContext, key: str) -> None:
     """Add the RowSchema of ``key`` to the program (fields in declaration order, inherited first)."""
     if key in ctx.rows:
         return
@@ -60,7 +63,7 @@ def ensure_row(ctx: Any, key: str) -> None:
     ctx.rows[key] = ir.RowSchema(key, key.rsplit(".", 1)[-1], tuple(out))
 
 
-def return_type(ctx: Any, ann: Any, params: dict[str, Any]) -> tuple[Any, str | None, str | None]:
+def return_type(ctx: ProgramContext, ann: Any, params: dict[str, Any]) -> tuple[Any, str | None, str | None]:
     """(ir type, row_param, problem) for an effect's return annotation per EFF-4."""
     rows = row_map(ctx)
     if ann is inspect.Signature.empty:
@@ -95,7 +98,7 @@ def _show_ann(ann: Any) -> str:
     return str(ann).replace("typing.", "")
 
 
-def build_effect(ctx: Any, name: str) -> ir.Effect | None:
+def build_effect(ctx: ProgramContext, name: str) -> ir.Effect | None:
     fn = ctx.layer.effects.get(name)
     if fn is None:
         return None
@@ -147,7 +150,7 @@ def build_effect(ctx: Any, name: str) -> ir.Effect | None:
                      performs, updates, code.co_filename, code.co_firstlineno, row_param)
 
 
-def compile_conditions(ctx: Any, meta: Any, params: tuple[ir.Param, ...], rtype: Any,
+def compile_conditions(ctx: ProgramContext, meta: Any, params: tuple[ir.Param, ...], rtype: Any,
                        qualname: str) -> tuple[tuple[ir.Condition, ...], tuple[ir.Condition, ...]]:
     out: dict[str, list[ir.Condition]] = {"requires": [], "ensures": []}
     for kind in ("requires", "ensures"):
@@ -158,7 +161,7 @@ def compile_conditions(ctx: Any, meta: Any, params: tuple[ir.Param, ...], rtype:
     return tuple(out["requires"]), tuple(out["ensures"])
 
 
-def compile_condition(ctx: Any, cm: Any, params: tuple[ir.Param, ...], rtype: Any, qualname: str,
+def compile_condition(ctx: ProgramContext, cm: Any, params: tuple[ir.Param, ...], rtype: Any, qualname: str,
                       kind: str) -> ir.Condition | None:
     fn = cm.fn
     code = fn.__code__
@@ -205,7 +208,7 @@ def _lambda_params(node: ast.Lambda) -> list[str]:
     return [a.arg for a in node.args.posonlyargs + node.args.args + node.args.kwonlyargs]
 
 
-def compile_performs(ctx: Any, meta: Any, params: tuple[ir.Param, ...], original: Any) -> tuple[ir.PerformedEvent, ...]:
+def compile_performs(ctx: ProgramContext, meta: Any, params: tuple[ir.Param, ...], original: Any) -> tuple[ir.PerformedEvent, ...]:
     fn = getattr(meta, "performs", None)
     if fn is None:
         return ()
@@ -250,7 +253,7 @@ def _resolve_global(fn: Any, node: ast.expr) -> Any:
     return None
 
 
-def ensure_event(ctx: Any, key: str) -> None:
+def ensure_event(ctx: ProgramContext, key: str) -> None:
     """Add the EventClass for ``key`` and its Event ancestors to the program."""
     if key in ctx.events:
         return
@@ -281,7 +284,7 @@ def ensure_event(ctx: Any, key: str) -> None:
         ensure_event(ctx, b)
 
 
-def compile_fluent(ctx: Any, meta: Any, params: tuple[ir.Param, ...], original: Any) -> tuple[ir.FluentUpdate, ...]:
+def compile_fluent(ctx: ProgramContext, meta: Any, params: tuple[ir.Param, ...], original: Any) -> tuple[ir.FluentUpdate, ...]:
     fn = getattr(meta, "fluent_effect", None)
     if fn is None:
         return ()
@@ -315,7 +318,7 @@ def compile_fluent(ctx: Any, meta: Any, params: tuple[ir.Param, ...], original: 
     return tuple(out)
 
 
-def ensure_fluent(ctx: Any, decl: Any) -> None:
+def ensure_fluent(ctx: ProgramContext, decl: Any) -> None:
     name = decl.name
     if name in ctx.fluents:
         return

@@ -11,7 +11,7 @@ from __future__ import annotations
 import ast
 import inspect
 import typing
-from typing import Any
+from typing import Any, Protocol
 
 from clauz3.language import ir
 from clauz3.language import types as T
@@ -44,6 +44,18 @@ def assigned_names(fn: ast.FunctionDef) -> dict[str, int]:
             if isinstance(node, ast.AugAssign):
                 counts[getattr(node.target, "id", "")] = counts.get(getattr(node.target, "id", ""), 0) + 1
     return counts
+
+
+class CallSite(Protocol):
+    """The code calling a helper, as the inliner needs it: a place to report refusals."""
+
+    def err(self, node: ast.AST, code: str, message: str, hint: str | None = None) -> object: ...
+
+
+class AnnotatedSite(Protocol):
+    """A call site whose names an annotation is read against."""
+
+    scope: Scope
 
 
 class Inliner:
@@ -84,7 +96,7 @@ class Inliner:
                     return found, src, TrustedScope(self.ctx, original), original
         return None
 
-    def annotation(self, node: ast.expr | None, caller: Any) -> Any:
+    def annotation(self, node: ast.expr | None, caller: AnnotatedSite) -> Any:
         if node is None:
             return None
         return self.resolve_annotation(node, caller.scope)
@@ -147,7 +159,7 @@ class Inliner:
 
     # ------------------------------------------------------------------------ call-site API
 
-    def signature(self, b: BFunction, node: ast.Call, caller: Any) -> tuple[ir.Param, ...] | None:
+    def signature(self, b: BFunction, node: ast.Call, caller: CallSite) -> tuple[ir.Param, ...] | None:
         found = self._def_of(b)
         if found is None:
             caller.err(node, "unsupported-call", f"source of `{b.key}` is not readable")
@@ -166,7 +178,7 @@ class Inliner:
         # Unannotated parameters take the argument's type at this call site.
         return tuple(ir.Param(p.name, T.ERR if T.is_err(p.type) else p.type, p.kind, p.default) for p in params)
 
-    def function(self, b: BFunction, arg_types: tuple[Any, ...], node: ast.Call, caller: Any) -> ir.Function | None:
+    def function(self, b: BFunction, arg_types: tuple[Any, ...], node: ast.Call, caller: CallSite) -> ir.Function | None:
         found = self._def_of(b)
         if found is None:
             return None
@@ -205,7 +217,7 @@ class Inliner:
             return None
         return fn
 
-    def _emit(self, b: BFunction, errors: list[ir.Diagnostic], node: ast.Call, caller: Any) -> None:
+    def _emit(self, b: BFunction, errors: list[ir.Diagnostic], node: ast.Call, caller: CallSite) -> None:
         if b.kind == "entry":
             for d in errors:
                 self.ctx.diags.add(d)
@@ -274,7 +286,7 @@ class Inliner:
     def path_predicate(self, name: str) -> str:
         return compile_path_predicate(self, name)
 
-    def solver_signature(self, real: str, node: ast.Call, caller: Any) -> tuple[tuple[ir.Param, ...], Any, str] | None:
+    def solver_signature(self, real: str, node: ast.Call, caller: CallSite) -> tuple[tuple[ir.Param, ...], Any, str] | None:
         meta = self.ctx.layer.solvers.get(real)
         fn = getattr(meta, "fn", None)
         if meta is None or fn is None:

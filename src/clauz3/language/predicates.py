@@ -10,11 +10,14 @@ from __future__ import annotations
 
 import ast
 import builtins
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from clauz3.language import ir
 from clauz3.language import types as T
 from clauz3.language.bindings import PATH_PREDICATES, literal_const
+
+if TYPE_CHECKING:
+    from clauz3.language.context import ProgramContext
 
 CMP = {ast.Eq: "==", ast.NotEq: "!=", ast.Lt: "<", ast.LtE: "<=", ast.Gt: ">", ast.GtE: ">=",
        ast.In: "in", ast.NotIn: "not_in"}
@@ -24,7 +27,7 @@ class PredError(Exception):
     """A lambda outside PRED-1 (reported as ``contract-error``)."""
 
 
-def compile_pred(ctx: Any, fn: Any, fields: dict[str, Any], what: str) -> ir.Pred:
+def compile_pred(ctx: ProgramContext, fn: Any, fields: dict[str, Any], what: str) -> ir.Pred:
     from clauz3._meta import lambda_node
 
     code = getattr(fn, "__code__", None)
@@ -48,7 +51,7 @@ def compile_pred(ctx: Any, fn: Any, fields: dict[str, Any], what: str) -> ir.Pre
 
 
 class _PredCompiler:
-    def __init__(self, ctx: Any, fn: Any, param: str, fields: dict[str, Any], src: Any, what: str) -> None:
+    def __init__(self, ctx: ProgramContext, fn: Any, param: str, fields: dict[str, Any], src: Any, what: str) -> None:
         self.ctx = ctx
         self.fn = fn
         self.param = param
