@@ -11,6 +11,7 @@ import json
 import os
 import socket
 import threading
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -80,7 +81,7 @@ class MockConfig:
 class _AnyLayer(AuthorisedLayer):
     """The mock knows no layers: every root list is accepted (it authorises nothing real)."""
 
-    def admits(self, trusted_roots: Any, import_roots: Any) -> bool:
+    def admits(self, trusted_roots: Iterable[str], import_roots: Iterable[str]) -> bool:
         return True
 
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import os
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -69,7 +70,7 @@ def _load_domain_manifest(domain_dir: Path, name: str, display: str) -> tuple[di
         return None, str(exc)
 
 
-def present_domains(target: Target, warn: Any = None) -> dict[str, PresentDomain]:
+def present_domains(target: Target, warn: Callable[[str], None] | None = None) -> dict[str, PresentDomain]:
     """Installed (``<base>/tools``) then authored (``<project>/tools``) domains by name."""
     out: dict[str, PresentDomain] = {}
     roots: list[tuple[str, Path]] = [("installed", target.base)]
