@@ -130,5 +130,5 @@ def _importer() -> str:
         filename = frame.f_code.co_filename
         if not (filename.startswith("<frozen importlib") or filename == here or "importlib" in filename):
             return str(frame.f_globals.get("__name__", "?"))
-        frame = frame.f_back  # type: ignore[assignment]
+        frame = frame.f_back  # type: ignore[assignment]  # f_back is None only past the outermost frame, which the loop's test ends on
     return "?"

@@ -125,7 +125,7 @@ def literal_const(value: Any, line: int, col: int, depth: int = 0) -> ir.Const |
         items = [literal_const(v, line, col, depth + 1) for v in value]
         if any(i is None for i in items):
             return None
-        consts: list[ir.Const] = items  # type: ignore[assignment]
+        consts: list[ir.Const] = items  # type: ignore[assignment]  # no item is None (tested just above)
         elem = join_all([c.type for c in consts])
         if isinstance(value, list):
             return ir.Const(tuple(consts), ir.TList(elem), line, col, "list")
@@ -169,7 +169,7 @@ def classify(obj: Any, qualname: str, ctx: ProgramContext, line: int = 0, col: i
     try:
         import clauz3
     except ImportError:  # pragma: no cover
-        clauz3 = None  # type: ignore[assignment]
+        clauz3 = None  # type: ignore[assignment]  # without the vocabulary nothing can name it
     if clauz3 is not None:
         if obj is getattr(clauz3, "guarantee", object()):
             return BGuarantee()
@@ -247,12 +247,14 @@ def builtin_name(name: str) -> Binding | None:
 class Scope:
     """Module-level names visible from a function body."""
 
+    ctx: ProgramContext  # set by each kind of scope
+
     def lookup(self, name: str, line: int, col: int) -> Binding | None:
         raise NotImplementedError
 
     def attr(self, base: Binding, attr: str, line: int, col: int) -> Binding | None:
         if isinstance(base, BModule):
-            return module_attr(base.name, attr, self.ctx, line, col)  # type: ignore[attr-defined]
+            return module_attr(base.name, attr, self.ctx, line, col)
         return None
 
 

@@ -398,7 +398,7 @@ class CallCompiler(ExprCompiler):
                             + (f"–{spec.max_args}" if spec.max_args != spec.min_args else "")
                             + f" arguments, got {len(node.args)}")
         if spec.mutating:
-            problem = self.mutation_problem(func.value)  # type: ignore[attr-defined]
+            problem = self.mutation_problem(func.value)  # type: ignore[attr-defined]  # a mixin method of the statement compiler this class is combined with
             if problem:
                 return ir.Const(None, T.ERR, line, col)
         args = [self.stored(a) if spec.mutating else self.expr(a) for a in node.args]
@@ -451,7 +451,7 @@ class CallCompiler(ExprCompiler):
                 e = T.elem_type(a)
                 if e is None or isinstance(a, ir.TDict):
                     return bad(f"`list.extend` needs a bounded collection, got {T.show(a)}")
-                return self.insert(target, t, e, node, count=self.static_len_of_type(node.args[0]))  # type: ignore[attr-defined]
+                return self.insert(target, t, e, node, count=self.static_len_of_type(node.args[0]))  # type: ignore[attr-defined]  # mixin methods of the statement compiler this class is combined with
         if receiver == "set" and method == "add":
             return self.insert(target, t, a, node)
         if receiver == "dict":

@@ -201,8 +201,8 @@ class Source:
 
     def segment(self, node: ast.AST) -> str:
         try:
-            lineno, end = node.lineno - 1, node.end_lineno - 1  # type: ignore[attr-defined]
-            col, ecol = node.col_offset, node.end_col_offset  # type: ignore[attr-defined]
+            lineno, end = node.lineno - 1, node.end_lineno - 1  # type: ignore[attr-defined]  # not every AST node has positions; the except below answers for those
+            col, ecol = node.col_offset, node.end_col_offset  # type: ignore[attr-defined]  # not every AST node has positions; the except below answers for those
             if lineno == end:
                 return self.lines[lineno][col:ecol].decode()
             parts = [self.lines[lineno][col:], *self.lines[lineno + 1 : end], self.lines[end][:ecol]]
@@ -213,8 +213,8 @@ class Source:
     def col(self, node: ast.AST) -> int:
         """1-based column in characters."""
         try:
-            line = self.lines[node.lineno - 1]  # type: ignore[attr-defined]
-            return len(line[: node.col_offset].decode(errors="replace")) + 1  # type: ignore[attr-defined]
+            line = self.lines[node.lineno - 1]  # type: ignore[attr-defined]  # not every AST node has positions; the except below answers for those
+            return len(line[: node.col_offset].decode(errors="replace")) + 1  # type: ignore[attr-defined]  # not every AST node has positions; the except below answers for those
         except (AttributeError, IndexError):
             return int(getattr(node, "col_offset", 0)) + 1
 

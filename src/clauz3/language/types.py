@@ -235,7 +235,7 @@ def from_runtime(ann: Any, rows: dict[type, str] | None = None) -> Type | None:
             inner = from_runtime(args[0], rows)
             return None if inner is None else TTuple(elem=inner)
         parts = [from_runtime(a, rows) for a in args]
-        return None if any(p is None for p in parts) else TTuple(elems=tuple(parts))  # type: ignore[arg-type]
+        return None if any(p is None for p in parts) else TTuple(elems=tuple(p for p in parts if p is not None))
     if origin is dict:
         if len(args) != 2:
             return None
