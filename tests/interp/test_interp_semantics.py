@@ -263,3 +263,26 @@ def test_ir_hash_mismatch_refuses() -> None:
     assert execute(program, {}, stdout=io.StringIO(), ir_hash=ir.ir_sha256(program)).return_value == 1
     with pytest.raises(IRHashMismatch):
         execute(program, {}, stdout=io.StringIO(), ir_hash="0" * 64)
+
+
+def test_the_ir_is_hashed_to_bind_a_run_to_its_proof_and_not_otherwise(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Differential tests run one program thousands of times without a proved hash: nothing to bind, so
+    no hashing; a run that names its proved hash is hashed every time, just before it starts."""
+    from clauz3.language import ir
+
+    program = build("def main():\n    return 1\n")
+    proved = ir.ir_sha256(program)
+    hashed: list[ir.CheckedProgram] = []
+    real = ir.ir_sha256
+
+    def counting(p: ir.CheckedProgram) -> str:
+        hashed.append(p)
+        return real(p)
+
+    monkeypatch.setattr(ir, "ir_sha256", counting)
+    for _ in range(3):
+        assert execute(program, {}, stdout=io.StringIO()).return_value == 1
+    assert hashed == []
+    for _ in range(2):
+        assert execute(program, {}, stdout=io.StringIO(), ir_hash=proved).return_value == 1
+    assert hashed == [program, program]

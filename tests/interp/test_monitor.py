@@ -125,6 +125,15 @@ def test_count_monitor_stops_before_the_second_call() -> None:
     assert [r["arguments"]["addr"] for r in doc["trace"]] == ["bob@x.y"]
 
 
+def test_the_soundness_report_names_the_ir_it_ran() -> None:
+    program = build(textwrap.dedent(TWO_SENDS), effects=EFFECTS, guarantees=(AT_MOST_1,), rows=(USER_ROW,),
+                    events=(WRITE_EV, TOUCH_EV, FILE_EV), fluents=(DOOR,))
+    for proved in (None, ir.ir_sha256(program)):  # a differential run, a worker's run
+        result = execute(program, LAYER, stdout=io.StringIO(), ir_hash=proved)
+        assert result.outcome == "soundness_violation" and result.report_path is not None
+        assert json.loads(Path(result.report_path).read_text())["ir_sha256"] == ir.ir_sha256(program)
+
+
 def test_monitor_passes_a_good_run() -> None:
     result = run('def main():\n    send_email("bob@x.y", "one")\n', AT_MOST_1)
     assert result.outcome == "completed"

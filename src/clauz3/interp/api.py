@@ -109,9 +109,16 @@ def execute(
     """
     if step_budget < 1:
         raise ValueError("step budget must be at least 1")
-    actual_hash = ir.ir_sha256(program)
-    if ir_hash is not None and ir_hash != actual_hash:
-        raise IRHashMismatch(f"refusing to run: IR hash {actual_hash} differs from the proved {ir_hash}")
+    # ``ir_hash`` is what binds this run to its proof (INT-1): the worker passes the hash of the IR the
+    # prover and the receipt covered, and the program is hashed here, immediately before it runs, so
+    # nothing between the proof and this line can swap it. That check is never skipped or cached on
+    # the (mutable) program. Without a proved hash (differential tests run one program thousands of
+    # times) there is nothing to bind, and the hash only names the program in a soundness report:
+    # it is computed then, not on every run.
+    if ir_hash is not None:
+        actual_hash = ir.ir_sha256(program)
+        if ir_hash != actual_hash:
+            raise IRHashMismatch(f"refusing to run: IR hash {actual_hash} differs from the proved {ir_hash}")
     guarantees = tuple(program.guarantees if guarantees_to_monitor is None else guarantees_to_monitor)
 
     trace = Trace(program)
@@ -131,7 +138,7 @@ def execute(
             if write_report:
                 path = write_soundness_report(
                     program, trace, message=stop.message, kind=stop.kind, guarantee=stop.guarantee,
-                    detail=stop.detail, ir_hash=actual_hash,
+                    detail=stop.detail, ir_hash=ir_hash if ir_hash is not None else ir.ir_sha256(program),
                 )
                 result.report_path = str(path)
         return result
