@@ -147,7 +147,7 @@ class AssignCompiler(CallCompiler):
             self.err(node.target, "unsupported-statement", "attribute assignment")
             return None, False
         value = self.expr(node.value)
-        declared = self.ctx.inliner.annotation(node.annotation, self)  # type: ignore[attr-defined]
+        declared = self.ctx.inliner.annotation(node.annotation, self)
         tgt = self.bind_name(node.target, node.target.id, value, node.value, declared)
         return ir.Assign(tgt, value, line, col), False
 
@@ -281,7 +281,7 @@ class AssignCompiler(CallCompiler):
             if e.name == "enumerate":
                 return self.static_len(e.args[0])
             if e.name == "range" and all(isinstance(a, ir.Const) for a in e.args):
-                return len(range(*[a.value for a in e.args]))
+                return len(range(*[a.value for a in e.args]))  # type: ignore[union-attr, arg-type]  # each is an int Const (tested above)
             return None
         if isinstance(e, ir.MethodCall) and e.receiver == "dict" and e.method in ("keys", "values", "items"):
             return self.static_len(e.obj)

@@ -580,7 +580,7 @@ class ExprCompiler:
         gen = node.generators[0]
         saved = self.env
         self.env = copy_env(saved)
-        it = self.iterable(gen.iter, comprehension=True)
+        it = self.iterable(gen.iter, comprehension=True)  # type: ignore[attr-defined]  # a mixin method of the statement compiler this class is combined with
         target = self.bind_target(gen.target, it[1], it[2])  # type: ignore[attr-defined]
         conds = tuple(self.expr(c) for c in gen.ifs)
         for c in gen.ifs:

@@ -40,7 +40,7 @@ REFUSED_STMT: dict[type, tuple[str, str | None]] = {
     ast.AsyncFor: ("`async for` loop", None),
 }
 if hasattr(ast, "TryStar"):
-    REFUSED_STMT[ast.TryStar] = ("`try` statement", None)  # type: ignore[attr-defined]
+    REFUSED_STMT[ast.TryStar] = ("`try` statement", None)
 
 
 def merge(envs: list[dict[str, Var]]) -> dict[str, Var]:
@@ -318,6 +318,7 @@ class BodyCompiler(AssignCompiler):
                 self.err(target, "loop-restriction", "tuple target in a loop over a trusted result",
                          "bind the row and read its fields")
                 return None
+            parts: list[ir.Type]
             if T.is_err(elem):
                 parts = [T.ERR] * len(target.elts)
             elif isinstance(elem, ir.TTuple) and elem.elems is not None and len(elem.elems) == len(target.elts):
