@@ -33,7 +33,7 @@ from .recent import RecentWorkspaces
 from .saved_state import SavedState
 from .state_frame import page_state
 from .store import ConversationStore, is_conversation_id
-from .workspace_routes import undo_state
+from .run_journals import undo_state
 from .workspaces import switch_workspace
 from .ws_requests import (
     Attach,

@@ -20,7 +20,8 @@ from .checks import SIGN_IN_TEXT, HttpError, read_json_body, sign_in_response
 from .export import as_json, as_markdown, filename
 from .files import FilesError, browse, parse_query
 from .handoff import HandoffTooLarge, HandoffUnsafe, write_handoff
-from .store import is_conversation_id
+from .host import Host
+from .store import Conversation, is_conversation_id
 from .store_search import BadQuery
 from .ws import acp_socket
 
@@ -47,8 +48,9 @@ def _err(status: int, code: str, message: str) -> JSONResponse:
     return _json({"error": {"code": code, "message": message}}, status)
 
 
-def _host(request: Request) -> Any:
-    return request.app.state.host
+def _host(request: Request) -> Host:
+    host: Host = request.app.state.host
+    return host
 
 
 async def health(request: Request) -> Response:
@@ -127,7 +129,7 @@ async def delete_conversation(request: Request) -> Response:
     return _json(body, status)
 
 
-def _lookup(host: Any, conversation_id: str | None) -> tuple[Any, dict[str, Any], list[dict[str, Any]]] | None:
+def _lookup(host: Host, conversation_id: str | None) -> tuple[Conversation, dict[str, Any], list[dict[str, Any]]] | None:
     conv = host.conversation
     cid = conversation_id or (conv.id if conv else None)
     if cid is None or not is_conversation_id(cid):

@@ -15,13 +15,14 @@ import re
 import shutil
 import signal
 import subprocess
-from typing import Any
 
 from clauz3.command_error import CommandError
 from clauz3.layers.skills import session_instructions
 
 from .agent_status import AgentStatus
 from .bridge_check import FAILED
+from .conversation import ConversationRuntime
+from .host import Host
 from .providers.claude import terminal_argv
 from .providers.launch import adapter_env
 from .providers.table import CLAUDE_CLI_MIN
@@ -63,7 +64,7 @@ def exit_status(code: int) -> int:
     return 128 - code if code < 0 else code
 
 
-async def run_native(host: Any, conv: Any, *, claude: str, resume: bool, prompt: str | None) -> int:
+async def run_native(host: Host, conv: ConversationRuntime, *, claude: str, resume: bool, prompt: str | None) -> int:
     """Run the CLI in the foreground until it exits; its status is the command's (CLI-9)."""
     links = conv.links
     if not await links.bridge_ok():

@@ -10,8 +10,6 @@ already ran (:mod:`.checks`); errors are ``{"error": {"code", "message"}}``.
 from __future__ import annotations
 
 import asyncio
-import os
-import re
 from pathlib import Path
 from typing import Any
 
@@ -23,9 +21,10 @@ from clauz3.layers import webapi
 from clauz3.layers.liberrors import LibraryError
 
 from .checks import read_json_body
+from .host import Host
+from .run_journals import journal_file
 
 LIBRARY_ACTIONS = ("inspect", "prepare", "apply", "select", "discard")
-RUN_ID = re.compile(r"^[A-Za-z0-9_-]{1,128}$")
 BUSY = "An action is still running; wait for it or press Stop."
 UNKNOWN_RUN = "There is no such run in this workspace."
 
@@ -56,8 +55,9 @@ def _lib_error(exc: LibraryError) -> JSONResponse:
     return JSONResponse(exc.to_json(), status_code=library_status(exc.code))
 
 
-def _host(request: Request) -> Any:
-    return request.app.state.host
+def _host(request: Request) -> Host:
+    host: Host = request.app.state.host
+    return host
 
 
 # -- libraries (05 §6.6) ----------------------------------------------------------------------------
@@ -116,7 +116,7 @@ async def library_action(request: Request) -> Response:
     return JSONResponse(result)
 
 
-async def _apply(host: Any, review_id: str) -> dict[str, Any]:
+async def _apply(host: Host, review_id: str) -> dict[str, Any]:
     """INS-8 in the browser: refused while anything runs; the page sees ``operation: "libraries"``."""
     conv = host.conversation
     active = list(conv.saved.libraries) if conv is not None else []
@@ -135,34 +135,9 @@ async def _apply(host: Any, review_id: str) -> dict[str, Any]:
 # -- file changes and undo (05 FS-5..FS-7) ------------------------------------------------------------
 
 
-def _journal_file(data_dir: Path, project: str, run_id: str) -> str | None:
-    """``project``'s journal of ``run_id`` when it is a regular file, else None."""
-    from clauz3.storage.journals import journal_path
-
-    try:
-        path = journal_path(data_dir, project, run_id)
-    except ValueError:
-        return None
-    return path if os.path.isfile(path) and not os.path.islink(path) else None
-
-
-def _journal(host: Any, run_id: str) -> str | None:
+def _journal(host: Host, run_id: str) -> str | None:
     """The current project's journal of ``run_id``, or None (unknown or another project's run: 404)."""
-    return _journal_file(host.data_dir, host.project, run_id) if RUN_ID.match(run_id) else None
-
-
-def undo_state(data_dir: Path, project: str, run_id: str) -> dict[str, bool]:
-    """``undo: {available, undone}`` of a finished run (02 §4.6)."""
-    from clauz3.fileundo import file_changes
-
-    path = _journal_file(data_dir, project, run_id)
-    if path is None:
-        return {"available": False, "undone": False}
-    try:
-        summary = file_changes(path)
-    except (OSError, ValueError):
-        return {"available": False, "undone": False}
-    return {"available": bool(summary["entries"]) and not summary["undone"], "undone": bool(summary["undone"])}
+    return journal_file(host.data_dir, host.project, run_id)
 
 
 async def file_changes(request: Request) -> Response:

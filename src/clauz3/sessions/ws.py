@@ -18,6 +18,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from clauz3.approvals.transport import cookie_value
 
+from .host import Host
 from .notices import notice
 from .page_frames import page_frame
 from .publisher import Close, Subscriber, encode
@@ -106,7 +107,7 @@ async def _send_loop(websocket: WebSocket, subscriber: Subscriber) -> None:
         return
 
 
-async def _receive_loop(websocket: WebSocket, host: Any, subscriber: Subscriber, sender: asyncio.Task[None]) -> None:
+async def _receive_loop(websocket: WebSocket, host: Host, subscriber: Subscriber, sender: asyncio.Task[None]) -> None:
     while not sender.done():
         receive = asyncio.ensure_future(websocket.receive())
         done, _ = await asyncio.wait({receive, sender}, return_when=asyncio.FIRST_COMPLETED)
