@@ -168,7 +168,7 @@ def _run(project: Path, data: Path, source: str, rid: str, extra: tuple[str, ...
         config = RunConfig(source=source, project=project, trusted_roots=trusted, import_roots=imports,
                            service_url=svc.url, submission_token=svc.token, verify_key=svc.verify_key.text,
                            data_dir=data, use_cache=False, request_id=rid)
-        return Supervisor(config).run().record
+        return Supervisor(config).run().record.to_json()
 
 
 def test_run_record_says_what_happened(project: Path, data_dir: Path) -> None:

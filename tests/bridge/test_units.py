@@ -24,6 +24,7 @@ from clauz3.bridge.schemas import (
 )
 from clauz3.bridge.server import MAX_PROGRESS_MESSAGE, ProgressSlot, progress_message
 from clauz3.bridge.skills import AUTHORING_ID, SkillSnapshot
+from clauz3.runs.records import Phase, RunRecord
 
 
 def test_six_tools_in_order() -> None:
@@ -55,15 +56,19 @@ def test_valid_arguments_get_defaults() -> None:
 async def test_progress_slot_keeps_only_the_latest() -> None:
     slot = ProgressSlot(asyncio.get_running_loop())
     for i in range(100):
-        slot.offer({"n": i})
-    assert await slot.take() == {"n": 99}
+        slot.offer(RunRecord(f"req_{i}"))
+    latest = await slot.take()
+    assert latest is not None and latest.request_id == "req_99"
     slot.close()
     assert await slot.take() is None
 
 
 def test_progress_message_fits_4_kib() -> None:
-    record = {"request_id": "r" * 10, "phase": "proving", "message": "m" * 5000,
-              "obligation": {"description": "d" * 3000}}
+    record = RunRecord("r" * 10, phase=Phase.PROVING, message="m" * 5000, sandbox_detail="s" * 500,
+                       obligation={"description": "d" * 3000, "call": "c" * 300, "predicate": "p" * 500,
+                                   "result": "r" * 1000},
+                       approval={"feedback": "f" * 1000})
+    assert len(json.dumps(record.to_json()).encode()) > MAX_PROGRESS_MESSAGE  # so the shrinking is exercised
     text = progress_message(record)
     assert len(text.encode()) <= MAX_PROGRESS_MESSAGE and json.loads(text)["phase"] == "proving"
 
@@ -92,9 +97,10 @@ def test_skills_snapshot_builtin_first_and_no_paths(tmp_path: Path) -> None:
 
 
 def test_run_text_layout() -> None:
-    rec = {"request_id": "req_x_000001", "phase": "refused", "exit_code": 1, "sandbox": "unavailable",
-           "reason": "proof_failed", "message": "not proved"}
-    text = RunOutcome(rec, "out\n", "err\n").text().splitlines()
+    record = RunRecord("req_x_000001", phase=Phase.REFUSED, exit_code=1, sandbox="unavailable",
+                       reason="proof_failed", message="not proved")
+    rec = record.to_json()
+    text = RunOutcome(record, "out\n", "err\n").text().splitlines()
     assert text[:4] == ["request id: req_x_000001", "phase: refused", "exit code: 1", "sandbox: unavailable"]
     assert text[4:8] == ["--- output ---", "out", "--- errors ---", "err"]
     assert "not proved" in text and text[-1].startswith("Status: {")

@@ -17,7 +17,7 @@ VOLATILE = ("request_id", "run_id", "started_at", "updated_at", "ended_at", "ela
 
 
 def normal(result: Any) -> dict[str, Any]:
-    rec = {k: v for k, v in result.record.items() if k not in VOLATILE}
+    rec = {k: v for k, v in result.record.to_json().items() if k not in VOLATILE}
     return {"record": rec, "stdout": result.stdout, "stderr": result.stderr, "proof_text": result.proof_text,
             "effects": result.effects, "diagnostics": result.diagnostics}
 
@@ -51,7 +51,7 @@ def main() -> int:
                                    import_roots=imports, service_url=job["url"], submission_token=job["token"],
                                    verify_key=job["key"], data_dir=Path(job["data"]), request_id="req_changed_01",
                                    use_cache=False), spawn=warm.spawn).run()
-    out["changed_phase"] = changed.record["phase"]
+    out["changed_phase"] = changed.record.phase
     out["changed_used_warm"] = warm.forks != before
     out["replaced"] = warm.wait_ready(60) and warm.starts == 2
     warm.stop()

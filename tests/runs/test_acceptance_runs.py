@@ -15,6 +15,7 @@ from proc_tree import alive, cmdline  # tests/ is on sys.path: it holds this pac
 
 from clauz3.approvals.mock import MockApprovalService
 from clauz3.runs.ledger import Ledger
+from clauz3.runs.records import RunRecord
 from clauz3.runs.supervisor import Supervisor
 
 from .conftest import make_config, slow_program
@@ -28,19 +29,19 @@ def test_awaiting_approval_follows_201_pending_and_waiting_is_outside_the_proof_
     with MockApprovalService(data, project, delay_seconds=4) as svc:
         seen_pending: list[Any] = []
 
-        def on_record(record: dict[str, Any]) -> None:
-            if record["phase"] == "awaiting_approval" and not seen_pending:
+        def on_record(record: RunRecord) -> None:
+            if record.phase == "awaiting_approval" and not seen_pending:
                 assert svc.authority is not None
                 found = [(r.request.request_id, r.state) for r in svc.authority.list()]
                 seen_pending.append(found)
 
         phases: list[str] = []
         sup = Supervisor(make_config(project, data, svc, source, proof_timeout_seconds=2.0),
-                         on_record=lambda r: (phases.append(r["phase"]), on_record(r)))
+                         on_record=lambda r: (phases.append(r.phase), on_record(r)))
         started = time.monotonic()
         result = sup.run()
         waited = time.monotonic() - started
-        assert result.record["phase"] == "completed", (result.record, result.diagnostics)
+        assert result.record.phase == "completed", (result.record, result.diagnostics)
         assert waited > 2.0  # the run really outlived its proof deadline while it waited for approval
         assert seen_pending == [[(sup.request_id, "pending")]]  # the authority held it pending (201) first
         assert phases.index("submitting_approval") < phases.index("awaiting_approval") < phases.index("executing")
@@ -50,8 +51,8 @@ def test_awaiting_approval_follows_201_pending_and_waiting_is_outside_the_proof_
     with MockApprovalService(data, project) as svc:  # decided at once: the answer is not `pending`
         phases = []
         result = Supervisor(make_config(project, data, svc, source),
-                            on_record=lambda r: phases.append(r["phase"])).run()
-        assert result.record["phase"] == "completed"
+                            on_record=lambda r: phases.append(r.phase)).run()
+        assert result.record.phase == "completed"
         assert "awaiting_approval" not in phases and "submitting_approval" in phases
 
 
@@ -139,7 +140,7 @@ def test_approval_wait_expiry_ends_the_runner_with_exit_2_approval_expired(proje
     with MockApprovalService(data, project, delay_seconds=60) as svc:  # nobody decides in time
         result = Supervisor(make_config(project, data, svc, slow_program(f"mark({str(marker)!r})"),
                                         approval_timeout_seconds=2)).run()
-        assert (result.record["phase"], result.record["reason"], result.record["exit_code"]) == \
+        assert (result.record.phase, result.record.reason, result.record.exit_code) == \
             ("refused", "approval_expired", 2), result.record
         assert svc.authority is not None
         [record] = svc.authority.list()

@@ -46,7 +46,7 @@ def test_a_sitecustomize_in_the_workspace_never_runs_even_with_an_empty_pythonpa
     monkeypatch.setenv("PYTHONSTARTUP", str(project / "sitecustomize.py"))
     with MockApprovalService(data, project) as svc:
         result = _run(project, data, svc, "print(env_names())")
-    assert result.record["phase"] == "completed", (result.record.get("reason"), result.record.get("message"))
+    assert result.record.phase == "completed", (result.record.reason, result.record.message)
     assert not escaped.exists(), escaped.read_text()
     names = result.stdout.strip().split(",")
     assert "PYTHONPATH" not in names and "PYTHONSTARTUP" not in names
@@ -62,12 +62,12 @@ def test_no_clauz3_switch_of_the_bridge_reaches_the_worker_or_changes_its_verdic
         shown = _run(project, data, svc, "print(env_names())")
         twice = _run(project, data, svc, "mark('a.txt')\n    mark('b.txt')")
         submitted = len(svc.requests)
-    assert shown.record["phase"] == "completed", (shown.record.get("reason"), shown.record.get("message"))
+    assert shown.record.phase == "completed", (shown.record.reason, shown.record.message)
     names = set(shown.stdout.strip().split(","))
     assert not {"CLAUZ3_TESTING", "CLAUZ3_TEST_DROP_GUARANTEE", "CLAUZ3_KEEP_ME"} & names
     assert not [n for n in names if n.startswith("CLAUZ3_") and n not in ("CLAUZ3_HOME", "CLAUZ3_CACHE")]
     # Two marks under "at most 1 mark": refused at proof time, never submitted, never executed.
-    assert twice.record["reason"] == "proof_failed", (twice.record.get("reason"), twice.record.get("message"))
+    assert twice.record.reason == "proof_failed", (twice.record.reason, twice.record.message)
     assert submitted == 1
     assert not (project / "a.txt").exists()
 
@@ -90,7 +90,7 @@ def test_warm_forked_workers_are_isolated_too(project: Path, data: Path, tmp_pat
         assert warm.forks == 1  # the run really came from the warm process
     finally:
         warm.stop()
-    assert result.record["phase"] == "completed", (result.record.get("reason"), result.record.get("message"))
+    assert result.record.phase == "completed", (result.record.reason, result.record.message)
     assert not escaped.exists()
     assert "CLAUZ3_KEEP_ME" not in result.stdout.strip().split(",")
 

@@ -80,7 +80,7 @@ def test_a_program_swapped_between_hash_and_parse_never_runs_under_the_first_one
     assert program_file.read_text(encoding="utf-8") == swapped  # the attack really happened mid-run
     assert not swapped_mark.exists(), "the swapped program ran under the approval of the first one"
     assert submitted == [digest]
-    assert result.record["phase"] == "completed", (result.record.get("reason"), result.record.get("message"))
+    assert result.record.phase == "completed", (result.record.reason, result.record.message)
     assert approved_mark.exists()  # what ran is exactly what was hashed, proved and approved
 
 
@@ -127,7 +127,7 @@ def test_a_receipt_never_runs_again_under_another_clauz3_home(project: Path, dat
         assert svc.authority is not None
         [record] = svc.authority.list()
         receipt = record.receipt
-    assert first.record["phase"] == "completed" and marker.exists() and receipt
+    assert first.record.phase == "completed" and marker.exists() and receipt
     marker.unlink()
     other = tmp_path / "other-home"
     other.mkdir(mode=0o700)
@@ -139,7 +139,7 @@ def test_a_receipt_never_runs_again_under_another_clauz3_home(project: Path, dat
             verify_key=key.verify_key.text, data_dir=other, use_cache=False, request_id="req_replay_0001")).run()
     finally:
         server.shutdown()
-    assert again.record["reason"] == "receipt_not_bound", (again.record.get("reason"), again.record.get("message"))
+    assert again.record.reason == "receipt_not_bound", (again.record.reason, again.record.message)
     assert not marker.exists(), "the receipt ran a second time under another CLAUZ3_HOME"
 
 
@@ -179,7 +179,7 @@ def test_a_receipt_for_one_library_content_never_runs_against_another(
             server.shutdown()
 
     control = replay("req_layer_0001")  # the approved content: the receipt binds and the run executes
-    assert control.record["phase"] == "completed", (control.record.get("reason"), control.record.get("message"))
+    assert control.record.phase == "completed", (control.record.reason, control.record.message)
     assert marker.exists()
     marker.unlink()
     # Same size, same mtime, other bytes: `mark` now writes its parent's id.
@@ -193,7 +193,7 @@ def test_a_receipt_for_one_library_content_never_runs_against_another(
     os.utime(effects, ns=(before.st_atime_ns, before.st_mtime_ns))
     assert (effects.stat().st_size, effects.stat().st_mtime_ns) == (before.st_size, before.st_mtime_ns)
     attack = replay("req_layer_0002")
-    assert attack.record["reason"] == "receipt_not_bound", (attack.record.get("reason"), attack.record.get("message"))
+    assert attack.record.reason == "receipt_not_bound", (attack.record.reason, attack.record.message)
     assert not marker.exists(), "a receipt for one library content ran against another"
 
 
@@ -249,8 +249,8 @@ def test_an_import_root_link_retargeted_while_the_worker_imports_never_runs_the_
     assert not Path(str(marker) + ".B").exists(), "library B ran while the request named library A"
     # Either the copy the worker took (A) ran, or the mismatch was caught: by the authority (the request
     # names B's bytes while it shows A) or by the worker (the receipt names other bytes).
-    outcome = (result.record["phase"], result.record.get("reason"))
-    message = result.record.get("message") or ""
+    outcome = (result.record.phase, result.record.reason)
+    message = result.record.message or ""
     assert (outcome == ("completed", None) and marker.exists()) or outcome[1] == "receipt_not_bound" \
         or (outcome[0] == "refused" and "layer_changed" in message), (outcome, message)
 
@@ -310,9 +310,9 @@ def test_a_same_size_edit_with_its_mtime_restored_ends_a_remembered_approval(
             return out[0]
 
         first = run("req_remember_01", "    mark('one.txt')\n", decide=True)
-        assert first.record["phase"] == "completed", (first.record.get("reason"), first.record.get("message"))
+        assert first.record.phase == "completed", (first.record.reason, first.record.message)
         again = run("req_remember_02", "    mark('two.txt')\n", decide=False)
-        assert again.record["approval"]["decided_by"] == "profile"  # the remembered approval really matches
+        assert again.record.approval["decided_by"] == "profile"  # the remembered approval really matches
         # The library's guarantee becomes vacuous in the same number of bytes, mtime restored.
         contracts = trusted / "contracts.py"
         before = contracts.stat()
@@ -324,8 +324,8 @@ def test_a_same_size_edit_with_its_mtime_restored_ends_a_remembered_approval(
         os.utime(contracts, ns=(before.st_atime_ns, before.st_mtime_ns))
         three = run("req_remember_03", "    mark('a.txt')\n    mark('b.txt')\n    mark('c.txt')\n", decide=False)
         assert not (project / "a.txt").exists(), "a remembered approval ran a program its library no longer limits"
-        assert three.record["phase"] != "completed", three.record
-        assert (three.record.get("approval") or {}).get("decided_by") != "profile"
+        assert three.record.phase != "completed", three.record
+        assert (three.record.approval or {}).get("decided_by") != "profile"
     finally:
         service.terminate()
         service.wait(timeout=15)
@@ -380,5 +380,5 @@ def test_a_planted_bytecode_file_matching_the_sources_mtime_and_size_never_runs(
     with MockApprovalService(data, project) as svc:
         result = Supervisor(_config(project, data, svc, PROGRAM.format(path=str(marker)))).run()
     assert not Path(str(marker) + ".pyc-ran").exists(), "a planted .pyc ran instead of the approved source"
-    assert result.record["phase"] == "completed" and marker.exists(), (result.record.get("reason"),
-                                                                        result.record.get("message"))
+    assert result.record.phase == "completed" and marker.exists(), (result.record.reason,
+                                                                        result.record.message)

@@ -13,6 +13,7 @@ from typing import Any
 
 from sessions_harness import recv, recv_until, signed_in, state_is
 
+from clauz3.runs.records import Phase, RunRecord
 from clauz3.sessions.lease import LeaseHeld, acquire_project_lease
 from clauz3.sessions.store import ConversationStore
 
@@ -178,7 +179,7 @@ async def test_old_generation_submission_is_409_and_nothing_shows(tmp_path: Path
         assert response.status_code == 409, response.text
         assert response.json()["error"]["code"] == "workspace_changed"
         # A run record pushed under the old generation is ignored too.
-        svc.host.on_run_record(conv.id, old_generation, {"request_id": body["request_id"], "phase": "proving"})
+        svc.host.on_run_record(conv.id, old_generation, RunRecord(body["request_id"], phase=Phase.PROVING))
         assert svc.host.authority.list() == [] and conv.runs == {}
         async with svc.client(cookies=svc.cookies()) as c:
             listed = (await c.get("/api/requests")).json()

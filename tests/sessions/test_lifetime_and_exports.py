@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 from sessions_harness import Harness, recv, recv_until, signed_in, state_is
 
+from clauz3.runs.records import Phase, RunRecord
 from clauz3.sessions.lifetime import LifetimeServer
 from clauz3.sessions.state_frame import activity
 
@@ -29,7 +30,7 @@ async def hello(path: str, ticket: str) -> tuple[asyncio.StreamReader, asyncio.S
 
 async def test_tickets_are_single_start_and_limited(tmp_path: Path) -> None:
     server = LifetimeServer(tmp_path)
-    records: list[tuple[str, str, dict]] = []
+    records: list[tuple[str, str, RunRecord]] = []
     server.on_record = lambda cid, gen, rec: records.append((cid, gen, rec))
     path = await server.endpoint("c1")
     ticket = server.mint_ticket("c1", lambda: {"workspace_generation": "g1", "submission_token": "t"})
@@ -41,13 +42,17 @@ async def test_tickets_are_single_start_and_limited(tmp_path: Path) -> None:
         writers.append((reader, writer))
     assert (await hello(path, ticket))[2] == b""  # a second handshake gets no reply
     reader, writer = writers[0]
+    # The edge parses records: one without a request id or with a phase this version lacks is dropped.
+    writer.write(b'{"op": "run", "record": {"phase": "proving"}}\n')
+    writer.write(b'{"op": "run", "record": {"request_id": "r0", "phase": "launching"}}\n')
     writer.write(b'{"op": "run", "record": {"request_id": "r1", "phase": "proving"}}\n')
     await writer.drain()
     for _ in range(50):
         if records:
             break
         await asyncio.sleep(0.02)
-    assert records == [("c1", "g1", {"request_id": "r1", "phase": "proving"})]
+    assert [(cid, gen, rec.request_id, rec.phase) for cid, gen, rec in records] == [
+        ("c1", "g1", "r1", Phase.PROVING)]
     assert server.cancel_run("c1", "r1") == 1
     assert json.loads(await reader.readline()) == {"op": "cancel_run", "request_id": "r1"}
     server.end_ticket(ticket)
@@ -58,8 +63,8 @@ async def test_tickets_are_single_start_and_limited(tmp_path: Path) -> None:
 
 async def test_run_records_from_an_old_generation_are_ignored(svc: Harness) -> None:
     conv = svc.host.conversation
-    svc.host.on_run_record(conv.id, "stale-generation", {"request_id": "r-old", "phase": "proving"})
-    svc.host.on_run_record(conv.id, svc.host.authority.generation, {"request_id": "r-new", "phase": "proving"})
+    svc.host.on_run_record(conv.id, "stale-generation", RunRecord("r-old", phase=Phase.PROVING))
+    svc.host.on_run_record(conv.id, svc.host.authority.generation, RunRecord("r-new", phase=Phase.PROVING))
     assert list(conv.runs) == ["r-new"]
     assert activity(conv) == {"kind": "run", "phase": "proving", "request_id": "r-new"}
 

@@ -8,6 +8,7 @@ from pathlib import Path
 from sessions_harness import signed_in
 from workspace_helpers import APPEND_MILK, files_project, headers, real_run
 
+from clauz3.runs.records import Phase, RunRecord
 from clauz3.storage.journals import journal_path
 
 
@@ -79,7 +80,7 @@ async def test_finished_run_record_shows_undo_available(tmp_path: Path) -> None:
     assert real_run(project, data, APPEND_MILK, "run_undo_0003")["phase"] == "completed"
     async with signed_in(tmp_path, project=project, bridge=None) as svc:
         conv = svc.host.conversation
-        conv.on_run_record({"request_id": "run_undo_0003", "phase": "completed", "exit_code": 0})
+        conv.on_run_record(RunRecord("run_undo_0003", phase=Phase.COMPLETED, exit_code=0))
         assert conv.runs["run_undo_0003"]["undo"] == {"available": True, "undone": False}
-        conv.on_run_record({"request_id": "run_other_01", "phase": "completed", "exit_code": 0})
+        conv.on_run_record(RunRecord("run_other_01", phase=Phase.COMPLETED, exit_code=0))
         assert conv.runs["run_other_01"]["undo"] == {"available": False, "undone": False}

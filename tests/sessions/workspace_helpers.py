@@ -51,7 +51,7 @@ def real_run(project: Path, data: Path, source: str, request_id: str) -> dict[st
                            submission_token=svc.token, verify_key=svc.verify_key.text, data_dir=data,
                            request_id=request_id, use_cache=False)
         result = Supervisor(config).run()
-    return result.record
+    return result.record.to_json()
 
 
 def headers(harness: Any) -> dict[str, str]:

@@ -342,7 +342,7 @@ def _run_interrupted(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, act: str |
         if thread is not None:
             thread.join()
         svc.__exit__(None, None, None)
-    return result.record
+    return result.record.to_json()
 
 
 @pytest.mark.parametrize(("act", "reason", "why"), [

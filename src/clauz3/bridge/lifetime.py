@@ -28,6 +28,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from clauz3.runs.records import RunRecord
+
 SOCKET_ENV = "CLAUZ3_SESSION_LIFETIME_SOCKET"
 TICKET_ENV = "CLAUZ3_BRIDGE_TICKET"
 TICKET_FILE_ENV = "CLAUZ3_BRIDGE_TICKET_FILE"
@@ -191,12 +193,13 @@ class LifetimeLink:
             except Exception as exc:  # a host line never breaks the bridge
                 print(f"clauz3 bridge: cancel_run failed: {exc}", file=sys.stderr)
 
-    def push(self, record: dict[str, Any]) -> None:
+    def push(self, record: RunRecord) -> None:
         """DEC-5: send one run record now; failures are ignored (the socket's end is handled by the reader)."""
         sock = self._sock
         if sock is None or self.closed.is_set():
             return
-        data = (json.dumps({"op": "run", "record": record}, ensure_ascii=False, separators=(",", ":"))
+        line = {"op": "run", "record": record.to_json()}  # the host link is a JSON edge
+        data = (json.dumps(line, ensure_ascii=False, separators=(",", ":"))
                 + "\n").encode("utf-8")
         with self._send_lock:
             try:

@@ -24,7 +24,7 @@ NO_LIBRARIES_TEXT = "No project libraries selected; ask the user to add librarie
 NO_RUNS = "No runs yet."
 SOURCE_NAME = "program.py"
 
-RecordSink = Callable[[dict[str, Any]], None]
+RecordSink = Callable[[RunRecord], None]
 
 
 class UnknownRun(LookupError):
@@ -35,15 +35,15 @@ class UnknownRun(LookupError):
 class RunOutcome:
     """What the ``run`` tool returns: text (MCP-4) and structuredContent (record + stdout + stderr)."""
 
-    record: dict[str, Any]
+    record: RunRecord
     stdout: str = ""
     stderr: str = ""
 
     def structured(self) -> dict[str, Any]:
-        return {**self.record, "stdout": self.stdout, "stderr": self.stderr}
+        return {**self.record.to_json(), "stdout": self.stdout, "stderr": self.stderr}
 
     def text(self) -> str:
-        rec = self.record
+        rec = self.record.to_json()  # the MCP edge: the text shows the record's JSON form
         exit_code = rec.get("exit_code")
         lines = [f"request id: {rec['request_id']}", f"phase: {rec['phase']}",
                  f"exit code: {'-' if exit_code is None else exit_code}",
@@ -69,7 +69,7 @@ def _immediate(request_id: str | None, reason: str, message: str, conversation_i
     rec = RunRecord(request_id=request_id or new_request_id(), conversation_id=conversation_id,
                     proof_timeout_seconds=proof_timeout, execution_timeout_seconds=timeout)
     rec.end(reason, message)
-    return RunOutcome(rec.to_json())
+    return RunOutcome(rec)
 
 
 @dataclass
@@ -163,11 +163,11 @@ class RunService:
                     self._active = None
         return RunOutcome(result.record, result.stdout, result.stderr)
 
-    def _on_record(self, record: dict[str, Any]) -> None:
+    def _on_record(self, record: RunRecord) -> None:
         if self.push is not None:
             self.push(record)
         active = self._active
-        if active is not None and record.get("request_id") == active.supervisor.request_id:
+        if active is not None and record.request_id == active.supervisor.request_id:
             for listener in list(active.listeners):
                 try:
                     listener(record)

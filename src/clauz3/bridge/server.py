@@ -34,6 +34,7 @@ from clauz3.bridge.schemas import (
     validate,
 )
 from clauz3.bridge.skills import UNKNOWN, SkillSnapshot
+from clauz3.runs.records import RunRecord
 
 SERVER_NAME = "clauz3"
 PROGRESS_SEND_TIMEOUT = 1.0
@@ -61,9 +62,9 @@ def _error(text: str) -> types.CallToolResult:
     return types.CallToolResult(content=[types.TextContent(type="text", text=text)], is_error=True)
 
 
-def progress_message(record: dict[str, Any]) -> str:
+def progress_message(record: RunRecord) -> str:
     """Compact record JSON within 4 KiB (MCP-7): drop the bulkiest optional parts first."""
-    doc = dict(record)
+    doc = record.to_json()
     text = json.dumps(doc, ensure_ascii=False, separators=(",", ":"))
     for key in ("obligation", "approval", "message", "sandbox_detail", "output"):
         if len(text.encode("utf-8")) <= MAX_PROGRESS_MESSAGE:
@@ -86,11 +87,11 @@ class ProgressSlot:
     def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
         self._loop = loop
         self._lock = threading.Lock()
-        self._value: dict[str, Any] | None = None
+        self._value: RunRecord | None = None
         self._event = asyncio.Event()
         self.closed = False
 
-    def offer(self, record: dict[str, Any]) -> None:
+    def offer(self, record: RunRecord) -> None:
         with self._lock:
             self._value = record
         try:
@@ -105,7 +106,7 @@ class ProgressSlot:
         except RuntimeError:
             pass
 
-    async def take(self) -> dict[str, Any] | None:
+    async def take(self) -> RunRecord | None:
         while True:
             with self._lock:
                 value, self._value = self._value, None

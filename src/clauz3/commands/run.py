@@ -15,10 +15,13 @@ import re
 import signal
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from clauz3.commands._errors import CommandError
-from clauz3.runs.records import Phase
+from clauz3.runs.records import Phase, RunRecord
+
+if TYPE_CHECKING:  # the supervisor is imported only when a run starts (keeps `clauz3 --help` fast)
+    from clauz3.runs.supervisor import RunResult
 
 HELP = "Prove a program, request approval and run it."
 
@@ -258,19 +261,19 @@ class _Printer:
             sys.stdout.flush()
         self.proofs_printed = self.proofs_printed or bool(text)
 
-    def on_record(self, record: dict[str, Any]) -> None:
+    def on_record(self, record: RunRecord) -> None:
         sup = self.supervisor
-        if record["phase"] in (Phase.SUBMITTING_APPROVAL, Phase.AWAITING_APPROVAL, Phase.EXECUTING):
+        if record.phase in (Phase.SUBMITTING_APPROVAL, Phase.AWAITING_APPROVAL, Phase.EXECUTING):
             self.proofs(sup.proof_text)
-        if record["phase"] == Phase.EXECUTING and not self.approval_printed:
+        if record.phase == Phase.EXECUTING and not self.approval_printed:
             self.approval_printed = True
-            approval = record.get("approval") or {}
+            approval = record.approval or {}
             print(f"approval: {approval.get('decision')} receipt={sup.receipt_nonce}")
             rule = approval.get("rule")
             if approval.get("decided_by") in ("policy", "profile") and isinstance(rule, dict):
                 print(f"rule: {approval.get('decided_by')}:{rule.get('name')} ({rule.get('reason')})")
-            detail = record.get("sandbox_detail")
-            print(f"sandbox: {record.get('sandbox')}" + (f" ({detail})" if detail else ""), flush=True)
+            detail = record.sandbox_detail
+            print(f"sandbox: {record.sandbox}" + (f" ({detail})" if detail else ""), flush=True)
 
     @staticmethod
     def on_stdout(text: str) -> None:
@@ -299,36 +302,36 @@ def _supervise(config: Any) -> int:
     return _report(result, printer, got)
 
 
-def _report(result: Any, printer: _Printer, signals: list[int]) -> int:
+def _report(result: RunResult, printer: _Printer, signals: list[int]) -> int:
     record = result.record
-    reason, phase = record.get("reason"), record.get("phase")
+    reason, phase = record.reason, record.phase
     if reason in ("proof_failed", "proof_deadline"):
         printer.proofs(result.proof_text)
-    if record.get("recorded"):
-        print(f"recorded: {record['request_id']} {phase}" + (f" ({reason})" if reason else ""))
-    executed = printer.approval_printed or phase == "completed"
+    if record.recorded:
+        print(f"recorded: {record.request_id} {phase}" + (f" ({reason})" if reason else ""))
+    executed = printer.approval_printed or phase == Phase.COMPLETED
     if executed and result.stderr:
         sys.stderr.write(result.stderr)
-    if phase == "completed" or (executed and phase == "failed"):
-        if phase == "completed":
-            print(f"executed: {record['target']}")
+    if phase == Phase.COMPLETED or (executed and phase == Phase.FAILED):
+        if phase == Phase.COMPLETED:
+            print(f"executed: {record.target}")
         print(f"effects: {len(result.effects)}")
         for line in result.effects:
             print(f"  {line}")
     if reason == "denied":
-        approval = record.get("approval") or {}
+        approval = record.approval or {}
         print(f"approval: {approval.get('decision')}")
         print(f"feedback: {approval.get('feedback') or ''}")
-    elif reason is not None or phase != "completed":
+    elif reason is not None or phase != Phase.COMPLETED:
         for line in result.diagnostics:
             print(line, file=sys.stderr)
-        message = record.get("message") or reason or phase
+        message = record.message or reason or phase
         if not result.diagnostics or reason not in ("structural", "import_not_allowed"):
             print(f"error: {message}", file=sys.stderr)
     sys.stdout.flush()
-    code = record.get("exit_code")
+    code = record.exit_code
     if code is None:
-        if phase == "cancelled" and signals:
+        if phase == Phase.CANCELLED and signals:
             return 130 if signals[0] == signal.SIGINT else 143
         return 2
     return int(code)

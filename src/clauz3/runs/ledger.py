@@ -25,7 +25,7 @@ from typing import Any
 from clauz3.approvals.receipts import ReceiptClaims, ReceiptError, canonical_json
 from clauz3.runs.ledger_schema import open_ledger
 from clauz3.runs.nonces import consume
-from clauz3.runs.records import EXECUTING, FINAL_PHASES, PRE_EXECUTION, UNCERTAIN
+from clauz3.runs.records import EXECUTING, FINAL_PHASES, PRE_EXECUTION, UNCERTAIN, RunRecord
 from clauz3.storage.migrations import transaction
 from clauz3.storage.paths import ledger_path
 
@@ -214,13 +214,13 @@ class Ledger:
             )
 
     def mark_uncertain_if_executing(self, request_id: str, message: str = OWNER_LOST_MESSAGE
-                                    ) -> dict[str, Any] | None:
+                                    ) -> RunRecord | None:
         """An ``executing`` row → ``uncertain``/``worker_lost`` (columns and stored record); the new record."""
         with transaction(self.conn):
             row = self.get(request_id)
             if row is None or row["phase"] != EXECUTING:
                 return None
-            return self._set_uncertain(row, message)
+            return RunRecord.from_json(self._set_uncertain(row, message))
 
     def _set_uncertain(self, row: dict[str, Any], message: str) -> dict[str, Any]:
         """Inside a transaction: record ``row`` uncertain, keeping the columns and the record consistent."""
@@ -233,7 +233,7 @@ class Ledger:
         )
         return record
 
-    def reconcile_conversation(self, conversation_id: str) -> list[dict[str, Any]]:
+    def reconcile_conversation(self, conversation_id: str) -> list[RunRecord]:
         """Runs of this conversation left ``executing`` by a process that died (lock free) → ``uncertain``.
 
         Called when a bridge starts: a service killed mid-execution left no supervisor to record the
@@ -242,7 +242,7 @@ class Ledger:
         rows = self.conn.execute(
             "SELECT request_id FROM runs WHERE conversation_id = ? AND phase = 'executing'", (conversation_id,)
         ).fetchall()
-        changed: list[dict[str, Any]] = []
+        changed: list[RunRecord] = []
         for (request_id,) in rows:
             record = self.mark_uncertain_if_executing(request_id) if self.lock_free(request_id) else None
             if record is not None:
@@ -269,9 +269,9 @@ def _record_of(row: dict[str, Any]) -> dict[str, Any]:
             "sandbox": row["sandbox"]}
 
 
-def recorded_record(row: dict[str, Any]) -> dict[str, Any]:
+def recorded_record(row: dict[str, Any]) -> RunRecord:
     """The stored outcome of a final row, marked ``recorded: true`` (IDM-4)."""
     doc = _record_of(row)
     doc.update(phase=row["phase"], reason=row["reason"], exit_code=row["exit_code"], recorded=True)
-    return doc
+    return RunRecord.from_json(doc)
 

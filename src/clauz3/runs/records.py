@@ -6,6 +6,7 @@ ledger. :meth:`RunRecord.to_json` clamps free text so a record serialises to at 
 
 from __future__ import annotations
 
+import copy
 import json
 import time
 from dataclasses import dataclass, field
@@ -152,6 +153,10 @@ class RunRecord:
     @property
     def final(self) -> bool:
         return self.phase in FINAL_PHASES
+
+    def copy(self) -> RunRecord:
+        """A snapshot of the record as it is now: listeners keep it while the run goes on."""
+        return copy.deepcopy(self)
 
     def touch(self) -> None:
         self.updated_at = time.time()

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from clauz3.runs.ledger import Ledger, recorded_record
-from clauz3.runs.records import EXECUTING, FINAL_PHASES
+from clauz3.runs.records import EXECUTING, FINAL_PHASES, RunRecord
 from clauz3.storage.atomic import write_atomic
 
 KEEP = 50
@@ -61,15 +61,16 @@ class SnapshotFile:
         with self._lock:
             return self._runs.get(request_id)
 
-    def update(self, record: dict[str, Any], *, throttle: bool = False) -> None:
-        """Store the record (moving it to the newest end) and write the file.
+    def update(self, record: RunRecord, *, throttle: bool = False) -> None:
+        """Store the record's JSON (moving it to the newest end) and write the file.
 
         ``throttle`` (during proving) limits writes to one per 200 ms; phase changes and final
         records always write.
         """
+        doc = record.to_json()  # the file is the JSON edge: records are dicts only inside it
         with self._lock:
-            self._runs.pop(record["request_id"], None)
-            self._runs[record["request_id"]] = dict(record)
+            self._runs.pop(record.request_id, None)
+            self._runs[record.request_id] = doc
             self._trim()
         self.write(force=not throttle)
 
@@ -98,7 +99,7 @@ def _reconcile(run: dict[str, Any], ledger: Ledger | None) -> dict[str, Any]:
     rid = run["request_id"]
     row = ledger.get(rid) if ledger is not None else None
     if row is not None and row["phase"] in FINAL_PHASES:
-        out = recorded_record(row)
+        out = recorded_record(row).to_json()
         out["recorded"] = run.get("recorded", False)
         return out
     if row is not None and row["phase"] == EXECUTING and ledger is not None and ledger.lock_free(rid):

@@ -57,7 +57,7 @@ MAX_LINE = 64 * 1024
 MAX_EVENTS = 10_000
 PHASE_ORDER: dict[Phase, int] = {phase: index for index, phase in enumerate(ACTIVE_PHASES)}
 
-RecordCallback = Callable[[dict[str, Any]], None]
+RecordCallback = Callable[[RunRecord], None]  # a copy of the record at each change
 TextCallback = Callable[[str], None]
 
 
@@ -95,7 +95,7 @@ class RunConfig:
 
 @dataclass
 class RunResult:
-    record: dict[str, Any]
+    record: RunRecord
     stdout: str = ""
     stderr: str = ""
     proof_text: str = ""
@@ -105,7 +105,7 @@ class RunResult:
 
     @property
     def exit_code(self) -> int | None:
-        return self.record.get("exit_code")
+        return self.record.exit_code
 
 
 class _Kill(RunError):
@@ -194,12 +194,11 @@ class Supervisor:
 
     def _emit(self, *, throttle: bool = False) -> None:
         self.record.touch()
-        doc = self.record.to_json()
         if self.snapshot is not None:
-            self.snapshot.update(doc, throttle=throttle)
+            self.snapshot.update(self.record, throttle=throttle)
         if self.on_record is not None:
             try:
-                self.on_record(doc)
+                self.on_record(self.record.copy())
             except Exception:  # a consumer's failure never changes the run
                 pass
 
@@ -211,7 +210,7 @@ class Supervisor:
     def _result(self) -> RunResult:
         diags = list((self.result_event or {}).get("diagnostics") or [])
         effects = list((self.result_event or {}).get("effects") or [])
-        return RunResult(self.record.to_json(), self.stdout.text(), self.stderr.text(), self.proof_text, effects,
+        return RunResult(self.record.copy(), self.stdout.text(), self.stderr.text(), self.proof_text, effects,
                          self.receipt_nonce, diags)
 
     def _run(self) -> RunResult:
@@ -244,11 +243,9 @@ class Supervisor:
                 return self._final("run_active", f"run {self.request_id} is already active")
             if begin.kind in ("recorded", "uncertain"):
                 assert begin.row is not None
-                doc = recorded_record(begin.row)
-                doc["recorded"] = True
-                self.record = RunRecord.from_json(doc)
+                self.record = recorded_record(begin.row)
                 self._emit()
-                return RunResult(self.record.to_json(), begin.row.get("stdout_head") or "",
+                return RunResult(self.record.copy(), begin.row.get("stdout_head") or "",
                                  begin.row.get("stderr_head") or "", "",
                                  json.loads(begin.row.get("effects") or "[]"), begin.row.get("receipt_nonce"))
             assert begin.lock is not None

@@ -18,7 +18,7 @@ from collections import OrderedDict
 from pathlib import Path
 from typing import Any
 
-from clauz3.runs.records import FINAL_PHASES
+from clauz3.runs.records import FINAL_PHASES, RunRecord
 
 from . import prespawn
 from .acp_client import AcpClient, AcpError
@@ -103,8 +103,9 @@ class ConversationRuntime:
             return
         try:
             for record in ledger.reconcile_conversation(self.id):
-                if record["request_id"] in self.runs:
-                    self.runs[record["request_id"]].update(phase="uncertain", reason="worker_lost", exit_code=None)
+                if record.request_id in self.runs:
+                    self.runs[record.request_id].update(phase=record.phase, reason=record.reason,
+                                                        exit_code=record.exit_code)
         finally:
             ledger.close()
 
@@ -511,13 +512,11 @@ class ConversationRuntime:
         self.status = AgentStatus.STOPPED
         self.save_state()
 
-    def on_run_record(self, record: dict[str, Any]) -> None:
+    def on_run_record(self, record: RunRecord) -> None:
         """A run record pushed by the bridge (DEC-5): shown at once, saved with the state."""
-        request_id = record.get("request_id")
-        if not isinstance(request_id, str):
-            return
+        request_id = record.request_id
         existing = self.runs.get(request_id)
-        if existing is None and record.get("phase") not in FINAL_PHASES and self.links.drifted(self.saved):
+        if existing is None and not record.final and self.links.drifted(self.saved):
             # SEL-8: refuse the run before its proof reaches approval: revoke this start's
             # submission token, stop the worker, and open the conversation read-only.
             self.links.authority.end_conversation(self.id, "stopped")
@@ -525,7 +524,9 @@ class ConversationRuntime:
             self.mark_libraries_changed()
             self.links.publisher.send(notice("libraries_changed", "This conversation's library files changed; "
                                              "reopen it to review the change."))
-        merged = {**(existing or {"turn": self.turn, "undo": {"available": False, "undone": False}}), **record}
+        # The saved state and the page are JSON: the record joins the host's own fields (turn, undo) there.
+        merged = {**(existing or {"turn": self.turn, "undo": {"available": False, "undone": False}}),
+                  **record.to_json()}
         if merged.get("phase") in FINAL_PHASES and not merged.get("undo", {}).get("undone"):
             merged["undo"] = self.links.undo_state(request_id)
         self.runs[request_id] = merged

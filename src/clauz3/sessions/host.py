@@ -16,7 +16,7 @@ from typing import Any
 from clauz3.approvals.authority import ApprovalAuthority
 from clauz3.layers.discovery import DiscoveryError, default_import_roots, discover_domains
 from clauz3.layers.skills import SkillDoc, session_instructions, snapshot_skills
-from clauz3.runs.records import FINAL_PHASES
+from clauz3.runs.records import FINAL_PHASES, RunRecord
 
 from .attachments import AttachmentStore
 from .bridge_check import BridgeCheck
@@ -88,7 +88,7 @@ class Host:
 
     # -- the seams other parts call -------------------------------------------------------------
 
-    def on_run_record(self, conversation_id: str, generation: str, record: dict[str, Any]) -> None:
+    def on_run_record(self, conversation_id: str, generation: str, record: RunRecord) -> None:
         """Run records from a bridge's lifetime connection (00 DEC-5). Older generations are ignored."""
         conv = self.conversation
         if generation != self.authority.generation or conv is None or conv.id != conversation_id:

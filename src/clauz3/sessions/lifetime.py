@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from clauz3.approvals.tokens import secrets_equal
+from clauz3.runs.records import RunRecord
 
 log = logging.getLogger("clauz3.sessions.lifetime")
 
@@ -35,7 +36,7 @@ LINE_LIMIT = 1024 * 1024
 MAX_SOCKET_PATH = 100
 
 # (conversation_id, workspace_generation the bridge was given, record)
-RecordSink = Callable[[str, str, dict[str, Any]], None]
+RecordSink = Callable[[str, str, RunRecord], None]
 # (conversation_id) when a bridge connection of a live start closes by itself
 GoneSink = Callable[[str], None]
 Credentials = Callable[[], dict[str, Any]]
@@ -229,7 +230,16 @@ class LifetimeServer:
         if not entry.alive or not isinstance(message, dict):
             return
         if message.get("op") == "run" and isinstance(message.get("record"), dict):
+            # The one edge where run records enter the host: parsed here, typed from here on.
+            doc = message["record"]
             try:
-                self.on_record(entry.conversation_id, generation, message["record"])
+                if not isinstance(doc.get("request_id"), str):
+                    raise ValueError("no request id")
+                record = RunRecord.from_json(doc)
+            except (TypeError, ValueError) as exc:
+                log.warning("a bridge sent a run record this version cannot read: %s", exc)
+                return
+            try:
+                self.on_record(entry.conversation_id, generation, record)
             except Exception:
                 log.exception("run record handler failed")
