@@ -1,5 +1,5 @@
 """What the page receives, built at the web edge (issue 15): retained agent updates become the
-page's own small, versioned JSON, so ``web/conversation.js`` reads clauz3 names, never ACP ones.
+page's own small, versioned JSON, so ``web/transcript.js`` reads clauz3 names, never ACP ones.
 
 ``{"method": "clauz3/agent", "params": {"v": 1, "kind": "text" | "tool" | "plan" | "other", …}}``;
 the same conversion applies to every frame of a ``clauz3/restore`` history. Every other frame is

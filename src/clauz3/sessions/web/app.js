@@ -7,7 +7,7 @@ import * as attention from "./attention.js";
 import * as cards from "./cards.js";
 import * as composer from "./composer.js";
 import { ACTIVITY_LABELS as ACTIVITY } from "./constants.js";
-import * as transcript from "./conversation.js";
+import * as transcript from "./transcript.js";
 import { closeMenu, fillMenu, openMenuAt } from "./dialogs.js";
 import { $, button, el } from "./dom.js";
 import * as files from "./files.js";
