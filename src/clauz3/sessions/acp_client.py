@@ -16,7 +16,7 @@ import logging
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NoReturn
 
 from .acp_messages import (
     CONFIG_KINDS,
@@ -200,9 +200,12 @@ class AcpClient:
             caps = {}
         if not isinstance(caps, dict):
             await self._fail_start("Invalid ACP initialize result.")
-        prompt_caps = caps.get("promptCapabilities") if isinstance(caps.get("promptCapabilities"), dict) else {}
-        agent_info = result.get("agentInfo") if isinstance(result.get("agentInfo"), dict) else {}
-        methods = result.get("authMethods") if isinstance(result.get("authMethods"), list) else []
+        raw_prompt_caps = caps.get("promptCapabilities")
+        prompt_caps = raw_prompt_caps if isinstance(raw_prompt_caps, dict) else {}
+        raw_agent_info = result.get("agentInfo")
+        agent_info = raw_agent_info if isinstance(raw_agent_info, dict) else {}
+        raw_methods = result.get("authMethods")
+        methods = raw_methods if isinstance(raw_methods, list) else []
         return AgentInfo(
             capabilities=Capabilities(
                 load_session=caps.get("loadSession") is True,
@@ -214,7 +217,7 @@ class AcpClient:
             auth_methods=tuple(m for m in methods if isinstance(m, dict)),
         )
 
-    async def _fail_start(self, message: str) -> Any:
+    async def _fail_start(self, message: str) -> NoReturn:
         await self._shutdown()
         raise AcpError(message, ended=True)
 

@@ -27,13 +27,13 @@ def announced_tool(provider: str, update: dict[str, Any]) -> str | None:
         return None
     if provider == "codex":
         raw = _obj(update.get("rawInput"))
-        tool = raw.get("tool")
-        if raw.get("server") == "clauz3" and isinstance(tool, str) and tool in SIX_TOOLS:
-            return tool
+        called = raw.get("tool")
+        if raw.get("server") == "clauz3" and isinstance(called, str) and called in SIX_TOOLS:
+            return called
         return None
     if provider in ("demo", "pi", "agy"):
-        tool = _obj(_obj(update.get("_meta")).get("clauz3")).get("tool")
-        return tool if isinstance(tool, str) and tool in SIX_TOOLS else None
+        named = _obj(_obj(update.get("_meta")).get("clauz3")).get("tool")
+        return named if isinstance(named, str) and named in SIX_TOOLS else None
     return None  # opencode: its clauz3_* tools are pre-allowed by config, every request is refused
 
 

@@ -58,7 +58,8 @@ def as_markdown(*, title: str, project: str, agent: str, model: str | None, stat
 
     for frame in history:
         method = frame.get("method")
-        params = frame.get("params") if isinstance(frame.get("params"), dict) else {}
+        raw_params = frame.get("params")
+        params = raw_params if isinstance(raw_params, dict) else {}
         if method == "clauz3/user":
             flush()
             names = ", ".join(str(a.get("name")) for a in params.get("attachments", []) if isinstance(a, dict))

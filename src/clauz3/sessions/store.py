@@ -387,7 +387,8 @@ def _is_virtual(conn: sqlite3.Connection) -> bool:
 
 
 def _searchable_text(method: str, frame: dict[str, Any]) -> str:
-    params = frame.get("params") if isinstance(frame.get("params"), dict) else {}
+    raw_params = frame.get("params")
+    params = raw_params if isinstance(raw_params, dict) else {}
     if method == "clauz3/user" and isinstance(params.get("text"), str):
         return params["text"] + "\n"
     message = message_of(frame)
@@ -396,4 +397,4 @@ def _searchable_text(method: str, frame: dict[str, Any]) -> str:
 
 def _conversation(row: tuple[Any, ...]) -> Conversation:
     *head, state = row
-    return Conversation(*head, state=json.loads(state))
+    return Conversation(*head, state=json.loads(state))  # type: ignore[misc]  # head: the columns before state, in field order

@@ -78,7 +78,8 @@ class Renderer:
 
     def frame(self, frame: dict[str, Any]) -> None:
         method = frame.get("method")
-        params = frame.get("params") if isinstance(frame.get("params"), dict) else {}
+        raw_params = frame.get("params")
+        params = raw_params if isinstance(raw_params, dict) else {}
         if (message := message_of(frame)) is not None:
             self._update(message)
         elif method == "clauz3/notice":
@@ -164,8 +165,10 @@ class Renderer:
 
 def card_summary(record: dict[str, Any]) -> str:
     """The approval card in a few words: the library guarantees the person is asked to accept."""
-    presentation = record.get("presentation") if isinstance(record.get("presentation"), dict) else {}
-    contracts = presentation.get("contracts") if isinstance(presentation.get("contracts"), list) else []
+    raw_presentation = record.get("presentation")
+    presentation = raw_presentation if isinstance(raw_presentation, dict) else {}
+    raw_contracts = presentation.get("contracts")
+    contracts = raw_contracts if isinstance(raw_contracts, list) else []
     items = []
     for entry in contracts:
         if not isinstance(entry, dict):
@@ -176,7 +179,8 @@ def card_summary(record: dict[str, Any]) -> str:
             items.append(f"{description} ({expression})" if isinstance(expression, str) else description)
         elif isinstance(expression, str):
             items.append(expression)
-    program = presentation.get("program") if isinstance(presentation.get("program"), dict) else {}
+    raw_program = presentation.get("program")
+    program = raw_program if isinstance(raw_program, dict) else {}
     head = f"a program of {program['lines']} lines" if isinstance(program.get("lines"), int) else "a program"
     if not items:
         return f"{head} with no stated guarantees"

@@ -226,7 +226,8 @@ def compare(record: Record, data: Path) -> Changes:
     project = Path(record.row.project)
     state = record.row.state
     changes = Changes()
-    saved_hashes = state.get("library_hashes") if isinstance(state.get("library_hashes"), dict) else {}
+    raw_saved_hashes = state.get("library_hashes")
+    saved_hashes = raw_saved_hashes if isinstance(raw_saved_hashes, dict) else {}
     try:
         now = library_hashes(project, record.libraries, data)
         fingerprint: str | None = selection_fingerprint(project, record.libraries, data) if record.libraries else None
