@@ -555,7 +555,7 @@ class ExprCompiler:
                 pieces = v.format_spec.values if isinstance(v.format_spec, ast.JoinedStr) else []
                 if not all(isinstance(p, ast.Constant) and isinstance(p.value, str) for p in pieces):
                     return self.err(v, "unsupported-expression", "a computed format spec in an f-string", HINT)
-                spec = "".join(p.value for p in pieces)  # type: ignore[attr-defined]
+                spec = "".join(p.value for p in pieces)  # type: ignore[attr-defined]  # every piece is a str Constant (tested above)
             e = self.expr(v.value)
             if spec is not None and not T.is_err(e.type):
                 from clauz3.language.formatspec import HINT, spec_problem
@@ -581,7 +581,7 @@ class ExprCompiler:
         saved = self.env
         self.env = copy_env(saved)
         it = self.iterable(gen.iter, comprehension=True)  # type: ignore[attr-defined]  # a mixin method of the statement compiler this class is combined with
-        target = self.bind_target(gen.target, it[1], it[2])  # type: ignore[attr-defined]
+        target = self.bind_target(gen.target, it[1], it[2])  # type: ignore[attr-defined]  # a mixin method of the statement compiler this class is combined with
         conds = tuple(self.expr(c) for c in gen.ifs)
         for c in gen.ifs:
             self.apply(self.narrowing(c)[0])
