@@ -29,6 +29,45 @@ async def focused_in_view(s: Stack, card: Any) -> None:
     assert box is not None and 0 <= box["y"] and box["y"] + box["height"] <= height, (box, height)
 
 
+# Records, at the moment each user bubble is drawn (the echo of a prompt), what the page says about the agent.
+ECHO_PROBE = """
+new MutationObserver((records) => {
+  for (const r of records) for (const n of r.addedNodes) {
+    if (n.nodeType !== 1 || !n.matches('.bubble.user')) continue;
+    (window.__echoes = window.__echoes || []).push({ status: document.getElementById('status-text').textContent,
+      activity: !document.getElementById('activity').hidden });
+  }
+}).observe(document, { childList: true, subtree: true });
+"""
+
+
+async def say(s: Stack, text: str) -> None:
+    """Send ``text`` and wait until the page has drawn its echo, then until the turn has ended."""
+    from playwright.async_api import expect
+
+    bubbles = s.page.locator(".bubble.user")
+    before = await bubbles.count()
+    await s.send(text)
+    await expect(bubbles).to_have_count(before + 1, timeout=60_000)
+    await s.idle()
+
+
+async def test_a_sent_message_never_reads_ready_while_its_turn_runs(tmp_path: Path) -> None:
+    """The echo of a prompt reaches the page before the (coalesced) state frame saying the agent is busy;
+    the page must not show Ready for a turn it has already drawn (the race behind the pending-card flake:
+    a test, or a person, that trusts "Ready" sends into a running turn)."""
+    async with real_stack(tmp_path) as s:
+        page = s.page
+        await page.add_init_script(ECHO_PROBE)
+        await page.reload()
+        for _ in range(2):
+            await say(s, "count to 3")
+        echoes = await page.evaluate("window.__echoes || []")
+        assert len(echoes) == 2, echoes
+        assert all(e["status"] != "Ready" and e["activity"] for e in echoes), echoes
+        s.clean()
+
+
 async def test_pending_card_comes_to_the_person(tmp_path: Path) -> None:
     from playwright.async_api import expect
 
@@ -36,10 +75,7 @@ async def test_pending_card_comes_to_the_person(tmp_path: Path) -> None:
         page = s.page
         # A long transcript first, so the next card lands below the fold if nothing scrolls it.
         for _ in range(3):
-            await s.send("count to 40")
-            await s.idle()
-        # The last reply may still be closing its turn (Stop still active): a Send then keeps the text as a draft.
-        await expect(page.get_by_role("button", name="Stop", exact=True)).to_be_disabled(timeout=30_000)
+            await say(s, "count to 40")  # each turn has ended before the next Send (no send into a running turn)
         await s.send(EMAIL.starters[0].text)
         card = page.locator("section.approval").last
         await expect(card.get_by_role("button", name="Approve", exact=True)).to_be_enabled(timeout=60_000)

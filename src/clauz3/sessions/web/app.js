@@ -40,6 +40,16 @@ on("frame", (frame) => {
       break;
     case "clauz3/confirm_workspace": sidebar.confirmWorkspace(params); break;
     case "clauz3/confirm_libraries": emit("confirm-libraries", params); break;
+    case "clauz3/user":
+      // The echo of a new turn goes out before the coalesced state frame that says the agent is busy
+      // (frames first, state last): until that frame arrives, the page shows the turn as running, so
+      // neither the status line nor Send reads "Ready" for a turn it has already drawn.
+      if (store.state && params.conversation_id === store.state.conversation_id && Number.isInteger(params.turn)
+          && params.turn > store.state.turn) {
+        setState({ ...store.state, turn: params.turn, agent_status: "busy", activity: { kind: "agent" } });
+      }
+      transcript.renderLive(frame);
+      break;
     default: transcript.renderLive(frame);
   }
 });
