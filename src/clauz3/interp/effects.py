@@ -83,7 +83,7 @@ def _plain_str(value: Any) -> bool:
     return type(value) is str or (isinstance(value, str) and type(value).__module__.startswith("clauz3"))
 
 
-def conforms(value: Any, t: Any, rows: RowClasses) -> bool:
+def conforms(value: Any, t: ir.Type | None, rows: RowClasses) -> bool:
     """Exact run-time type check of a trusted result against its IR type (bool is not int here)."""
     if isinstance(t, ir.TScalar):
         if t.name == "None":
@@ -116,7 +116,7 @@ def conforms(value: Any, t: Any, rows: RowClasses) -> bool:
     return False
 
 
-def type_text(t: Any) -> str:
+def type_text(t: ir.Type | None) -> str:
     if isinstance(t, ir.TScalar):
         return t.name
     if isinstance(t, ir.TOptional):

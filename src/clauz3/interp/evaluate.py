@@ -169,7 +169,7 @@ class Evaluator:
         name = type(exc).__name__
         return ProgramError(f"{self.file}:{line}: {name}: {text}" if text else f"{self.file}:{line}: {name}", exc)
 
-    def eval(self, expr: Any, env: dict[str, Any]) -> Any:
+    def eval(self, expr: ir.Expr, env: dict[str, Any]) -> Any:
         self.step(expr.line)
         try:
             return self._expr_dispatch[type(expr)](expr, env)
