@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from clauz3.storage.migrations import MigrationError, open_store, transaction
+from clauz3.storage.migrations import MigrationError, open_store, recorded, transaction
 
 from . import store_search
 from .acp_messages import AgentText, message_of, upgrade
@@ -344,6 +344,9 @@ def _read_only(data_dir: Path) -> sqlite3.Connection | None:
     if not path.is_file() or path.is_symlink():
         return None
     try:
+        known = {m.name for m in MIGRATIONS}
+        if not set(recorded(path)) <= known:  # a newer clauz3's file: its tables may mean other things
+            raise StoreError("store_incompatible", INCOMPATIBLE)
         conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
         conn.execute("PRAGMA busy_timeout = 5000")
         conn.execute("SELECT 1 FROM conversations LIMIT 1")
