@@ -103,7 +103,6 @@ def run(args: argparse.Namespace) -> int:
     from clauz3.sessions.launcher import Launcher
     from clauz3.sessions.providers import CLAUDE_FALLBACK, HINTS, LABELS, check
     from clauz3.sessions.tutorials import TutorialError, prepare
-    from clauz3.sessions.workspaces import launch_path_ok
 
     agent = args.agent
     if agent is not None and agent not in AGENTS:
@@ -139,6 +138,9 @@ def run(args: argparse.Namespace) -> int:
         except TutorialError as exc:
             raise CommandError(str(exc)) from None
     else:
+        from clauz3.sessions.workspaces import launch_path_ok
+
+        # (imported here: it loads the approval authority, which a tutorial launch does not need)
         project = os.path.realpath(os.getcwd())
         if not launch_path_ok(data, project):
             raise CommandError("the clauz3 data directory cannot be opened as a workspace")
