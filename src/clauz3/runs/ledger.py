@@ -25,7 +25,7 @@ from typing import Any
 from clauz3.approvals.receipts import ReceiptClaims, ReceiptError, canonical_json
 from clauz3.runs.ledger_schema import open_ledger
 from clauz3.runs.nonces import consume
-from clauz3.runs.records import EXECUTING, FINAL_PHASES, PRE_EXECUTION, UNCERTAIN, RunRecord
+from clauz3.runs.records import CHECKING, EXECUTING, FINAL_PHASES, PRE_EXECUTION, UNCERTAIN, RunRecord
 from clauz3.storage.migrations import transaction
 from clauz3.storage.paths import ledger_path
 
@@ -144,7 +144,7 @@ class Ledger:
                     self.conn.execute(
                         "INSERT INTO runs (request_id, project, conversation_id, payload_sha256, source_sha256,"
                         " phase, attempt, sandbox, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, 1, ?, ?, ?)",
-                        (request_id, project, conversation_id, payload_sha, source_sha, "checking", sandbox, now,
+                        (request_id, project, conversation_id, payload_sha, source_sha, CHECKING, sandbox, now,
                          now),
                     )
                     return Begin("new", None, lock, 1)

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from clauz3.runs.ledger import Ledger, recorded_record
-from clauz3.runs.records import EXECUTING, FINAL_PHASES, RunRecord
+from clauz3.runs.records import CANCELLED, EXECUTING, FINAL_PHASES, UNCERTAIN, RunRecord
 from clauz3.storage.atomic import write_atomic
 
 KEEP = 50
@@ -105,7 +105,7 @@ def _reconcile(run: dict[str, Any], ledger: Ledger | None) -> dict[str, Any]:
     if row is not None and row["phase"] == EXECUTING and ledger is not None and ledger.lock_free(rid):
         message = "The bridge restarted while this run was executing; its outcome is unknown."
         ledger.mark_uncertain_if_executing(rid, message)
-        return {**run, "phase": "uncertain", "reason": "worker_lost", "exit_code": None, "message": message}
+        return {**run, "phase": UNCERTAIN, "reason": "worker_lost", "exit_code": None, "message": message}
     # Earlier phases: shown cancelled; the ledger row stays resumable under the same request id.
-    return {**run, "phase": "cancelled", "reason": "bridge_restarted", "exit_code": None,
+    return {**run, "phase": CANCELLED, "reason": "bridge_restarted", "exit_code": None,
             "message": "The bridge restarted before this run finished; run it again with the same request id."}
