@@ -12,7 +12,6 @@ import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
-from clauz3.approvals.authority import ApprovalAuthority
 from clauz3.tutorials import TUTORIALS
 
 from .attachments import AttachmentStore
@@ -26,6 +25,8 @@ from .tutorials import TutorialError, forget_state, prepare, reset, tutorial_of
 from .ws_requests import Workspace
 
 if TYPE_CHECKING:  # typing only: the CLI imports launch_path_ok without the conversation machinery
+    from clauz3.approvals.authority import ApprovalAuthority  # (and the `clauz3 ui` launcher ~10 MiB lighter)
+
     from .conversation import ConversationRuntime
 
 MAX_PATH_BYTES = 4096
