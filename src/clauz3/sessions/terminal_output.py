@@ -17,7 +17,8 @@ from clauz3.runs.records import FINAL_PHASES, Phase
 from .acp_messages import AgentText, AgentUpdate, ToolCall, message_of
 
 # The terminal's words for each phase (the page's are served by the workspace, page_constants.py).
-PHASE_TEXT: dict[Phase, str] = {
+# Keyed by Phase, read with the record's phase string (a StrEnum member equals and hashes as its value).
+PHASE_TEXT: dict[str, str] = {
     Phase.CHECKING: "checking the program",
     Phase.PROVING: "proving its guarantees",
     Phase.SUBMITTING_APPROVAL: "asking for approval",
