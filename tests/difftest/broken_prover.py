@@ -34,7 +34,7 @@ def break_prover(drop: str) -> None:
 
 def break_workers(drop: str) -> None:
     """Workers started from this process run through this file with the same DROP."""
-    import clauz3.runs.supervisor as supervisor
+    import clauz3.runs.workerproc as supervisor  # where the worker's argv is built since the split
 
     real = supervisor.python_module_argv
 

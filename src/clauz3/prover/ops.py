@@ -169,6 +169,9 @@ def _binop(ex: SymbolicExecutor, node: Any, op: str, a: Any, b: Any) -> Any:
 
 
 def _bitop(ex: SymbolicExecutor, node: Any, op: str, a: Any, b: Any) -> Any:
+    if op in ("&", "|", "^") and is_bool(a) and is_bool(b):
+        # Python: bool & bool is a bool (`str(True & True)` is "True", not "1"), as the checker types it.
+        return {"&": z3.And, "|": z3.Or, "^": z3.Xor}[op](a, b)
     x, y = to_int(a), to_int(b)
     cx, cy = const_int(x), const_int(y)
     if cx is not None and cy is not None:
