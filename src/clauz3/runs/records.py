@@ -237,7 +237,7 @@ def _summary(summary: dict[str, Any] | None) -> dict[str, Any] | None:
     """The card's sentences within 8 KiB; what does not fit is counted, never dropped silently."""
     if not isinstance(summary, dict):
         return None
-    out = {"kind": summary.get("kind"), "line": summary.get("line"),
+    out: dict[str, Any] = {"kind": summary.get("kind"), "line": summary.get("line"),
            "sentences": [str(x) for x in summary.get("sentences") or []],
            "warnings": [str(x) for x in summary.get("warnings") or []], "blocks": list(summary.get("blocks") or []),
            "excerpt": list(summary.get("excerpt") or [])}

@@ -55,7 +55,8 @@ from clauz3.storage.migrations import MigrationError
 
 MAX_LINE = 64 * 1024
 MAX_EVENTS = 10_000
-PHASE_ORDER: dict[Phase, int] = {phase: index for index, phase in enumerate(ACTIVE_PHASES)}
+# Keyed by Phase, read with the worker's phase string (a StrEnum member equals and hashes as its value).
+PHASE_ORDER: dict[str, int] = {phase: index for index, phase in enumerate(ACTIVE_PHASES)}
 
 RecordCallback = Callable[[RunRecord], None]  # a copy of the record at each change
 TextCallback = Callable[[str], None]
@@ -515,6 +516,7 @@ class Supervisor:
             return self._protocol(_Kill("protocol_error", "the worker reported success without executing"))
         if reason == "protocol_error":
             return self._protocol(_Kill("protocol_error", str(message)))
+        phase: str
         phase, _ = phase_and_exit(reason)
         if self.claimed and phase == "refused" and reason not in ("sandbox_failed",) \
                 and not str(reason).startswith("receipt_"):

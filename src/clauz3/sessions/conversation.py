@@ -463,7 +463,7 @@ class ConversationRuntime:
                 self.title = title
                 self.links.store.rename(self.id, title)
                 self.links.list_changed()
-        self.status = AgentStatus.READY if self.client is not None and self.client.alive else "stopped"
+        self.status = AgentStatus.READY if self.client is not None and self.client.alive else AgentStatus.STOPPED
         self.save_state()
 
     async def cancel(self) -> None:
