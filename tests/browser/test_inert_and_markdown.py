@@ -31,7 +31,10 @@ async def _assert_inert(s) -> None:
     page = s.page
     assert await page.evaluate("window.__pwnedValue === undefined")
     assert await page.locator("#app img, #files-panel img").count() == 0
-    assert await page.locator("script").count() == 1  # only the page's own module
+    # Only the page's own module runs; the one other script element is the server's inert JSON constants.
+    assert await page.locator("script:not([type='application/json'])").count() == 1
+    assert await page.locator("script[type='application/json']").evaluate_all(
+        "nodes => nodes.map(n => n.id)") == ["page-constants"]
     hrefs = await page.eval_on_selector_all("a[href]", "nodes => nodes.map(n => n.getAttribute('href'))")
     assert all(not h.lower().startswith("javascript:") for h in hrefs), hrefs
     assert not [u for u in s.requests if u.rstrip("/").endswith("/x")]
