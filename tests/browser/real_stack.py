@@ -42,7 +42,12 @@ class Stack:
         await box.fill(text)
         send = self.page.get_by_role("button", name="Send", exact=True)
         await expect(send).to_be_enabled(timeout=30_000)
+        bubbles = self.page.locator(".bubble.user")
+        before = await bubbles.count()
         await send.click()
+        # Sent once the page has drawn the echo: before it, the page still shows the previous turn's state,
+        # so an idle() right after would pass before this turn began (and the next send race into it).
+        await expect(bubbles).to_have_count(before + 1, timeout=60_000)
 
     async def idle(self) -> None:
         """Wait until the turn has ended and the agent is ready again."""
