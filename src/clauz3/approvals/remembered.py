@@ -31,6 +31,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from clauz3._astparse import parse_ast
 from clauz3.approvals.layers import AuthorisedLayer
 from clauz3.approvals.layerscan import LayerScan, scan_layer
 from clauz3.approvals.policies import EntailmentQuery
@@ -68,7 +69,7 @@ def import_targets(statements: object) -> set[str] | None:
     found: set[str] = set()
     for statement in statements:
         try:
-            tree = ast.parse(str(statement))
+            tree = parse_ast(str(statement))
         except (SyntaxError, ValueError):
             return None
         for node in tree.body:

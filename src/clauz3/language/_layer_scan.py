@@ -13,6 +13,8 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
+from clauz3._astparse import parse_ast
+
 MAX_MODULES = 256
 MAX_MODULE_BYTES = 1024 * 1024
 MAX_NODES = 500_000
@@ -91,7 +93,7 @@ def read_files(entries: list[tuple[str, Path]]) -> list[TrustedFile]:
         except UnicodeDecodeError as exc:
             raise ScanError("layer-error", f"{module} is not UTF-8 ({exc.reason})", path) from None
         try:
-            tree = ast.parse(source, filename=str(path))
+            tree = parse_ast(source, filename=str(path))
         except SyntaxError as exc:
             raise ScanError(
                 "layer-error", f"{module} does not parse: {exc.msg}", path, exc.lineno or 1, exc.offset or 1
@@ -114,7 +116,7 @@ def check_namespace_init(path: Path) -> None:
     if path.is_symlink() or not path.is_file():
         raise ScanError("layer-error", f"{path} must be a regular file", path)
     try:
-        tree = ast.parse(path.read_bytes().decode("utf-8-sig"), filename=str(path))
+        tree = parse_ast(path.read_bytes().decode("utf-8-sig"), filename=str(path))
     except (SyntaxError, UnicodeDecodeError):
         raise ScanError("layer-error", f"{path} must hold only a docstring and `pass`", path) from None
     for i, stmt in enumerate(tree.body):

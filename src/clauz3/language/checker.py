@@ -32,6 +32,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from clauz3._astparse import parse_ast
 from clauz3.language import ir
 from clauz3.language import types as T
 from clauz3.language.bindings import (
@@ -80,7 +81,7 @@ def check_source(source: bytes, path: str, layer: Layer, target: str = "main",
     assert text is not None
     try:
         with fixed_digit_limit():
-            tree = ast.parse(text, filename=path)
+            tree = parse_ast(text, filename=path)
     except SyntaxError as exc:
         diags.error(exc.lineno or 1, exc.offset or 1, "syntax-error", exc.msg or "invalid syntax")
         diags.raise_if_errors()

@@ -13,6 +13,7 @@ import inspect
 import typing
 from typing import Any, Protocol
 
+from clauz3._astparse import parse_ast
 from clauz3.language import ir
 from clauz3.language import types as T
 from clauz3.language.bindings import BFunction, EntryScope, Scope, TrustedScope, literal_const
@@ -86,7 +87,7 @@ class Inliner:
         if src is None:
             return None
         try:
-            tree = ast.parse(src.text)
+            tree = parse_ast(src.text)
         except SyntaxError:
             return None
         for found in ast.walk(tree):

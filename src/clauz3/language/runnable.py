@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import ast
 
+from clauz3._astparse import parse_ast
 from clauz3.language import ir
 from clauz3.language import types as T
 
@@ -32,7 +33,7 @@ def unrunnable_parameters(program: ir.CheckedProgram, source: bytes) -> list[ir.
 
 def _positions(source: bytes, target: str) -> dict[str, tuple[int, int]]:
     try:
-        tree = ast.parse(source)
+        tree = parse_ast(source)
     except (SyntaxError, ValueError):
         return {}
     for node in tree.body:

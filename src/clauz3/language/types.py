@@ -7,6 +7,7 @@ import types as pytypes
 import typing
 from typing import Any
 
+from clauz3._astparse import parse_ast
 from clauz3.language import ir
 from clauz3.language.ir import (
     BOOL,
@@ -264,7 +265,7 @@ def from_ast(node: ast.expr | None, resolve: typing.Callable[[ast.expr], str | N
         return NONE
     if isinstance(node, ast.Constant) and isinstance(node.value, str):
         try:
-            return from_ast(ast.parse(node.value, mode="eval").body, resolve, rows)
+            return from_ast(parse_ast(node.value, mode="eval").body, resolve, rows)
         except SyntaxError:
             return None
     if isinstance(node, ast.BinOp) and isinstance(node.op, ast.BitOr):

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TextIO
 
+from clauz3._astparse import parse_ast
 from clauz3.prover.pipeline import ProofRequest, layer_for, prove_file
 
 EXPECT = re.compile(r"#\s*clauz3-expect:\s*(.+?)\s*$")
@@ -153,7 +154,7 @@ def _prove_forked(work: list[tuple[str, list[str], list[str], bool]], jobs: int)
 def helpers_named(path: Path) -> set[str]:
     """Registered helper keys named in the case's guarantees, resolved through its imports."""
     try:
-        tree = ast.parse(path.read_bytes())
+        tree = parse_ast(path.read_bytes())
     except (SyntaxError, ValueError, OSError):
         return set()
     modules: dict[str, str] = {}

@@ -32,6 +32,8 @@ from dataclasses import asdict, dataclass, is_dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeAlias, cast
 
+from clauz3._astparse import parse_ast
+
 if TYPE_CHECKING:
     from _typeshed import DataclassInstance
 
@@ -131,7 +133,7 @@ def reserved_uses(tree: ast.AST) -> list[tuple[int, int, str]]:
 def _clause(text: str, imports: Mapping[str, str], prefix: str) -> tuple[ast.expr, str]:
     """The clause with policy aliases renamed, and the helper it must resolve to."""
     try:
-        expr = ast.parse(text, mode="eval").body
+        expr = parse_ast(text, mode="eval").body
     except SyntaxError as exc:
         raise EntailmentError(f"clause {text[:80]!r} is not a Python expression") from exc
     if not isinstance(expr, ast.Call):
@@ -170,7 +172,7 @@ def augment(program: str, target: str, imports: Mapping[str, str], clauses: Sequ
     """The program's tree with the clauses as guarantees on ``target``; raises ReservedName/EntailmentError."""
     prefix = prefix or fresh_prefix()
     try:
-        tree = ast.parse(program, filename=PROGRAM_NAME)
+        tree = parse_ast(program, filename=PROGRAM_NAME)
     except (SyntaxError, ValueError) as exc:
         raise EntailmentError(f"the program does not parse: {exc}") from None
     uses = reserved_uses(tree)
@@ -198,7 +200,7 @@ def augment(program: str, target: str, imports: Mapping[str, str], clauses: Sequ
     ast.fix_missing_locations(tree)
     try:
         source = ast.unparse(tree) + "\n"
-        again = ast.parse(source, filename=PROGRAM_NAME)
+        again = parse_ast(source, filename=PROGRAM_NAME)
     except (SyntaxError, ValueError, RecursionError) as exc:
         raise EntailmentError(f"the augmented program does not round-trip: {type(exc).__name__}") from None
     # The checker must read exactly the tree built here, with no line break the parser does not count.
