@@ -30,10 +30,10 @@ from .notices import notice
 from .providers import AGENTS, CLAUDE_FALLBACK, HINTS, SHORT_LABELS, Availability, check, enabled_in
 from .publisher import Publisher
 from .recent import RecentWorkspaces
+from .run_journals import undo_state
 from .saved_state import SavedState
 from .state_frame import page_state
 from .store import ConversationStore, is_conversation_id
-from .run_journals import undo_state
 from .workspaces import switch_workspace
 from .ws_requests import (
     Attach,
