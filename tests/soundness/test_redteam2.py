@@ -41,6 +41,11 @@ FOUND = {
     "int_bool_xor_unknown_text": "proved",
     "int_bool_aug_and": "proved",
     "int_bool_and_false": "proved",
+    # int / int with an exact zero result takes the divisor's sign in CPython (0 / -5 is -0.0); the
+    # prover made it +0.0.
+    "n_div_neg_int": "no guarantee proved",
+    "n_div_unknown_zero_by_neg": "no guarantee proved",
+    "n_div_int_zero_neg_ok": "proved",
 }
 
 
@@ -89,7 +94,7 @@ def assert_clean(rows: dict[str, dict[str, object]]) -> None:
 def test_second_red_team_programs_that_prove_never_break_a_guarantee(tmp_path: Path) -> None:
     files = write_gen(tmp_path)
     rows, summary = run_driver(GEN_DRIVER, files)
-    assert summary["tried"] == len(files) >= 200, summary
+    assert summary["tried"] == len(files) >= 330, summary
     assert summary["proved"] >= 20, f"too few programs proved to mean anything: {summary}"
     assert_clean(rows)
     for name, verdict in FOUND.items():

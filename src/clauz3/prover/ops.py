@@ -200,6 +200,8 @@ def _float_op(ex: SymbolicExecutor, node: Any, op: str, a: Any, b: Any) -> Any:
         ex.exception("ZeroDivisionError", node, y != 0, _src(node) or "… / …",
                      _operand_detail(getattr(node, "right", None), y))
         exact = z3.fpToFP(RNE, z3.ToReal(x) / z3.ToReal(y), F64)
+        # CPython's int / int: an exact zero takes the divisor's sign (`0 / -5` is -0.0, str "-0.0").
+        exact = z3.If(z3.And(x == 0, y < 0), z3.fpMinusZero(F64), exact)
         if not (z3.is_int_value(z3.simplify(x)) and z3.is_int_value(z3.simplify(y))):
             ex.exception("OverflowError", node, z3.Or(y == 0, z3.Not(z3.fpIsInf(exact))),
                          _src(node) or "… / …")

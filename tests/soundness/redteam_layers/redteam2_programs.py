@@ -295,3 +295,73 @@ TRICK: dict[str, tuple[str, str, str]] = {
  "tr_guarantee_arg_module_int": ("from tools.trick.trusted.effects import pay\nN = 1\n", "t.pays_at_most(N)", "pay(1)\npay(1)"),
  # decorator games on the target
 }
+
+
+# str() of operator and builtin results on bools, -0.0 and int/float mixes, and format specs: each
+# guarantee names the exact text the run sends, so any proof is a lie.
+
+def nt(text: str, expr: str, pre: str = "") -> tuple[str, str]:
+    return ("g.never_to(" + repr(text) + ")", pre + "send(str(" + expr + "), 1)")
+B: dict[str, tuple[str, str]] = {}
+cases = {
+ # bools through builtins
+ "b_max_bools": ("True", "max(True, False)"), "b_min_bools": ("False", "min(True, False)"),
+ "b_max_list_bools": ("True", "max([False, True])"), "b_sorted_bools": ("False", "sorted([True, False])[0]"),
+ "b_list_elem_bool": ("True", "[True][0]"), "b_dict_get_bool": ("True", 'dict(a=1).get("b", True)'),
+ "b_get_bool": ("True", '{"a": 1}.get("b", True)'), "b_ifexp_bools": ("True", 'True if read_flag("c") else False'),
+ "b_not_not_int": ("True", "not not 5"), "b_bool_call": ("True", "bool(5)"), "b_int_of_bool": ("1", "int(True)"),
+ "b_abs_false": ("0", "abs(False)"), "b_sum_bool_start": ("True", "sum([], True)"), "b_sum_bool_one": ("1", "sum([True])"),
+ "b_mul_bool": ("True", "True * 1"), "b_add_float_bool": ("1.5", "True + 0.5"), "b_neg_false": ("0", "-False"),
+ "b_pos_true": ("1", "+True"), "b_invert_false": ("-1", "~False"), "b_lshift_true": ("2", "True << 1"),
+ "b_rshift_true": ("0", "True >> 1"), "b_mod_true": ("0", "True % 1"), "b_floordiv_bool": ("1", "True // 1"),
+ "b_and_value_bool": ("0", "True and 0"), "b_or_value_bool": ("True", "False or True"),
+ "b_compare_result": ("True", "1 < 2"), "b_in_result": ("False", "1 in []"), "b_is_result": ("True", "None is None"),
+ "b_len_eq": ("True", "len([1]) == 1"), "b_chain_result": ("True", "1 < 2 < 3"), "b_chain_false": ("False", "1 < 2 > 3"),
+ "b_str_method_bool": ("True", '"a".isalpha()'), "b_startswith": ("True", '"ab".startswith("a")'),
+ "b_any_result": ("True", "any([1])"), "b_all_empty": ("True", "all([])"),
+ "b_round_bool_nd": ("1", "round(True, 0)"), "b_min_bool_int": ("False", "min(False, 0)"), "b_max_int_bool": ("1", "max(1, True)"),
+ "b_unknown_flag_and": ("True", 'read_flag("c") and True'), "b_unknown_flag_or_int": ("1", 'read_flag("c") or 1'),
+ # int vs float results
+ "n_max_int_float": ("2.0", "max(1, 2.0)"), "n_min_int_float": ("1.0", "min(2, 1.0)"), "n_sum_mixed": ("3.0", "sum([1, 2.0])"),
+ "n_round_nd0": ("2.0", "round(2.5, 0)"), "n_round_int_nd0": ("2", "round(2, 0)"), "n_floor_float": ("2", "math.floor(2.0)"),
+ "n_pow_float": ("4.0", "2 ** 2.0"), "n_float_int": ("1.0", "float(1)"), "n_true_div": ("5.0", "10 / 2"),
+ "n_floordiv_float": ("5.0", "10 // 2.0"), "n_floordiv_neg_float": ("-4.0", "-7 // 2.0"), "n_mod_neg_float": ("-1.0", "7 % -2.0"),
+ "n_zero_times_neg": ("-0.0", "0.0 * -1"), "n_neg_zero_plus_zero": ("0.0", "-0.0 + 0.0"), "n_neg_zero_minus_zero": ("-0.0", "-0.0 - 0.0"),
+ "n_int_zero_times_negf": ("-0.0", "0 * -1.0"), "n_neg_float_zero": ("-0.0", "-(0.0)"), "n_neg_int_zero": ("0", "-(0)"),
+ "n_round_neg_half_nd": ("-0.0", "round(-0.5, 0)"), "n_round_neg_small_nd": ("-0.0", "round(-0.04, 1)"),
+ "n_ceil_neg_half": ("0", "math.ceil(-0.5)"), "n_int_neg_zero": ("0", "int(-0.0)"), "n_float_neg_zero_text": ("-0.0", 'float("-0")'),
+ "n_abs_neg_int": ("5", "abs(-5)"), "n_abs_float": ("5.0", "abs(-5.0)"), "n_max_neg_zero": ("0.0", "max(0.0, -0.0)"),
+ "n_min_neg_zero": ("-0.0", "min(-0.0, 0.0)"), "n_neg_zero_sum": ("-0.0", "sum([-0.0])"), "n_neg_zero_sum_start": ("-0.0", "sum([-0.0], -0.0)"),
+ "n_mul_neg_zero_int": ("-0.0", "-0.0 * 5"), "n_div_neg_zero": ("-0.0", "-0.0 / 5"), "n_div_neg_int": ("-0.0", "0 / -5"),
+ "n_mod_neg_zero_neg": ("-0.0", "0.0 % -5"), "n_floordiv_neg_zero": ("-0.0", "-0.0 // 5"), "n_floordiv_zero_neg": ("-0.0", "0.0 // -5"),
+ "n_pow_neg_zero": ("-0.0", "(-0.0) ** 3"), "n_pow_neg_zero_even": ("0.0", "(-0.0) ** 2"), "n_big_float_int": ("1e+16", "10.0 ** 16"),
+ "n_int_float_sum_big": ("9007199254740992.0", "2.0 ** 53 + 1"), "n_float_floor_big": ("9007199254740993", "math.floor(2.0 ** 53 + 1)"),
+ "n_trunc_big": ("10000000000000000", "math.trunc(1e16)"), "n_float_eq_int_text": ("1", "1.0 * 1"),
+ "n_max_float_tie_first": ("1", "max(1, 1.0)"), "n_min_float_tie_first": ("1.0", "min(1.0, 1)"), "n_sorted_mixed_tie": ("1", "sorted([1.0, 1])[0]"),
+ "n_unknown_int_div_text": ("0.5", 'read_int("k") / 2'), "n_unknown_int_floor_text": ("0.0", 'read_int("k") // 1.0'),
+ "n_neg_unknown_zero": ("-0.0", '-(read_int("k") * 0.0)'), "n_neg_unknown_zero_f": ("-0.0", '-read_float("k")'),
+ # format specs
+ "f_negzero_0f": ("-0", 'f"{-0.0:.0f}"'), "f_negzero_g": ("-0", 'f"{-0.0:g}"'), "f_true_g": ("1", 'f"{True:g}"'),
+ "f_z_option": ("0.0", 'f"{-0.0:z.1f}"'), "f_n_spec": ("1000", 'f"{1000:n}"'), "f_c_spec": ("A", 'f"{65:c}"'),
+ "f_str_precision": ("a", 'f"{\'ab\':.1}"'), "f_big_e": ("1.000000e+30", 'f"{10 ** 30:e}"'), "f_float_f_big": ("10000000000000000.000000", 'f"{1e16:f}"'),
+ "f_bool_s_spec": ("True", 'f"{True:s}"'), "f_bool_empty_spec": ("True", 'f"{True:}"'), "f_int_plus": ("+5", 'f"{5:+}"'),
+ "f_bool_plus": ("+1", 'f"{True:+}"'), "f_int_b": ("101", 'f"{5:b}"'), "f_int_hash_x": ("0xff", 'f"{255:#x}"'),
+ "f_int_underscore": ("1_000", 'f"{1000:_}"'), "f_float_percent": ("50.000000%", 'f"{0.5:%}"'), "f_float_round_spec": ("0.1", 'f"{0.125:.2}"'),
+ "f_float_fill": ("**1", 'f"{1:*>3}"'), "f_float_sign_space": (" 1", 'f"{1: }"'), "f_neg_zero_int_spec": ("0", 'f"{-0:d}"'),
+ "f_unknown_float_spec": ("nan", 'f"{read_float(\'k\'):.1f}"'), "f_unknown_float_spec_inf": ("inf", 'f"{read_float(\'k\'):.1f}"'),
+ "f_unknown_int_d": ("10", 'f"{read_int(\'k\'):d}"'), "f_fstring_bool_unknown": ("True", 'f"{read_flag(\'c\')}"'),
+ "f_str_of_fstring_float": ("0.1", 'f"{0.1}"'), "f_repr_bool": ("True", 'f"{True!r}"'), "f_nested_fstring": ("ab", 'f"{f\'{\'a\'}b\'}"'),
+ "f_fstring_concat": ("ab", '"a" f"b"'), "f_bytes_like_escape": ("\\n", 'f"\\\\n"'),
+}
+for name, (text, expr) in cases.items():
+    B[name] = nt(text, expr)
+B.update({
+ "n_div_zero_by_neg_unknown": nt("-0.0", '0 / (read_int("k") - 20)'),
+ "n_div_zero_by_neg_unknown_ok": nt("0.0", '0 / (read_int("k") - 20)'),
+ "n_div_unknown_zero_by_neg": nt("-0.0", '(read_int("k") * 0) / -5'),
+ "n_div_int_zero_neg_ok": nt("0.0", "0 / -5"),
+ "n_div_zero_pos": nt("-0.0", "0 / 5"),
+ "n_div_neg_tiny": nt("-0.0", "-1 / 10 ** 400"),
+ "n_div_neg_tiny_ok": nt("0.0", "-1 / 10 ** 400"),
+})
+GEN2_PROGRAMS.update(B)
