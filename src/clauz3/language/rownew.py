@@ -7,14 +7,17 @@ requires; the row is immutable, so building one has no aliasing to model.
 from __future__ import annotations
 
 import ast
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from clauz3.language import ir
 from clauz3.language import types as T
 
+if TYPE_CHECKING:
+    from clauz3.language.context import ProgramContext
+
 
 class _Checker(Protocol):
-    ctx: Any
+    ctx: ProgramContext
 
     def err(self, node: ast.AST, code: str, message: str, hint: str | None = None) -> ir.Const: ...
     def expr(self, node: ast.expr) -> Any: ...

@@ -32,6 +32,7 @@ from typing import IO, TYPE_CHECKING, Any
 from clauz3.prover.entailment import EntailmentError, child_env, query_doc
 
 if TYPE_CHECKING:
+    from clauz3.language.ir import CheckedProgram
     from clauz3.prover.entailment import Query
 
 LABEL = "submitted_program.py"  # the path diagnostics name; never read (the source comes over the pipe)
@@ -209,7 +210,7 @@ def _summary(entry: Mapping[str, Any]) -> dict[str, Any]:
     }
 
 
-def _facts(program: Any) -> dict[str, Any] | None:
+def _facts(program: CheckedProgram | None) -> dict[str, Any] | None:
     """The prover's effect facts of the checked program (what the card's summary says it will call)."""
     if program is None:
         return None
