@@ -82,6 +82,12 @@ class Remembering:
         self.h, self.verifier, self.libs = h, verifier, libs
         first = self.submit("req_remembered", REMEMBERED)
         assert first["state"] == "pending" and first["profile"]["eligible"] is True, first
+        # Each remember button states its own reach, in the card's sentences (also on the standalone page).
+        summary = first["presentation"]["summary"]
+        assert "at least as strict as these" in summary["scope"]
+        assert "exactly these guarantees" in summary["reject_scope"]
+        page = h.client.get("/ui/requests/req_remembered", headers=h.cookie()).text
+        assert "at least as strict as these" in page and "will be rejected without asking" in page
         decided = h.decide("req_remembered", {"decision": "approved_remember"}).json()
         assert decided["decision"] == "approved_remember", decided
 
