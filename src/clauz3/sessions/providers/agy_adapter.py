@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 import acp
+from acp.schema import ToolCallStatus
 
 from .native import (
     Emit,
@@ -113,7 +114,7 @@ class AgyRuntime:
         except (ConnectionError, OSError):
             raise NativeError(EXITED) from None
         streamed = False
-        tools: dict[str, str] = {}
+        tools: dict[str, ToolCallStatus] = {}
         while True:
             try:
                 line = await proc.stdout.readline()
@@ -135,7 +136,7 @@ class AgyRuntime:
             elif name == "result":
                 return await self._result(event, emit, streamed)
 
-    async def _step(self, step: dict[str, Any], emit: Emit, turn: int, tools: dict[str, str]) -> bool:
+    async def _step(self, step: dict[str, Any], emit: Emit, turn: int, tools: dict[str, ToolCallStatus]) -> bool:
         kind = step.get("step_type")
         if kind == "agent_response":
             delta = step.get("text_delta")
@@ -149,6 +150,7 @@ class AgyRuntime:
         name = step.get("tool_name")
         raw_info = step.get("tool_info")
         info = raw_info if isinstance(raw_info, dict) else {}
+        status: ToolCallStatus
         if info.get("error"):
             status = "failed"
         elif step.get("state") == "DONE":

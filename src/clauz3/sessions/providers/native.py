@@ -38,6 +38,7 @@ from acp.schema import (
     PromptResponse,
     ToolCallProgress,
     ToolCallStart,
+    ToolCallStatus,
 )
 
 from .table import SIX_TOOLS
@@ -180,18 +181,18 @@ def clauz3_tool(name: Any) -> str | None:
     return name if name in SIX_TOOLS else None
 
 
-def tool_start(call_id: str, title: str, status: str, tool: str | None, raw_input: Any = None) -> ToolCallStart:
+def tool_start(call_id: str, title: str, status: ToolCallStatus, tool: str | None, raw_input: Any = None) -> ToolCallStart:
     meta = {"clauz3": {"tool": tool}} if tool else None
     return ToolCallStart(
-        session_update="tool_call", tool_call_id=call_id, title=safe_text(title, 200), status=status,  # type: ignore[arg-type]  # status is one of ACP's ToolCallStatus literals, from this module's callers
+        session_update="tool_call", tool_call_id=call_id, title=safe_text(title, 200), status=status,
         raw_input=raw_input, field_meta=meta,
     )
 
 
-def tool_update(call_id: str, status: str, tool: str | None, raw_output: Any = None) -> ToolCallProgress:
+def tool_update(call_id: str, status: ToolCallStatus, tool: str | None, raw_output: Any = None) -> ToolCallProgress:
     meta = {"clauz3": {"tool": tool}} if tool else None
     return ToolCallProgress(
-        session_update="tool_call_update", tool_call_id=call_id, status=status,  # type: ignore[arg-type]  # status is one of ACP's ToolCallStatus literals, from this module's callers
+        session_update="tool_call_update", tool_call_id=call_id, status=status,
         raw_output=raw_output, field_meta=meta,
     )
 

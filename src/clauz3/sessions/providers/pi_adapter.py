@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 import acp
+from acp.schema import ToolCallStatus
 
 from .availability import check, node_version
 from .native import (
@@ -138,7 +139,7 @@ class PiRuntime:
                 title = raw_name if isinstance(raw_name, str) else "tool"
                 await emit(tool_start(event["id"], title, "in_progress", tool, event.get("args")))
             elif kind == "tool_end" and isinstance(event.get("id"), str):
-                status = "failed" if event.get("is_error") else "completed"
+                status: ToolCallStatus = "failed" if event.get("is_error") else "completed"
                 await emit(tool_update(event["id"], status, names.get(event["id"]), event.get("result")))
             elif kind == "turn_end":
                 if event.get("error"):
