@@ -50,18 +50,16 @@ def allowed_prefixes() -> list[str]:
 
 
 class Violation:
-    __slots__ = ("importer", "module", "path")
+    __slots__ = ("importer", "module", "path", "why")
 
-    def __init__(self, importer: str, module: str, path: str) -> None:
+    def __init__(self, importer: str, module: str, path: str, why: str = "") -> None:
         self.importer = importer
         self.module = module
         self.path = path
+        self.why = why or "which lies in an import root but outside the selected trusted roots"
 
     def message(self) -> str:
-        return (
-            f"{self.importer} imports {self.module} from {self.path}, which lies in an import root but outside "
-            "the selected trusted roots"
-        )
+        return f"{self.importer} imports {self.module} from {self.path}, {self.why}"
 
 
 class ConfinementError(ImportError):
@@ -105,6 +103,14 @@ class ConfinementFinder:
             return
         if not any(_under(real, r) for r in self.import_roots):
             return
+        if not real.endswith(".py"):
+            # Python imports an extension module (x.cpython-3XX-….so) or sourceless bytecode before or
+            # instead of x.py: code that the checker, the card and the person never read. Refused before
+            # the loader runs it (an extension's init is native code).
+            violation = Violation(_importer(), fullname, origin,
+                                  "which is not Python source: only the .py files the checker read may load")
+            self.violations.append(violation)
+            raise ConfinementError(violation.message())
         if any(_under(real, r) for r in self.trusted_roots) or real in self.allowed_files:
             return
         violation = Violation(_importer(), fullname, origin)

@@ -1,0 +1,92 @@
+"""Second red team for issue 11: code that runs although no person approved it (brief s3/I, part 2).
+
+Each test performs the attack with what an agent or a same-user process has (files in its project,
+the `clauz3` commands) on the real supervisor, worker, prover, layer loader and (mock) authority.
+"""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+import sysconfig
+from pathlib import Path
+
+import pytest
+
+from clauz3.approvals.mock import MockApprovalService
+from clauz3.runs.supervisor import RunConfig, Supervisor
+
+PROGRAM = '''
+import clauz3
+from tools.slow.trusted import contracts as slow
+from tools.slow.trusted.effects import mark
+
+
+@clauz3.guarantee(slow.marks_at_most(1))
+def main() -> None:
+    mark({path!r})
+'''
+
+# A native extension module whose initialiser writes MARK: Python's import prefers an extension
+# module (effects.cpython-3XX-….so) to effects.py in the same folder, and runs its init on import.
+EXTENSION_C = r'''
+#include <Python.h>
+static struct PyModuleDef def = {PyModuleDef_HEAD_INIT, "NAME", NULL, -1, NULL};
+PyMODINIT_FUNC PyInit_NAME(void) {
+    FILE *f = fopen(MARK, "w");
+    if (f) { fputs("native code ran\n", f); fclose(f); }
+    return PyModule_Create(&def);
+}
+'''
+
+
+def _config(project: Path, data: Path, svc: MockApprovalService, source: str) -> RunConfig:
+    return RunConfig(source=source, project=project, trusted_roots=[str(project / "tools" / "slow" / "trusted")],
+                     import_roots=[str(project)], service_url=svc.url, submission_token=svc.token,
+                     verify_key=svc.verify_key.text, data_dir=data, use_cache=False)
+
+
+def _build_extension(folder: Path, name: str, mark: Path, tmp: Path) -> Path:
+    include = sysconfig.get_paths()["include"]
+    cc = shutil.which("cc") or shutil.which("gcc")
+    if cc is None or not (Path(include) / "Python.h").exists():
+        pytest.skip("no C compiler or Python headers to build the native module the attack plants")
+    source = tmp / f"{name}.c"
+    source.write_text(EXTENSION_C.replace("NAME", name), encoding="utf-8")
+    target = folder / f"{name}{sysconfig.get_config_var('EXT_SUFFIX')}"
+    subprocess.run([cc, "-shared", "-fPIC", f'-DMARK="{mark}"', f"-I{include}", str(source), "-o", str(target)],
+                   check=True, capture_output=True)
+    return target
+
+
+@pytest.mark.parametrize("name", ["effects", "contracts"])
+def test_a_native_module_planted_beside_a_trusted_file_never_runs(project: Path, data: Path, tmp_path: Path,
+                                                                  name: str) -> None:
+    """The card and the proof read effects.py; a planted effects.cpython-….so would be what Python
+    imports (extensions come first), running native code nobody saw, before any approval."""
+    mark = tmp_path / "native-ran"
+    _build_extension(project / "tools" / "slow" / "trusted", name, mark, tmp_path)
+    marker = project / "effect.txt"
+    with MockApprovalService(data, project) as svc:
+        result = Supervisor(_config(project, data, svc, PROGRAM.format(path=str(marker)))).run()
+        requests = list(svc.requests)
+    assert not mark.exists(), "a native module in the trusted library ran"
+    assert result.record.phase == "refused", (result.record.phase, result.record.message)
+    assert "not Python source" in (result.record.message or ""), result.record.message
+    assert not requests and not marker.exists()
+
+
+def test_clauz3_prove_never_runs_a_planted_native_module(project: Path, data: Path, tmp_path: Path) -> None:
+    """`clauz3 prove` (a command an agent may run) loads the layer in its own process, unsandboxed."""
+    mark = tmp_path / "native-ran"
+    _build_extension(project / "tools" / "slow" / "trusted", "effects", mark, tmp_path)
+    program = project / "main.py"
+    program.write_text(PROGRAM.format(path=str(project / "effect.txt")), encoding="utf-8")
+    proc = subprocess.run([sys.executable, "-m", "clauz3", "prove", "--trusted-root",
+                           str(project / "tools" / "slow" / "trusted"), "--import-root", str(project), "--no-cache",
+                           str(program)], capture_output=True, text=True, cwd=project, timeout=120, check=False)
+    out = proc.stdout + proc.stderr
+    assert not mark.exists(), "clauz3 prove ran a native module planted in the trusted library"
+    assert proc.returncode == 2 and "not Python source" in out, out
+    assert "Traceback" not in out, out
