@@ -21,7 +21,8 @@ from clauz3.commands._errors import CommandError
 from clauz3.runs.records import Phase, RunRecord
 
 if TYPE_CHECKING:  # the supervisor is imported only when a run starts (keeps `clauz3 --help` fast)
-    from clauz3.runs.supervisor import RunResult
+    from clauz3.approvals.anchor import AnchorRecord
+    from clauz3.runs.supervisor import RunConfig, RunResult
 
 HELP = "Prove a program, request approval and run it."
 
@@ -191,7 +192,8 @@ def _refuse_workspace_on_path(workspace: Path) -> None:
                                "$PYTHONPATH:/opt/x)")
 
 
-def _roots(args: argparse.Namespace, workspace: Path, program: Path | None, anchor: Any) -> tuple[list[Path], list[Path]]:
+def _roots(args: argparse.Namespace, workspace: Path, program: Path | None,
+           anchor: AnchorRecord | None) -> tuple[list[Path], list[Path]]:
     """The root flags, else the layer the project's approval service authorised, else CLI-10's defaults."""
     from clauz3.approvals.anchor import AUTHORITY
     from clauz3.commands._roots import resolve_roots
@@ -202,7 +204,7 @@ def _roots(args: argparse.Namespace, workspace: Path, program: Path | None, anch
     return resolve_roots(args, project=workspace, program=program)
 
 
-def _doubts(anchor: Any, url_given: str, key_given: str | None, trusted: list[Path],
+def _doubts(anchor: AnchorRecord | None, url_given: str, key_given: str | None, trusted: list[Path],
             imports: list[Path]) -> list[str]:
     """Why the trust inputs are the caller's choice rather than the person's authority's (issue 11 §3).
 
@@ -281,7 +283,7 @@ class _Printer:
         sys.stdout.flush()
 
 
-def _supervise(config: Any) -> int:
+def _supervise(config: RunConfig) -> int:
     from clauz3.runs.supervisor import Supervisor
 
     printer = _Printer()
