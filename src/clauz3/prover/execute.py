@@ -17,12 +17,14 @@ from typing import Any
 import z3
 
 from clauz3.language import ir
+from clauz3.language.formatspec import INT_BITS
 from clauz3.prover import ops
 from clauz3.prover.builtins import call_builtin, call_method
 from clauz3.prover.calls import call_effect, inline
 from clauz3.prover.fresh import fresh_value
 from clauz3.prover.logic import FALSE, TRUE, mk_and, mk_not, mk_or, truthy
 from clauz3.prover.state import CallRecord, Ctx, Decision, Frame, LoopInfo, Site
+from clauz3.prover.strfold import known_float, known_str
 from clauz3.prover.values import (
     NONE_V,
     ColumnV,
@@ -35,8 +37,11 @@ from clauz3.prover.values import (
     Unsupported,
     check,
     float_lit,
+    is_int,
     merge,
     merge_many,
+    options,
+    raw,
     str_lit,
 )
 
@@ -60,11 +65,11 @@ def merge_env(states: list[tuple[Any, dict[str, Any]]]) -> dict[str, Any]:
             names[k] = None
     out: dict[str, Any] = {}
     for k in names:
-        options = [(g, env[k]) for g, env in live if k in env]
-        if all(v is options[0][1] for _, v in options):
-            out[k] = options[0][1]
+        choices = [(g, env[k]) for g, env in live if k in env]
+        if all(v is choices[0][1] for _, v in choices):
+            out[k] = choices[0][1]
         else:
-            out[k] = merge_many(options)
+            out[k] = merge_many(choices)
     return out
 
 
@@ -349,10 +354,6 @@ class Executor:
     def e_Formatted(self, e: ir.Formatted) -> Any:
         # format(value, spec) on a known value is computed with CPython's own format (the spec subset
         # of language/formatspec.py never raises and does not depend on the Python version).
-        from clauz3.language.formatspec import INT_BITS
-        from clauz3.prover.strfold import known_float, known_str
-        from clauz3.prover.values import is_int, options, raw
-
         v = check(self.eval(e.value))
         # The interpreter refuses ints of more than INT_BITS bits (CPython's digit limit, which the
         # environment may lower, and int -> float overflow would otherwise decide).
@@ -377,8 +378,6 @@ class Executor:
         # Fields in the order written; each keeps its value (and provenance), as the interpreter does.
         # clauz3.Row wants exactly an int for an int field: a path where the value is a bool (or a
         # float) raises TypeError in the interpreter, so it is an obligation here.
-        from clauz3.prover.values import is_int, options, raw
-
         schema = self.program.rows.get(e.schema)
         types = dict(schema.fields) if schema is not None else {}
         fields = {}
