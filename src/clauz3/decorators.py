@@ -223,6 +223,10 @@ def check_named_subset(pred: Callable[..., Any], target: Callable[..., Any], spe
 # --------------------------------------------------------------------------- public decorators
 
 
+def _wrapper_of(meta: TrustedMeta, fn: F) -> F:
+    """The wrapper _adopt made for ``fn``: it stands in for fn, with fn's signature."""
+    return meta.wrapper  # type: ignore[return-value]  # a wrapper with fn's signature, set by _adopt
+
 def _flag(spelling: str, attr: str) -> Callable[[F], F]:
     def decorate(fn: F) -> F:
         meta = _adopt(fn, spelling)
@@ -230,7 +234,7 @@ def _flag(spelling: str, attr: str) -> Callable[[F], F]:
             raise TypeError(f"@{spelling} applied twice to {meta.qualname}")
         setattr(meta, attr, True)
         meta.decorators.insert(0, spelling)
-        return meta.wrapper  # type: ignore[return-value]  # the wrapper stands in for fn with its signature (set by _adopt)
+        return _wrapper_of(meta, fn)
 
     return decorate
 
@@ -270,7 +274,7 @@ def condition(
         cond = ConditionMeta(predicate, message, exception, spelling, result_only)
         (meta.requires if is_pre else meta.ensures).insert(0, cond)
         meta.decorators.insert(0, spelling)
-        return meta.wrapper  # type: ignore[return-value]  # the wrapper stands in for fn with its signature (set by _adopt)
+        return _wrapper_of(meta, fn)
 
     return decorate
 
@@ -303,7 +307,7 @@ def attach_lambda(spelling: str, attr: str, pred: Any) -> Callable[[F], F]:
             check_mirror(pred, meta.original, spelling, allow_result=False)
         setattr(meta, attr, pred)
         meta.decorators.insert(0, spelling)
-        return meta.wrapper  # type: ignore[return-value]  # the wrapper stands in for fn with its signature (set by _adopt)
+        return _wrapper_of(meta, fn)
 
     return decorate
 
@@ -317,7 +321,7 @@ def mark(spelling: str, *, trusted_marker: bool = False, markers: tuple[Any, ...
             meta.trusted = True
             meta.deal_markers = meta.deal_markers + markers
         meta.decorators.insert(0, spelling)
-        return meta.wrapper  # type: ignore[return-value]  # the wrapper stands in for fn with its signature (set by _adopt)
+        return _wrapper_of(meta, fn)
 
     return decorate
 
@@ -341,7 +345,7 @@ def solver(name: str, *, signature: str) -> Callable[[F], F]:
         SOLVERS[name] = entry
         meta.solver = entry
         meta.decorators.insert(0, "solver")
-        return meta.wrapper  # type: ignore[return-value]  # the wrapper stands in for fn with its signature (set by _adopt)
+        return _wrapper_of(meta, fn)
 
     return decorate
 
