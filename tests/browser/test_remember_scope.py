@@ -2,8 +2,8 @@
 real launcher, demo agent, MCP bridge, prover, run worker and approval authority with its own prover
 child): the confirmation says, in the card's sentences, that any program whose guarantees are at least
 as strict runs without asking; a later stricter program with other text runs without a card and its
-card names the remembered rule; a later weaker program gets a card; the Approvals view lists the rule
-as a sentence, and a disabled rule can be enabled again.
+card names the remembered rule; a later weaker program gets a card, whose Reject and remember states
+its exact reach; the Approvals view lists both rules as sentences, and a disabled rule can be enabled again.
 """
 
 from __future__ import annotations
@@ -84,21 +84,34 @@ async def test_remember_covers_stricter_programs_and_says_so(tmp_path: Path) -> 
         card = page.locator("section.approval").last
         await expect(card.get_by_role("button", name="Approve", exact=True)).to_be_enabled(timeout=60_000)
         assert (await s.approval(await card.get_attribute("data-request-id") or ""))["state"] == "pending"
-        await card.get_by_role("button", name="Reject", exact=True).click()
+        # Reject and remember states its own, exact reach.
+        await card.get_by_role("button", name="More", exact=True).click()
+        await card.get_by_role("button", name="Reject and remember").click()
+        dialog = page.get_by_role("dialog", name="Reject and remember?")
+        scope = dialog.locator(".remember-scope")
+        await expect(scope).to_contain_text("any program in this project that states exactly these guarantees")
+        await expect(scope).to_contain_text("will be rejected without asking")
+        await expect(scope.locator("li")).to_have_text(["Every email goes to one of bob@example.com or ann@example.com.",
+                                                        "At most 3 emails are sent."])
+        await expect(scope).to_contain_text("A program with any other guarantees still gets a card.")
+        await dialog.get_by_role("button", name="Reject and remember").click()
         await expect(card).to_contain_text("Decision: Rejected", timeout=20_000)
         await s.idle()
 
-        # The Approvals view: the rule as a sentence; disabled, it can be enabled again.
+        # The Approvals view: each rule as a sentence; a disabled rule can be enabled again.
         await page.get_by_role("link", name="Approvals", exact=True).click()
         view = page.locator("#view-approvals")
-        rule = view.locator("li.rule")
-        await expect(rule).to_have_count(1, timeout=10_000)
-        await expect(rule.locator(".rule-text")).to_have_text(
+        await expect(view.locator("li.rule")).to_have_count(2, timeout=10_000)
+        await expect(view.locator("li.rule .rule-text")).to_have_text([
+            "Rejects without asking: programs whose guarantees are exactly — every email goes to one of "
+            "bob@example.com or ann@example.com; at most 3 emails are sent.",
             "Runs without asking: programs whose guarantees are at least as strict as — every email goes to "
-            "one of bob@example.com or ann@example.com; at most 2 emails are sent.")
+            "one of bob@example.com or ann@example.com; at most 2 emails are sent."])
+        rule = view.locator("li.rule").filter(has_text="Runs without asking")
         await rule.get_by_role("button", name="Disable rule").click()
         await expect(view).to_contain_text("Rule disabled.")
-        await view.locator("li.rule").get_by_role("button", name="Enable rule").click()
+        rule = view.locator("li.rule").filter(has_text="Runs without asking")
+        await rule.get_by_role("button", name="Enable rule").click()
         await expect(view).to_contain_text("Rule enabled.")
-        await expect(view.locator("li.rule").get_by_role("button", name="Disable rule")).to_have_count(1)
+        await expect(view.locator("li.rule").get_by_role("button", name="Disable rule")).to_have_count(2)
         s.clean()
