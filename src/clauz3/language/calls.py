@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import ast
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from clauz3.language import ir
 from clauz3.language import types as T
@@ -49,6 +49,10 @@ def mismatch_hint(want: Any, got: Any) -> str:
 
 
 class CallCompiler(ExprCompiler):
+    if TYPE_CHECKING:  # defined by AssignCompiler (assignments.py), the subclass every compiler is made from
+        def mutation_problem(self, target: ast.expr) -> bool: ...
+        def static_len_of_type(self, node: ast.expr) -> int | None: ...
+
     def x_Call(self, node: ast.Call) -> Any:
         for a in node.args:
             if isinstance(a, ast.Starred):
@@ -398,7 +402,7 @@ class CallCompiler(ExprCompiler):
                             + (f"–{spec.max_args}" if spec.max_args != spec.min_args else "")
                             + f" arguments, got {len(node.args)}")
         if spec.mutating:
-            problem = self.mutation_problem(func.value)  # type: ignore[attr-defined]  # a mixin method of the statement compiler this class is combined with
+            problem = self.mutation_problem(func.value)
             if problem:
                 return ir.Const(None, T.ERR, line, col)
         args = [self.stored(a) if spec.mutating else self.expr(a) for a in node.args]
@@ -451,7 +455,7 @@ class CallCompiler(ExprCompiler):
                 e = T.elem_type(a)
                 if e is None or isinstance(a, ir.TDict):
                     return bad(f"`list.extend` needs a bounded collection, got {T.show(a)}")
-                return self.insert(target, t, e, node, count=self.static_len_of_type(node.args[0]))  # type: ignore[attr-defined]  # mixin methods of the statement compiler this class is combined with
+                return self.insert(target, t, e, node, count=self.static_len_of_type(node.args[0]))
         if receiver == "set" and method == "add":
             return self.insert(target, t, a, node)
         if receiver == "dict":

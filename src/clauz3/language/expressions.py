@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import ast
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from clauz3.language import ir
 from clauz3.language import types as T
@@ -76,6 +76,10 @@ def copy_env(env: dict[str, Var]) -> dict[str, Var]:
 
 class ExprCompiler:
     """Compiles one function's expressions; ``env`` holds its local names."""
+
+    if TYPE_CHECKING:  # defined by BodyCompiler (statements.py), the subclass every compiler is made from
+        def iterable(self, node: ast.expr, comprehension: bool = False) -> tuple[Any, Any, dict[str, Any]]: ...
+        def bind_target(self, target: ast.expr, elem: Any, info: dict[str, Any]) -> ir.Target | None: ...
 
     def __init__(self, ctx: ProgramContext, scope: Scope, src: Source, fn_key: str,
                  locals_: set[str] | None = None) -> None:
@@ -580,16 +584,16 @@ class ExprCompiler:
         gen = node.generators[0]
         saved = self.env
         self.env = copy_env(saved)
-        it = self.iterable(gen.iter, comprehension=True)  # type: ignore[attr-defined]  # a mixin method of the statement compiler this class is combined with
-        target = self.bind_target(gen.target, it[1], it[2])  # type: ignore[attr-defined]  # a mixin method of the statement compiler this class is combined with
+        it = self.iterable(gen.iter, comprehension=True)
+        target = self.bind_target(gen.target, it[1], it[2])
         conds = tuple(self.expr(c) for c in gen.ifs)
         for c in gen.ifs:
             self.apply(self.narrowing(c)[0])
         elt = self.expr(node.elt)
         self.env = saved
         if T.is_err(elt.type):
-            return ir.ListComp(elt, target, it[0], conds, T.ERR, line, col)
-        return ir.ListComp(elt, target, it[0], conds, ir.TList(elt.type), line, col)
+            return ir.ListComp(elt, target, it[0], conds, T.ERR, line, col)  # type: ignore[arg-type]  # target is None only after an error: the program is refused
+        return ir.ListComp(elt, target, it[0], conds, ir.TList(elt.type), line, col)  # type: ignore[arg-type]  # target is None only after an error: the program is refused
 
 
 def _is_none(node: ast.AST) -> bool:
