@@ -291,8 +291,17 @@ def kill_at(ws: Workspace, point: Point, needs: tuple[str, ...]) -> Killed:
             s = await drive(url, ws, point)
             services = children(launcher.pid)
             assert len(services) == 1
-            descendants[:] = proc_tree.descendants(services[0])
-            names = {p: cmdline(p) for p in descendants}
+            # The demo agent answers session/new before its bridge is up (the first minute, issue 13), so
+            # "ready" does not yet mean every process of the point exists: wait for them, then kill.
+            loop = asyncio.get_running_loop()
+            deadline = loop.time() + 30
+            while True:
+                descendants[:] = proc_tree.descendants(services[0])
+                names = {p: cmdline(p) for p in descendants}
+                if all(part == WORKER or any(part in text for text in names.values()) for part in needs) \
+                        or loop.time() > deadline:
+                    break
+                await asyncio.sleep(0.1)
             for part in needs:  # the point really has these processes in the tree
                 if part == WORKER:  # a cold worker, or a child forked by the warm prover (DEC-7)
                     texts = list(names.values())
