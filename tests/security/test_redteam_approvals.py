@@ -15,7 +15,10 @@ from pathlib import Path
 import pytest
 
 from clauz3.approvals.mock import MockApprovalService
+from clauz3.approvals.policies import EntailmentQuery
 from clauz3.runs.supervisor import RunConfig, Supervisor
+
+REPO = Path(__file__).resolve().parents[2]
 
 PROGRAM = '''
 import clauz3
@@ -90,3 +93,75 @@ def test_clauz3_prove_never_runs_a_planted_native_module(project: Path, data: Pa
     assert not mark.exists(), "clauz3 prove ran a native module planted in the trusted library"
     assert proc.returncode == 2 and "not Python source" in out, out
     assert "Traceback" not in out, out
+
+
+# ---------------------------------------------------------------------------------- planted bytecode
+
+def _plant_pyc(source_file: Path, old: str, new: str) -> Path:
+    """A __pycache__ .pyc of an edited source, stamped with the real source's mtime and size: what
+    Python's import checks before it uses bytecode instead of the .py text (not the bytes)."""
+    import importlib._bootstrap_external as external
+    import importlib.util
+
+    st = source_file.stat()
+    text = source_file.read_text(encoding="utf-8")
+    assert old in text
+    code = compile(text.replace(old, new), str(source_file), "exec")
+    cached = Path(importlib.util.cache_from_source(str(source_file)))
+    cached.parent.mkdir(exist_ok=True)
+    cached.write_bytes(external._code_to_timestamp_pyc(code, int(st.st_mtime), st.st_size))
+    return cached
+
+
+MARKS_TWICE = PROGRAM.replace("    mark({path!r})", "    mark({path!r})\n    mark({path!r})")
+
+
+def test_clauz3_prove_reads_the_contract_source_not_a_planted_pyc(project: Path, tmp_path: Path) -> None:
+    """A vacuous contract in bytecode beside the honest source made `clauz3 prove` say proved."""
+    program = project / "main.py"
+    program.write_text(MARKS_TWICE.format(path=str(project / "effect.txt")), encoding="utf-8")
+    _plant_pyc(project / "tools" / "slow" / "trusted" / "contracts.py", "effect(mark).count() <= count",
+               "effect(mark).count() <= count + 1000")
+    proc = subprocess.run([sys.executable, "-m", "clauz3", "prove", "--trusted-root",
+                           str(project / "tools" / "slow" / "trusted"), "--import-root", str(project), "--no-cache",
+                           str(program)], capture_output=True, text=True, cwd=project, timeout=120, check=False)
+    out = proc.stdout + proc.stderr
+    assert proc.returncode == 1 and "violated guarantee" in out, out
+    assert "proved guarantee" not in out, out
+
+
+@pytest.fixture
+def mail_project(tmp_path: Path) -> Path:
+    proj = tmp_path / "mailproj"
+    shutil.copytree(REPO / "examples" / "email" / "tools" / "email", proj / "tools" / "email",
+                    ignore=shutil.ignore_patterns("__pycache__"))
+    return proj
+
+
+def _ten_emails_query(project: Path) -> EntailmentQuery:
+    program = ("from tools.email.trusted.effects import send_email\n\n\ndef main() -> None:\n"
+               + "".join(f'    send_email("user{i}@example.com", "hello")\n' for i in range(10)))
+    return EntailmentQuery(program=program, target="main", trusted_roots=(str(project / "tools" / "email" / "trusted"),),
+                           import_roots=(str(project),), project=str(project),
+                           imports={"mail": "tools.email.trusted.contracts"}, clauses=("mail.at_most(count=3)",),
+                           rule_name="small", timeout_seconds=60.0)
+
+
+@pytest.mark.parametrize("where", ["entailment child", "authority's warm child"])
+def test_a_planted_pyc_never_makes_a_policy_rule_approve_ten_emails(mail_project: Path, where: str) -> None:
+    """The operator rule "at most 3 emails" is checked by loading the email library: a vacuous
+    at_most() in its bytecode approved a ten-email program automatically (the worker's own
+    guarantees, which the monitor watches, say nothing about emails)."""
+    from clauz3.prover.entailment import entails
+    from clauz3.prover.verify import ProofVerifier
+
+    _plant_pyc(mail_project / "tools" / "email" / "trusted" / "contracts.py",
+               "effect(send_email).count() <= count", "effect(send_email).count() <= count + 1000")
+    if where == "entailment child":
+        assert entails(_ten_emails_query(mail_project)) is False
+        return
+    verifier = ProofVerifier()
+    try:
+        assert verifier.entails(_ten_emails_query(mail_project)) is False
+    finally:
+        verifier.close()

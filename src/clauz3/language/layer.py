@@ -287,8 +287,16 @@ def _import_all(
     by_path = {str(tf.path): tf for tf in files}
     uses_deal = any("deal" in tf.source for tf in files)
     modules: dict[str, ModuleType] = {}
-    saved_bytecode = sys.dont_write_bytecode
+    import shutil
+    import tempfile
+
+    saved_bytecode, saved_prefix = sys.dont_write_bytecode, sys.pycache_prefix
     sys.dont_write_bytecode = True  # loading must not write __pycache__ into the project
+    # ... nor read it: a .pyc stamped with the source's mtime and size is used instead of the .py the
+    # checker and the card read (a vacuous contract in bytecode). Bytecode is looked up under an empty
+    # private prefix, so every trusted module compiles from its source text.
+    no_bytecode = tempfile.mkdtemp(prefix="clauz3-no-pyc-")
+    sys.pycache_prefix = no_bytecode
     finder = ConfinementFinder(import_roots, roots, allowed_inits)
     try:
         with finder:
@@ -301,7 +309,8 @@ def _import_all(
                             break
                         raise _from_exception(exc, tf, by_path) from None
     finally:
-        sys.dont_write_bytecode = saved_bytecode
+        sys.dont_write_bytecode, sys.pycache_prefix = saved_bytecode, saved_prefix
+        shutil.rmtree(no_bytecode, ignore_errors=True)
     if finder.violations:
         v = finder.violations[0]
         tf = next((t for t in files if t.module == v.importer), files[0])
