@@ -307,7 +307,7 @@ def _check_target(ctx: ProgramContext, mod: ModuleLevel, inliner: Inliner) -> ir
 
 def _guarantees(ctx: ProgramContext, mod: ModuleLevel, scope: EntryScope) -> list[ir.Guarantee]:
     g = Guarantees(ctx, lambda node: resolve_expr(ctx, scope, node))
-    ctx.guarantee_checker = g  # type: ignore[attr-defined]  # set once here; read by the modules compiled after it
+    ctx.guarantee_checker = g
     out: list[ir.Guarantee] = []
     for fdef in mod.all_defs:
         nested = fdef in mod.extra_defs

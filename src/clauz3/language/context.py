@@ -16,6 +16,7 @@ from clauz3.language import ir
 from clauz3.language.diagnostics import Diagnostics
 
 if TYPE_CHECKING:
+    from clauz3.language.guarantees import Guarantees
     from clauz3.language.layer import Layer
 
 
@@ -231,6 +232,10 @@ RowAdder = Callable[["ProgramContext", str], None]
 
 class ProgramContext:
     """State shared by every function compiled for one program."""
+
+    # Set later, and read with getattr until then (declared here for the type checker only).
+    guarantee_checker: Guarantees  # by the checker, once the module's guarantees are compiled
+    _iter_reported: int  # by a loop that first passes the program's iteration limit
 
     def __init__(self, layer: LayerView, entry: Source, diags: Diagnostics, target: str,
                  allow_imports: tuple[str, ...], build_effect: EffectBuilder, add_row: RowAdder) -> None:

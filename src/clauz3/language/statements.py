@@ -84,7 +84,7 @@ def merge(envs: list[dict[str, Var]]) -> dict[str, Var]:
         first.trusted = all(v.trusted for v in present)
         first.refinable = all(v.refinable for v in present)
         lens = [v.max_len for v in present]
-        first.max_len = None if any(x is None for x in lens) else max(lens)  # type: ignore[type-var]  # no length is None (tested in the same line)
+        first.max_len = None if any(x is None for x in lens) else max(x for x in lens if x is not None)
         out[n] = first
     return out
 
@@ -242,7 +242,7 @@ class BodyCompiler(AssignCompiler):
                          f"loop of {count} iterations exceeds the limit of {MAX_LOOP_ITERATIONS}")
             self.ctx.limits.unrolled_total += count * self.loop_mult
             if self.ctx.limits.unrolled_total > MAX_TOTAL_ITERATIONS and not getattr(self.ctx, "_iter_reported", 0):
-                self.ctx._iter_reported = 1  # type: ignore[attr-defined]  # a one-time flag kept on the context, read with getattr above
+                self.ctx._iter_reported = 1
                 self.err(node, "limit-exceeded",
                          f"{self.ctx.limits.unrolled_total} unrolled iterations exceed the limit of "
                          f"{MAX_TOTAL_ITERATIONS}")

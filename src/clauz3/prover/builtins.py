@@ -267,7 +267,7 @@ def _range(ex: SymbolicExecutor, node: Any, args: list[Any], kw: dict[str, Any])
     bounds = [ops.const_int(a) for a in args]
     if any(b is None for b in bounds):
         raise Unsupported("range() with non-constant arguments")
-    items = [z3.IntVal(k) for k in range(*bounds)]  # type: ignore[arg-type]  # no bound is None (tested just above)
+    items = [z3.IntVal(k) for k in range(*(b for b in bounds if b is not None))]  # none is None (tested above)
     return ListV(items, len(items), "list")
 
 

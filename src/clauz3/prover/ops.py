@@ -492,7 +492,7 @@ def iterate(ex: SymbolicExecutor, it: ir.Expr) -> list[tuple[Any, Any]]:
             bounds = [const_int(ex.eval(a)) for a in it.args]
             if any(b is None for b in bounds):
                 raise Unsupported("range() with non-constant arguments")
-            return [(TRUE, z3.IntVal(k)) for k in range(*bounds)]  # type: ignore[arg-type]  # no bound is None (tested just above)
+            return [(TRUE, z3.IntVal(k)) for k in range(*(b for b in bounds if b is not None))]  # none is None (tested above)
         inner = iterate(ex, it.args[0])
         start = 0
         if len(it.args) > 1:
