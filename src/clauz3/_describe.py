@@ -202,6 +202,9 @@ def bind_call(meta: ContractMeta, args: tuple[Any, ...] | list[Any], kwargs: Map
 _BIDI = frozenset([*range(0x202A, 0x202F), *range(0x2066, 0x206A), 0x200E, 0x200F, 0x061C])
 # Letters of other scripts that render like Latin ones (the common Cyrillic and Greek look-alikes).
 _LOOKALIKE = frozenset("аеорсухіјѕԁԛԝһӏАВЕКМНОРСТХІЈЅԌαοрϲνικτυχΑΒΕΖΗΙΚΜΝΟΡΤΥΧ")
+# Latin letters drawn like other Latin letters (dotless i, dental click as l, script a/g), and the full
+# stops that mail domains (IDNA) read as ".": each makes one address look like another.
+_LOOKALIKE_ALWAYS = frozenset("ıǀȷɑɡɩɪʟ\u3002\uff0e\uff61")
 LONG_LIST = 5  # lists longer than this are shown as a count in the sentence and in full beside it
 
 WARN_BIDI = "contains characters that change the direction of the text"
@@ -236,6 +239,10 @@ def reveal(text: str) -> tuple[str, list[str]]:
         return text, []
     warnings: set[str] = set()
     out: list[str] = []
+    # A combining mark that NFC would fold into its letter ("e" + U+0301): it draws exactly like the
+    # precomposed letter of another address. Marks that stay separate (most Indic vowel signs) are text.
+    folding = {text[i] for i in range(1, len(text)) if unicodedata.category(text[i]).startswith("M")
+               and len(unicodedata.normalize("NFC", text[i - 1:i + 1])) == 1}
     for word in re.split(r"(\w+)", text):
         letters = [c for c in word if c.isalpha()]
         scripts = {s for s in (_script(c) for c in letters) if s}
@@ -249,7 +256,8 @@ def reveal(text: str) -> tuple[str, list[str]]:
             elif unicodedata.category(ch) in ("Cf", "Cc", "Zl", "Zp") and ch not in "\n\t":
                 warnings.add(WARN_INVISIBLE)
                 out.append(_code(ch))
-            elif not ch.isascii() and (mixed or unicodedata.normalize("NFKC", ch).isascii()):
+            elif not ch.isascii() and (mixed or ch in _LOOKALIKE_ALWAYS or ch in folding
+                                       or unicodedata.normalize("NFKC", ch).isascii()):
                 warnings.add(WARN_LOOKALIKE)
                 out.append(_code(ch))
             else:

@@ -165,3 +165,23 @@ def test_a_planted_pyc_never_makes_a_policy_rule_approve_ten_emails(mail_project
         assert verifier.entails(_ten_emails_query(mail_project)) is False
     finally:
         verifier.close()
+
+
+# ---------------------------------------------------------------------------------- the card's text
+
+@pytest.mark.parametrize("shown", [
+    "jose\u0301@example.com",     # e + combining acute: renders as josé@, another address than the precomposed é
+    "bob@example\u3002com",        # ideographic full stop: mail domains (IDNA) read it as "."
+    "bob@example\uff61com",        # halfwidth ideographic full stop, likewise
+    "b\u0131ll@example.com",       # dotless i (Latin): bıll@ reads as bill@
+    "\u01c0ndia@example.com",      # Latin letter dental click, drawn as l or |
+])
+def test_card_values_that_look_like_another_address_are_escaped_and_warned(shown: str) -> None:
+    """A recipient the person reads as a known address but that is another one must not pass plain."""
+    from clauz3._describe import reveal
+
+    text, warnings = reveal(shown)
+    assert warnings, (shown, text)
+    assert "[U+" in text and text != shown, text
+    for ordinary in ("josé@example.com", "ваня@почта.рф", "straße@example.de", "bill@example.com", "नमस्ते"):
+        assert reveal(ordinary) == (ordinary, []), ordinary
