@@ -16,7 +16,6 @@ from clauz3.language import ir
 from clauz3.language.diagnostics import Diagnostics
 
 if TYPE_CHECKING:
-    from clauz3.language.guarantees import Guarantees
     from clauz3.language.layer import Layer
 
 
@@ -234,7 +233,7 @@ class ProgramContext:
     """State shared by every function compiled for one program."""
 
     # Set later, and read with getattr until then (declared here for the type checker only).
-    guarantee_checker: Guarantees  # by the checker, once the module's guarantees are compiled
+    guarantee_checker: object  # the Guarantees compiler (guarantees.py imports this module, not the reverse)
     _iter_reported: int  # by a loop that first passes the program's iteration limit
 
     def __init__(self, layer: LayerView, entry: Source, diags: Diagnostics, target: str,
