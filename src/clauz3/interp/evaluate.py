@@ -25,6 +25,7 @@ from clauz3.interp.values import (
     untag,
 )
 from clauz3.language import ir
+from clauz3.language.formatspec import INT_BITS
 
 BINOPS: dict[str, Callable[[Any, Any], Any]] = {
     "+": operator.add,
@@ -258,8 +259,6 @@ class Evaluator:
         return env[r.id]
 
     def _formatted(self, e: ir.Formatted, env: dict[str, Any]) -> Any:
-        from clauz3.language.formatspec import INT_BITS
-
         value = untag(self.eval(e.value, env))
         if type(value) is int and value.bit_length() > INT_BITS:
             # Not CPython's digit limit (the environment may lower it): a fixed rule the prover models.

@@ -18,6 +18,7 @@ from typing import Any
 from clauz3.language import ir
 from clauz3.language.builtins_table import BUILTINS, EXCEPTIONS, MATH_CONSTANTS
 from clauz3.language.context import ProgramContext, library_of
+from clauz3.language.types import const_type, join_all
 
 PATH_PREDICATES = ("has_no_parent_segments", "is_plain_path", "url_has_no_parent_segments",
                    "is_single_path_component")
@@ -111,8 +112,6 @@ def import_safe(name: str) -> Any:
 
 def literal_const(value: Any, line: int, col: int, depth: int = 0) -> ir.Const | None:
     """A Const for a Python value built from literals (captured or module-level), else None."""
-    from clauz3.language.types import const_type, join_all
-
     if depth > 8:
         return None
     if value is None or (isinstance(value, (bool, int, float, str)) and type(value) in (bool, int, float, str)):

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from clauz3.language import ir
 from clauz3.language import types as T
+from clauz3.language.effects import ensure_event, ensure_fluent
 from clauz3.language.predicates import PredError, compile_pred
 
 if TYPE_CHECKING:
@@ -87,8 +88,6 @@ class SpecCompiler:
         raise SpecError("contract-error", f"a contract helper returned {kind}, which is not a guarantee spec")
 
     def _fluent(self, decl: Any) -> str:
-        from clauz3.language.effects import ensure_fluent
-
         ensure_fluent(self.ctx, decl)
         return str(decl.name)
 
@@ -163,8 +162,6 @@ class SpecCompiler:
         return common or {}
 
     def _event_fields(self, key: str) -> dict[str, Any]:
-        from clauz3.language.effects import ensure_event
-
         ensure_event(self.ctx, key)
         fields = dict(self.ctx.events[key].fields) if key in self.ctx.events else {}
         # Fields declared on subclasses are readable too (unconstrained for events that lack them).
@@ -180,8 +177,6 @@ class SpecCompiler:
 
     def _require_performed(self, key: str) -> None:
         """EVT-3: a relation over an event no effect performs is a contract-error."""
-        from clauz3.language.effects import ensure_event
-
         ensure_event(self.ctx, key)
         for name in self.ctx.layer.effects:
             eff = self.ctx.effect(name)

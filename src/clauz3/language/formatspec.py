@@ -19,6 +19,7 @@ from __future__ import annotations
 import re
 
 from clauz3.language import ir
+from clauz3.language.types import show
 
 _FILL = r"(?:[^{}]?[<>^=])?"
 _NUMBER = {
@@ -39,8 +40,6 @@ def spec_problem(spec: str, t: ir.Type) -> str | None:
     """Why ``spec`` is refused for a field of type ``t`` (None when it is accepted)."""
     kind = "float" if t == ir.FLOAT else "int" if t in (ir.INT, ir.BOOL) else "str" if t == ir.STR else None
     if kind is None:
-        from clauz3.language.types import show
-
         return f"a format spec on a value of type {show(t)}"
     if not _NUMBER[kind].fullmatch(spec):
         return f"format spec `{spec}` for a {kind}"

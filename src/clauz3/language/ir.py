@@ -25,6 +25,8 @@ import json
 from dataclasses import dataclass, field, fields, is_dataclass
 from typing import Any, Union
 
+from clauz3.language.digits import int_text
+
 # The IR's node classes live in three modules by kind; this module re-exports them so every consumer
 # keeps writing ``ir.X`` (and class names, not modules, are what ``canonical`` hashes).
 from clauz3.language.ir_expressions import (
@@ -361,8 +363,6 @@ def to_jsonable(value: Any) -> Any:
     if isinstance(value, float):
         return {"_": "float", "repr": repr(value)}
     if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > 2_000:
-        from clauz3.language.digits import int_text
-
         return {"_": "int", "digits": int_text(value)}  # json would need CPython's int→str, env-limited
     if isinstance(value, (frozenset, set)):
         return sorted((to_jsonable(v) for v in value), key=repr)

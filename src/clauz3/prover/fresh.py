@@ -7,6 +7,7 @@ from typing import Any
 import z3
 
 from clauz3.language import ir
+from clauz3.language.types import show  # the Python spelling, never the IR's class names
 from clauz3.prover.logic import TRUE
 from clauz3.prover.state import CallRecord, SymbolicExecutor
 from clauz3.prover.values import (
@@ -73,8 +74,6 @@ def fresh_value(ex: SymbolicExecutor, t: ir.Type, hint: str, *, label: str = "",
         return OpaqueV(label or hint)
     if isinstance(t, ir.TRowClass):
         return RowClassV(t.schema)
-    from clauz3.language.types import show  # the Python spelling, never the IR's class names
-
     raise Unsupported(f"a value of type {show(t)}")
 
 def _elements(ex: SymbolicExecutor, elem_t: ir.Type, hint: str, record: CallRecord | None) -> Any:

@@ -23,6 +23,7 @@ from typing import Any
 import z3
 
 from clauz3.language import ir
+from clauz3.language.types import show  # the Python spelling, never the IR's class names
 
 F64 = z3.Float64()
 RNE = z3.RNE()
@@ -273,8 +274,6 @@ def sort_of(t: ir.Type) -> z3.SortRef:
             return F64
         if t.name == "str":
             return z3.StringSort()
-    from clauz3.language.types import show  # the Python spelling, never the IR's class names
-
     raise Unsupported(f"values of type {show(t)} here")
 
 
