@@ -185,3 +185,22 @@ def test_card_values_that_look_like_another_address_are_escaped_and_warned(shown
     assert "[U+" in text and text != shown, text
     for ordinary in ("josé@example.com", "ваня@почта.рф", "straße@example.de", "bill@example.com", "नमस्ते"):
         assert reveal(ordinary) == (ordinary, []), ordinary
+
+
+# ---------------------------------------------------------------------------------- the project on sys.path
+
+def test_a_project_file_named_like_a_standard_module_never_runs_in_clauz3_prove(project: Path, tmp_path: Path
+                                                                                ) -> None:
+    """The import root (the project) stayed first on sys.path after the layer loaded, so the prover's
+    own later imports (z3 imports ctypes) ran the project's ctypes.py as plain Python, unsandboxed."""
+    mark = tmp_path / "hijacked"
+    for name in ("ctypes", "decimal", "fractions", "difflib", "textwrap", "statistics"):
+        (project / f"{name}.py").write_text(f"open({str(mark)!r}, 'a').write({name!r})\n", encoding="utf-8")
+    program = project / "main.py"
+    program.write_text(PROGRAM.format(path=str(project / "effect.txt")), encoding="utf-8")
+    proc = subprocess.run([sys.executable, "-I", "-m", "clauz3", "prove", "--trusted-root",
+                           str(project / "tools" / "slow" / "trusted"), "--import-root", str(project), "--no-cache",
+                           str(program)], capture_output=True, text=True, cwd=tmp_path, timeout=120, check=False)
+    out = proc.stdout + proc.stderr
+    assert not mark.exists(), f"project files ran in clauz3 prove: {mark.read_text()}"
+    assert proc.returncode == 0 and "proved guarantee" in out, out

@@ -11,7 +11,9 @@ one layer (TL-6).
 from __future__ import annotations
 
 import os
+import shutil
 import sys
+import tempfile
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -287,9 +289,6 @@ def _import_all(
     by_path = {str(tf.path): tf for tf in files}
     uses_deal = any("deal" in tf.source for tf in files)
     modules: dict[str, ModuleType] = {}
-    import shutil
-    import tempfile
-
     saved_bytecode, saved_prefix = sys.dont_write_bytecode, sys.pycache_prefix
     sys.dont_write_bytecode = True  # loading must not write __pycache__ into the project
     # ... nor read it: a .pyc stamped with the source's mtime and size is used instead of the .py the
@@ -311,6 +310,14 @@ def _import_all(
     finally:
         sys.dont_write_bytecode, sys.pycache_prefix = saved_bytecode, saved_prefix
         shutil.rmtree(no_bytecode, ignore_errors=True)
+        # The import roots go last again: left first, a project file named like a standard module
+        # (ctypes.py) would be what this process's later imports load (z3 imports ctypes), as plain
+        # Python outside any confinement. The loaded `tools` packages keep their own __path__.
+        for ir in import_roots:
+            text = str(ir)
+            if text in sys.path:
+                sys.path.remove(text)
+                sys.path.append(text)
     if finder.violations:
         v = finder.violations[0]
         tf = next((t for t in files if t.module == v.importer), files[0])
