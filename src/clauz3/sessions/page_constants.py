@@ -1,4 +1,4 @@
-"""Constants the workspace page needs, served by the server instead of copied into JavaScript.
+"""Constants the workspace page needs (phases, their words, limits), served instead of copied into JavaScript.
 
 The page reads them from a JSON block in ``index.html`` (``<script type="application/json"
 id="page-constants">``), filled here once at startup, so they arrive with the page itself —
@@ -11,7 +11,13 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from clauz3.approvals.decisions import MAX_FEEDBACK
 from clauz3.runs.records import EARLY_END_PHASES, RAN_PHASES, Phase
+
+from .attachments import MAX_BYTES as MAX_ATTACHMENT_BYTES
+from .attachments import MAX_UNSENT as MAX_ATTACHMENTS
+from .conversation import MAX_PROMPT
+from .ws_requests import MAX_TITLE
 
 VERSION = 1
 PLACEHOLDER = '<script type="application/json" id="page-constants">{}</script>'
@@ -37,9 +43,12 @@ ACTIVITY_LABELS: dict[Phase, str] = {
 
 
 def page_constants() -> dict[str, Any]:
-    """The page's constants, versioned: ``phases`` in pipeline order with their words and kinds."""
+    """The page's constants, versioned: ``phases`` in pipeline order with their words and kinds, and the
+    ``limits`` the server enforces (the page checks them first only to say so before sending)."""
     return {
         "version": VERSION,
+        "limits": {"prompt_chars": MAX_PROMPT, "attachment_bytes": MAX_ATTACHMENT_BYTES,
+                   "attachments": MAX_ATTACHMENTS, "feedback_chars": MAX_FEEDBACK, "title_chars": MAX_TITLE},
         "phases": [{"name": phase.value, "label": PHASE_LABELS[phase], "activity": ACTIVITY_LABELS.get(phase),
                     "final": phase.final, "ran": phase in RAN_PHASES, "early_end": phase in EARLY_END_PHASES}
                    for phase in Phase],

@@ -7,7 +7,7 @@
 import { api } from "./api.js";
 import { askAgain, decisionRow } from "./decisions.js";
 import { blocks, details, guaranteeList, libraryLines, sentences, sourceRows, warningsNote } from "./cardview.js";
-import { EARLY_END, PHASE_LABELS as PHASES, RAN } from "./constants.js";
+import { EARLY_END, LIMITS, PHASE_LABELS as PHASES, RAN } from "./constants.js";
 import { button, disclosure, el, formatTime } from "./dom.js";
 import { modal } from "./dialogs.js";
 import { emit, FINAL, store } from "./state.js";
@@ -149,7 +149,7 @@ class RunCard {
     this.node = el("section", { class: "card run", "data-request-id": requestId, "aria-label": "Run program" }, this.head, this.body);
     // Approval card parts that must survive refreshes.
     this.approvalInfo = el("div", { class: "approval-info" });
-    this.feedback = el("textarea", { rows: "2", "aria-label": "Feedback for the agent (optional)", maxlength: "4000", placeholder: "Feedback for the agent (optional)" });
+    this.feedback = el("textarea", { rows: "2", "aria-label": "Feedback for the agent (optional)", maxlength: String(LIMITS.feedback_chars), placeholder: "Feedback for the agent (optional)" });
     this.buttons = el("div", { class: "decisions" });
     this.status = el("div", { class: "decision-status", role: "status" });
     this.decided = el("div", { class: "decided" });

@@ -3,14 +3,16 @@
 // menu and its widening confirmation (05 SEL-9..11).
 
 import { api } from "./api.js";
+import { LIMITS } from "./constants.js";
 import { $, button, el, formatSize, mockBadge } from "./dom.js";
 import { modal } from "./dialogs.js";
 import { emit, on, runActive, store } from "./state.js";
 import { send } from "./ws.js";
 
-const MAX_PROMPT = 20000;
-const MAX_FILE = 10485760;
-const MAX_FILES = 10;
+// The server's limits (constants.js): checked here only to say so before anything is sent.
+const MAX_PROMPT = LIMITS.prompt_chars;
+const MAX_FILE = LIMITS.attachment_bytes;
+const MAX_FILES = LIMITS.attachments;
 const IMAGE_TYPES = ["image/png", "image/jpeg", "image/gif", "image/webp"];
 const thumbs = new Map();  // attachment id → object URL
 let draftFor = null;

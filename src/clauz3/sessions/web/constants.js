@@ -1,18 +1,21 @@
-// Constants the server gives the page (issue 15): the run phases and their words come from the
-// workspace (sessions/page_constants.py, from the one Phase enum), never from a copy here.
+// Constants the server gives the page (issue 15): the run phases and their words (from the one Phase
+// enum) and the limits the server enforces come from the workspace (sessions/page_constants.py),
+// never from a copy here.
 // The block is in index.html, so it is there before any module runs.
 
 function read() {
   const node = document.getElementById("page-constants");
   try {
     const data = JSON.parse(node ? node.textContent : "{}");
-    return data && Array.isArray(data.phases) ? data : { phases: [] };
+    return data && Array.isArray(data.phases) && data.limits ? data : { phases: [], limits: {} };
   } catch {
-    return { phases: [] };
+    return { phases: [], limits: {} };
   }
 }
 
 export const CONSTANTS = read();
+// prompt_chars, attachment_bytes, attachments, feedback_chars, title_chars
+export const LIMITS = CONSTANTS.limits;
 // phase name → the run card's words; phase name → the header's activity words (active phases only)
 export const PHASE_LABELS = Object.fromEntries(CONSTANTS.phases.map((p) => [p.name, p.label]));
 export const ACTIVITY_LABELS = Object.fromEntries(CONSTANTS.phases.filter((p) => p.activity).map((p) => [p.name, p.activity]));

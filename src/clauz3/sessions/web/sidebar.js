@@ -2,6 +2,7 @@
 // with search, inline rename, Copy handoff and Delete. Also the shared conversation actions.
 
 import { api } from "./api.js";
+import { LIMITS } from "./constants.js";
 import { $, copyText, el } from "./dom.js";
 import { closeMenu, confirmDialog, fillMenu, modal, openMenuAt } from "./dialogs.js";
 import { emit, idle, on, store } from "./state.js";
@@ -77,7 +78,7 @@ function row(c, current, canSwitch) {
   const isCurrent = c.id === current;
   const item = el("li", { class: "history-row" + (isCurrent ? " current" : ""), "data-id": c.id });
   if (renaming === c.id) {
-    const input = el("input", { class: "rename", type: "text", maxlength: "120", "aria-label": "Conversation title", value: c.title });
+    const input = el("input", { class: "rename", type: "text", maxlength: String(LIMITS.title_chars), "aria-label": "Conversation title", value: c.title });
     input.addEventListener("keydown", (event) => {
       if (event.key === "Enter") { event.preventDefault(); finishRename(c.id, input.value); }
       if (event.key === "Escape") { event.preventDefault(); event.stopPropagation(); renaming = null; drawHistory(); }
@@ -134,7 +135,7 @@ export function conversationActions(c, opener, header) {
 }
 
 async function renameDialog(c) {
-  const input = el("input", { type: "text", maxlength: "120", value: c.title, "aria-label": "Conversation title" });
+  const input = el("input", { type: "text", maxlength: String(LIMITS.title_chars), value: c.title, "aria-label": "Conversation title" });
   const form = el("form", { class: "dialog-form" }, el("label", {}, el("span", { text: "Title" }), input));
   const pending = modal({ title: "Rename conversation", body: [form], actions: [{ id: "save", label: "Save", primary: true }] });
   form.addEventListener("submit", (event) => { event.preventDefault(); form.closest("dialog").querySelector("button.primary").click(); });
