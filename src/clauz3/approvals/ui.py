@@ -10,7 +10,7 @@ from html import escape
 from typing import Any
 
 from clauz3._describe import reveal
-from clauz3.approvals.decisions import LABELS
+from clauz3.approvals.decisions import LABELS, MAX_FEEDBACK
 
 _CSS = """body{font:15px/1.45 system-ui,sans-serif;margin:0 auto;max-width:60rem;padding:1rem;color:#222}
 a{color:#1a4fa0}.badge{display:inline-block;padding:0 .4rem;border-radius:.3rem;background:#eee}
@@ -179,7 +179,7 @@ def request_page(r: dict[str, Any]) -> str:
         else:
             buttons += f"<p>{_e(profile.get('reason'))}</p>"
         actions = (f"<p>Expires at {_e(r['expires_at'])}</p><label for=\"feedback\">Feedback for the agent "
-                   f"(optional)</label><textarea id=\"feedback\" maxlength=\"4000\"></textarea>{buttons}"
+                   f"(optional)</label><textarea id=\"feedback\" maxlength=\"{MAX_FEEDBACK}\"></textarea>{buttons}"
                    "<p id=\"status\"></p>")
     else:
         label = LABELS.get(r.get("decision") or "", r["state"])

@@ -15,7 +15,7 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 from starlette.routing import Route, WebSocketRoute
 
-from .attachments import AttachmentError, public
+from .attachments import MAX_BYTES, AttachmentError, public
 from .checks import SIGN_IN_TEXT, HttpError, read_json_body, sign_in_response
 from .export import as_json, as_markdown, filename
 from .files import FilesError, browse, parse_query
@@ -202,7 +202,7 @@ async def upload_attachment(request: Request) -> Response:
     if conv is None or cid != conv.id:
         return _err(409, "stale_conversation", "This view was out of date; reload the page.")
     declared = request.headers.get("content-length")
-    if declared is not None and declared.isdigit() and int(declared) > 10_485_760:
+    if declared is not None and declared.isdigit() and int(declared) > MAX_BYTES:
         return _err(413, "too_large", "Attachments can be at most 10 MB.")
     try:
         meta = await host.attachments.save(conv.id, request.headers.get("x-clauz3-filename"), request.stream())
