@@ -12,7 +12,7 @@ import os
 from typing import TYPE_CHECKING, Any
 
 import acp
-from acp.schema import PermissionOption, ToolCallUpdate
+from acp.schema import PermissionOption, ToolCallStatus, ToolCallUpdate
 
 from . import replies
 from .bridge_client import UNAVAILABLE, BridgeUnavailable, ToolResult
@@ -216,7 +216,7 @@ class Turn:
             await self._finish(call_id, "failed", text)
             await self.say(text + (" Nothing ran." if tool == "run" else ""))
             return None
-        status = "failed" if result.is_error else "completed"
+        status: ToolCallStatus = "failed" if result.is_error else "completed"
         await self._finish(call_id, status, result.text, raw_output=result.structured, tool=tool)
         return result
 
@@ -234,10 +234,10 @@ class Turn:
         return getattr(outcome, "outcome", None) == "selected" and getattr(outcome, "option_id", None) == "allow"
 
     async def _finish(
-        self, call_id: str, status: str, text: str, *, raw_output: Any = None, tool: str | None = None
+        self, call_id: str, status: ToolCallStatus, text: str, *, raw_output: Any = None, tool: str | None = None
     ) -> None:
         content = [acp.tool_content(acp.text_block(text))] if text else None
-        update = acp.update_tool_call(call_id, status=status, content=content, raw_output=raw_output)  # type: ignore[arg-type]  # status is one of ACP's ToolCallStatus literals (pending, in_progress, completed, failed)
+        update = acp.update_tool_call(call_id, status=status, content=content, raw_output=raw_output)
         await self._update(update, tool=tool)
         self._open_tools.discard(call_id)
 
