@@ -272,7 +272,8 @@ async def drive(url: str, ws: Workspace, point: Point) -> Session:
     s = await Session.open(url)
     restore = await s.next(lambda f: f.get("method") == "clauz3/restore", timeout=10)
     s.cid = restore["params"]["state"]["conversation_id"]
-    await s.next(agent_ready)
+    if not agent_ready(restore):  # the agent starts with the service: it may be ready before we connect
+        await s.next(agent_ready)
     await point(s, ws)
     return s
 
@@ -354,7 +355,8 @@ async def reopen(url: str, cid: str) -> tuple[Session, dict[str, Any]]:
     listed = await s.conversations()
     assert cid in [c["id"] for c in listed]
     assert restore["params"]["state"]["conversation_id"] == cid
-    await s.next(agent_ready)  # the agent (and its bridge) started again for the restored conversation
+    if not agent_ready(restore):  # the agent (and its bridge) start again for the restored conversation
+        await s.next(agent_ready)
     return s, restore
 
 

@@ -110,7 +110,8 @@ async def ready(url: str) -> Session:
     s = await Session.open(url)
     restore = await s.next(lambda f: f.get("method") == "clauz3/restore", timeout=10)
     s.cid = restore["params"]["state"]["conversation_id"]
-    await s.next(agent_ready)
+    if not agent_ready(restore):  # the agent starts with the service: it may be ready before we connect
+        await s.next(agent_ready)
     return s
 
 
