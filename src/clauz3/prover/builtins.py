@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeAlias
 
 import z3
 
@@ -51,7 +51,9 @@ from clauz3.prover.values import (
     visible,
 )
 
-Model = Callable[[SymbolicExecutor, Any, list[Any], dict[str, Any]], Any]
+# The call a model answers: a builtin's (``len(x)``) or a method's (``s.find(x)``).
+CallNode: TypeAlias = ir.BuiltinCall | ir.MethodCall
+Model = Callable[[SymbolicExecutor, CallNode, list[Any], dict[str, Any]], Any]
 
 
 @dataclass(frozen=True)
@@ -67,11 +69,11 @@ def _src(node: Any) -> str:
 # ---------------------------------------------------------------------------------- builtins
 
 
-def _len(ex: SymbolicExecutor, node: Any, args: list[Any], kw: dict[str, Any]) -> Any:
+def _len(ex: SymbolicExecutor, node: CallNode, args: list[Any], kw: dict[str, Any]) -> Any:
     return length(val(args[0]))
 
 
-def _abs(ex: SymbolicExecutor, node: Any, args: list[Any], kw: dict[str, Any]) -> Any:
+def _abs(ex: SymbolicExecutor, node: CallNode, args: list[Any], kw: dict[str, Any]) -> Any:
     v = val(args[0])
     if is_float(v):
         return z3.fpAbs(v)
@@ -79,7 +81,7 @@ def _abs(ex: SymbolicExecutor, node: Any, args: list[Any], kw: dict[str, Any]) -
     return z3.If(x < 0, -x, x)
 
 
-def _round(ex: SymbolicExecutor, node: Any, args: list[Any], kw: dict[str, Any]) -> Any:
+def _round(ex: SymbolicExecutor, node: CallNode, args: list[Any], kw: dict[str, Any]) -> Any:
     """CPython's ``round``: half-to-even to an int; with literal digits, exact on known values."""
     v = val(args[0])
     if len(args) == 1:
@@ -108,11 +110,11 @@ def _round(ex: SymbolicExecutor, node: Any, args: list[Any], kw: dict[str, Any])
     return ex.ctx.fresh(F64, "round", abstract=True)
 
 
-def _bool(ex: SymbolicExecutor, node: Any, args: list[Any], kw: dict[str, Any]) -> Any:
+def _bool(ex: SymbolicExecutor, node: CallNode, args: list[Any], kw: dict[str, Any]) -> Any:
     return truthy(args[0]) if args else z3.BoolVal(False)
 
 
-def _float(ex: SymbolicExecutor, node: Any, args: list[Any], kw: dict[str, Any]) -> Any:
+def _float(ex: SymbolicExecutor, node: CallNode, args: list[Any], kw: dict[str, Any]) -> Any:
     if not args:
         return float_lit(0.0)
     v = val(args[0])
@@ -135,7 +137,7 @@ def _float(ex: SymbolicExecutor, node: Any, args: list[Any], kw: dict[str, Any])
     return int_to_float(v)
 
 
-def _ord(ex: SymbolicExecutor, node: Any, args: list[Any], kw: dict[str, Any]) -> Any:
+def _ord(ex: SymbolicExecutor, node: CallNode, args: list[Any], kw: dict[str, Any]) -> Any:
     s = val(args[0])
     ex.exception("TypeError", node, z3.Length(s) == 1, _src(node) or "ord(…)", (("text", s),))
     if not z3.is_string_value(z3.simplify(s)):
@@ -143,7 +145,7 @@ def _ord(ex: SymbolicExecutor, node: Any, args: list[Any], kw: dict[str, Any]) -
     return z3.StrToCode(s)
 
 
-def _chr(ex: SymbolicExecutor, node: Any, args: list[Any], kw: dict[str, Any]) -> Any:
+def _chr(ex: SymbolicExecutor, node: CallNode, args: list[Any], kw: dict[str, Any]) -> Any:
     n = to_int(val(args[0]))
     ex.exception("ValueError", node, z3.And(n >= 0, n <= 0x10FFFF), _src(node) or "chr(…)", (("code", n),))
     c = ops.const_int(n)
@@ -154,7 +156,7 @@ def _chr(ex: SymbolicExecutor, node: Any, args: list[Any], kw: dict[str, Any]) -
 
 
 def _minmax(which: str) -> Model:
-    def model(ex: SymbolicExecutor, node: Any, args: list[Any], kw: dict[str, Any]) -> Any:
+    def model(ex: SymbolicExecutor, node: CallNode, args: list[Any], kw: dict[str, Any]) -> Any:
         if len(args) == 1:
             coll = val(args[0])
             if not isinstance(coll, ListV):
@@ -173,7 +175,7 @@ def _minmax(which: str) -> Model:
     return model
 
 
-def _sum(ex: SymbolicExecutor, node: Any, args: list[Any], kw: dict[str, Any]) -> Any:
+def _sum(ex: SymbolicExecutor, node: CallNode, args: list[Any], kw: dict[str, Any]) -> Any:
     coll = val(args[0])
     start = args[1] if len(args) > 1 else kw.get("start", z3.IntVal(0))
     if not isinstance(coll, ListV):
@@ -184,7 +186,7 @@ def _sum(ex: SymbolicExecutor, node: Any, args: list[Any], kw: dict[str, Any]) -
     return total
 
 
-def _int(ex: SymbolicExecutor, node: Any, args: list[Any], kw: dict[str, Any]) -> Any:
+def _int(ex: SymbolicExecutor, node: CallNode, args: list[Any], kw: dict[str, Any]) -> Any:
     if not args:
         return z3.IntVal(0)
     v = val(args[0])
@@ -213,14 +215,14 @@ def _int(ex: SymbolicExecutor, node: Any, args: list[Any], kw: dict[str, Any]) -
     raise Unsupported("int() of this value")
 
 
-def _str(ex: SymbolicExecutor, node: Any, args: list[Any], kw: dict[str, Any]) -> Any:
+def _str(ex: SymbolicExecutor, node: CallNode, args: list[Any], kw: dict[str, Any]) -> Any:
     if not args:
         return z3.StringVal("")
     return ops.to_str(ex, node, args[0])
 
 
 def _collection(kind: str) -> Model:
-    def model(ex: SymbolicExecutor, node: Any, args: list[Any], kw: dict[str, Any]) -> Any:
+    def model(ex: SymbolicExecutor, node: CallNode, args: list[Any], kw: dict[str, Any]) -> Any:
         if kind == "dict":
             if not args:
                 return DictV([], [], [])
@@ -263,7 +265,7 @@ def _collection(kind: str) -> Model:
     return model
 
 
-def _range(ex: SymbolicExecutor, node: Any, args: list[Any], kw: dict[str, Any]) -> Any:
+def _range(ex: SymbolicExecutor, node: CallNode, args: list[Any], kw: dict[str, Any]) -> Any:
     bounds = [ops.const_int(a) for a in args]
     if any(b is None for b in bounds):
         raise Unsupported("range() with non-constant arguments")
@@ -271,7 +273,7 @@ def _range(ex: SymbolicExecutor, node: Any, args: list[Any], kw: dict[str, Any])
     return ListV(items, len(items), "list")
 
 
-def _enumerate(ex: SymbolicExecutor, node: Any, args: list[Any], kw: dict[str, Any]) -> Any:
+def _enumerate(ex: SymbolicExecutor, node: CallNode, args: list[Any], kw: dict[str, Any]) -> Any:
     src = val(args[0])
     start = ops.const_int(args[1]) if len(args) > 1 else ops.const_int(kw.get("start", z3.IntVal(0)))
     out = ListV([], 0, "list")
@@ -280,11 +282,11 @@ def _enumerate(ex: SymbolicExecutor, node: Any, args: list[Any], kw: dict[str, A
     return out
 
 
-def _print(ex: SymbolicExecutor, node: Any, args: list[Any], kw: dict[str, Any]) -> Any:
+def _print(ex: SymbolicExecutor, node: CallNode, args: list[Any], kw: dict[str, Any]) -> Any:
     return NONE_V
 
 
-def _isclose(ex: SymbolicExecutor, node: Any, args: list[Any], kw: dict[str, Any]) -> Any:
+def _isclose(ex: SymbolicExecutor, node: CallNode, args: list[Any], kw: dict[str, Any]) -> Any:
     for arg in (args[0], args[1], *kw.values()):
         ops._overflow_check(ex, node, val(arg))  # an int operand is converted to float first
     a, b = to_float(val(args[0])), to_float(val(args[1]))
@@ -299,20 +301,20 @@ def _isclose(ex: SymbolicExecutor, node: Any, args: list[Any], kw: dict[str, Any
                  z3.If(z3.Or(z3.fpIsInf(a), z3.fpIsInf(b)), z3.BoolVal(False), close))
 
 
-def _isinf(ex: SymbolicExecutor, node: Any, args: list[Any], kw: dict[str, Any]) -> Any:
+def _isinf(ex: SymbolicExecutor, node: CallNode, args: list[Any], kw: dict[str, Any]) -> Any:
     v = val(args[0])
     ops._overflow_check(ex, node, v)  # math.isinf(int) converts to float: OverflowError past 2**1024
     return z3.fpIsInf(v) if is_float(v) else z3.BoolVal(False)
 
 
-def _isnan(ex: SymbolicExecutor, node: Any, args: list[Any], kw: dict[str, Any]) -> Any:
+def _isnan(ex: SymbolicExecutor, node: CallNode, args: list[Any], kw: dict[str, Any]) -> Any:
     v = val(args[0])
     ops._overflow_check(ex, node, v)
     return z3.fpIsNaN(v) if is_float(v) else z3.BoolVal(False)
 
 
 def _rounding(mode: Callable[[], Any], name: str) -> Model:
-    def model(ex: SymbolicExecutor, node: Any, args: list[Any], kw: dict[str, Any]) -> Any:
+    def model(ex: SymbolicExecutor, node: CallNode, args: list[Any], kw: dict[str, Any]) -> Any:
         v = val(args[0])
         if not is_float(v):
             return to_int(v)
@@ -324,7 +326,7 @@ def _rounding(mode: Callable[[], Any], name: str) -> Model:
 
 
 def _const_float(x: float) -> Model:
-    def model(ex: SymbolicExecutor, node: Any, args: list[Any], kw: dict[str, Any]) -> Any:
+    def model(ex: SymbolicExecutor, node: CallNode, args: list[Any], kw: dict[str, Any]) -> Any:
         return float_lit(x)
     return model
 
@@ -332,14 +334,14 @@ def _const_float(x: float) -> Model:
 # ------------------------------------------------------------------------------------ methods
 
 
-def _startswith(ex: SymbolicExecutor, node: Any, args: list[Any], kw: dict[str, Any]) -> Any:
+def _startswith(ex: SymbolicExecutor, node: CallNode, args: list[Any], kw: dict[str, Any]) -> Any:
     s, p = val(args[0]), val(args[1])
     if isinstance(p, ListV):
         return z3.Or(*[z3.PrefixOf(raw(x), s) for x in p.items]) if p.items else z3.BoolVal(False)
     return z3.PrefixOf(p, s)
 
 
-def _endswith(ex: SymbolicExecutor, node: Any, args: list[Any], kw: dict[str, Any]) -> Any:
+def _endswith(ex: SymbolicExecutor, node: CallNode, args: list[Any], kw: dict[str, Any]) -> Any:
     s, p = val(args[0]), val(args[1])
     if isinstance(p, ListV):
         return z3.Or(*[z3.SuffixOf(raw(x), s) for x in p.items]) if p.items else z3.BoolVal(False)
@@ -363,18 +365,18 @@ def _search(args: list[Any]) -> Any:
     return z3.If(end - start < z3.Length(p), -1, z3.If(found < 0, -1, found + start))
 
 
-def _find(ex: SymbolicExecutor, node: Any, args: list[Any], kw: dict[str, Any]) -> Any:
+def _find(ex: SymbolicExecutor, node: CallNode, args: list[Any], kw: dict[str, Any]) -> Any:
     return _search(args)
 
 
-def _str_index(ex: SymbolicExecutor, node: Any, args: list[Any], kw: dict[str, Any]) -> Any:
+def _str_index(ex: SymbolicExecutor, node: CallNode, args: list[Any], kw: dict[str, Any]) -> Any:
     s = val(args[0])
     out = _search(args)
     ex.exception("ValueError", node, out >= 0, _src(node) or "str.index(…)", (("text", s),))
     return out
 
 
-def _join(ex: SymbolicExecutor, node: Any, args: list[Any], kw: dict[str, Any]) -> Any:
+def _join(ex: SymbolicExecutor, node: CallNode, args: list[Any], kw: dict[str, Any]) -> Any:
     sep, coll = val(args[0]), val(args[1])
     if not isinstance(coll, ListV):
         raise Unsupported("str.join over a collection of unknown length")
@@ -389,7 +391,7 @@ def _join(ex: SymbolicExecutor, node: Any, args: list[Any], kw: dict[str, Any]) 
 
 
 def _abstract_str(fact: str) -> Model:
-    def model(ex: SymbolicExecutor, node: Any, args: list[Any], kw: dict[str, Any]) -> Any:
+    def model(ex: SymbolicExecutor, node: CallNode, args: list[Any], kw: dict[str, Any]) -> Any:
         folded = fold_method(node.method, args) if hasattr(node, "method") else None
         if folded is not None:
             return folded
@@ -401,15 +403,16 @@ def _abstract_str(fact: str) -> Model:
     return model
 
 
-def _abstract_test(ex: SymbolicExecutor, node: Any, args: list[Any], kw: dict[str, Any]) -> Any:
+def _abstract_test(ex: SymbolicExecutor, node: CallNode, args: list[Any], kw: dict[str, Any]) -> Any:
     """``isdigit`` and friends: exact on known ASCII text, else an unconstrained bool."""
+    assert isinstance(node, ir.MethodCall)  # registered for str methods only
     folded = fold_method(node.method, args)
     if folded is not None:
         return folded
     return ex.ctx.fresh_bool(node.method)
 
 
-def _str_count(ex: SymbolicExecutor, node: Any, args: list[Any], kw: dict[str, Any]) -> Any:
+def _str_count(ex: SymbolicExecutor, node: CallNode, args: list[Any], kw: dict[str, Any]) -> Any:
     s, p = val(args[0]), val(args[1])
     out = ex.ctx.fresh(z3.IntSort(), "count", abstract=True)
     ex.ctx.assume(z3.And(out >= 0, out <= z3.Length(s) + 1))
@@ -418,7 +421,7 @@ def _str_count(ex: SymbolicExecutor, node: Any, args: list[Any], kw: dict[str, A
     return out
 
 
-def _split(ex: SymbolicExecutor, node: Any, args: list[Any], kw: dict[str, Any]) -> Any:
+def _split(ex: SymbolicExecutor, node: CallNode, args: list[Any], kw: dict[str, Any]) -> Any:
     folded = fold_method("split", args)
     if folded is not None:
         return folded
@@ -435,7 +438,7 @@ def _split(ex: SymbolicExecutor, node: Any, args: list[Any], kw: dict[str, Any])
     return TListV(n, elem, ir.STR, _src(node) or "str.split(…)")
 
 
-def _list_index(ex: SymbolicExecutor, node: Any, args: list[Any], kw: dict[str, Any]) -> Any:
+def _list_index(ex: SymbolicExecutor, node: CallNode, args: list[Any], kw: dict[str, Any]) -> Any:
     coll, item = val(args[0]), args[1]
     if not isinstance(coll, ListV):
         raise Unsupported("list.index over a collection of unknown length")
@@ -447,7 +450,7 @@ def _list_index(ex: SymbolicExecutor, node: Any, args: list[Any], kw: dict[str, 
     return result
 
 
-def _list_count(ex: SymbolicExecutor, node: Any, args: list[Any], kw: dict[str, Any]) -> Any:
+def _list_count(ex: SymbolicExecutor, node: CallNode, args: list[Any], kw: dict[str, Any]) -> Any:
     coll, item = val(args[0]), args[1]
     if not isinstance(coll, ListV):
         raise Unsupported("list.count over a collection of unknown length")
@@ -456,7 +459,7 @@ def _list_count(ex: SymbolicExecutor, node: Any, args: list[Any], kw: dict[str, 
     return z3.Sum(*terms) if terms else z3.IntVal(0)
 
 
-def _dict_get(ex: SymbolicExecutor, node: Any, args: list[Any], kw: dict[str, Any]) -> Any:
+def _dict_get(ex: SymbolicExecutor, node: CallNode, args: list[Any], kw: dict[str, Any]) -> Any:
     d, key = val(args[0]), args[1]
     default = args[2] if len(args) > 2 else NONE_V
     if isinstance(d, DictV):
@@ -474,7 +477,7 @@ def _dict_get(ex: SymbolicExecutor, node: Any, args: list[Any], kw: dict[str, An
 
 
 def _dict_view(which: str) -> Model:
-    def model(ex: SymbolicExecutor, node: Any, args: list[Any], kw: dict[str, Any]) -> Any:
+    def model(ex: SymbolicExecutor, node: CallNode, args: list[Any], kw: dict[str, Any]) -> Any:
         d = val(args[0])
         if not isinstance(d, DictV):
             raise Unsupported(f"dict.{which}() of a dict of unknown size")
@@ -488,7 +491,8 @@ def _dict_view(which: str) -> Model:
 
 
 def _mutator(which: str) -> Model:
-    def model(ex: SymbolicExecutor, node: Any, args: list[Any], kw: dict[str, Any]) -> Any:
+    def model(ex: SymbolicExecutor, node: CallNode, args: list[Any], kw: dict[str, Any]) -> Any:
+        assert isinstance(node, ir.MethodCall)  # registered for list.append/extend and set.add only
         if not isinstance(node.obj, ir.Name):
             raise Unsupported(f"{which} on something that is not a local name")
         cur = check(ex.frame.env[node.obj.id])
