@@ -142,3 +142,26 @@ def test_the_second_red_team_catches_a_prover_that_drops_a_guarantee(driver: str
     rows, _ = run_driver(cmd, write(tmp_path, [program]), drop=drop)
     assert rows[program]["verdict"] == "proved", rows
     assert rows[program]["violation"], rows
+
+
+def test_a_sweep_of_operator_and_builtin_texts_never_proves_a_lie(tmp_path: Path) -> None:
+    """Every 4th case of the sweep (≈1,200 expressions): the lie must never hold in a proof (a proved
+    one would send its text and be caught), and the truths must mostly prove, or the sweep means nothing."""
+    from redteam2_programs import sweep
+
+    cases = sweep(every=4)
+    for kind, index in (("lie", 0), ("truth", 1)):
+        folder = tmp_path / kind
+        folder.mkdir()
+        files = []
+        for name, case in sorted(cases.items()):
+            path = folder / f"{name}.py"
+            path.write_text(render(HEADER + GEN_DEFS + DEFS, case[index], case[2]))
+            files.append(path)
+        rows, summary = run_driver(GEN_DRIVER, files, runs=2)
+        assert summary["tried"] == len(cases) >= 1000, summary
+        assert_clean(rows)
+        if kind == "lie":
+            assert summary["proved"] == 0, [n for n, r in rows.items() if r["verdict"] == "proved"][:20]
+        else:
+            assert summary["proved"] >= 0.8 * len(cases), summary

@@ -365,3 +365,80 @@ B.update({
  "n_div_neg_tiny_ok": nt("0.0", "-1 / 10 ** 400"),
 })
 GEN2_PROGRAMS.update(B)
+
+# int/float comparisons and conversions past 2**53 (Python compares exactly; conversion rounds half-even).
+
+B3: dict[str, tuple[str, str]] = {
+ "m_big_plus_zero": nt("9007199254740992.0", "(2 ** 53 + 1) + 0.0"),
+ "m_big_half_even": nt("9007199254740996.0", "(2 ** 53 + 3) * 1.0"),
+ "m_big_float_call": nt("9007199254740992.0", "float(2 ** 53 + 1)"),
+ "m_max_big_int_float": nt("9007199254740993", "max(2.0 ** 53, 2 ** 53 + 1)"),
+ "m_min_big_int_float": nt("9007199254740992.0", "min(2 ** 53 + 1, 2.0 ** 53)"),
+ "m_sorted_big": nt("9007199254740993", "sorted([2 ** 53 + 1, 2.0 ** 53])[1]"),
+ "m_cmp_big_gt": ("g.max_pay(0)", "if 2 ** 53 + 1 > 2.0 ** 53:\n    pay(5)"),
+ "m_cmp_big_le": ("g.max_pay(0)", "if not (2 ** 53 + 1 <= 2.0 ** 53):\n    pay(5)"),
+ "m_cmp_big_in": ("g.max_pay(0)", "if 2 ** 53 + 1 not in [2.0 ** 53]:\n    pay(5)"),
+ "m_key_big": nt("b", 'd = {2.0 ** 53: "a"}\nd[2 ** 53 + 1] = "b"\nx = d[2 ** 53 + 1]', "") ,
+ "m_unknown_big_eq": ("g.max_pay(0)", 'n = read_big("k")\nif n == n * 1.0:\n    pass\nelse:\n    pay(5)'),
+ "m_unknown_big_lt": ("g.max_pay(0)", 'n = read_big("k")\nif n < n + 0.0:\n    pay(5)'),
+ "m_int_float_sub": nt("0.0", "(2 ** 53 + 1) - 2.0 ** 53"),
+ "m_float_int_floor_cmp": ("g.max_pay(0)", "x = 1e16 + 1\nif math.floor(x) != 10 ** 16:\n    pay(5)"),
+ "m_round_big": nt("9007199254740993", "round(2 ** 53 + 1)"),
+ "m_round_big_nd": nt("9007199254740990", "round(2 ** 53 + 1, -1)"),
+ "m_int_of_big_float": nt("9007199254740992", "int(2.0 ** 53 + 1)"),
+ "m_huge_int_to_float_overflow": ("g.locked_at_end('front')", 'unlock("front")\nx = 10 ** 400 * 1.0\nlock("front")'),
+ "m_huge_int_cmp_float": ("g.max_pay(0)", "if 10 ** 400 > 1e308:\n    pay(5)"),
+ "m_sum_big_float": nt("9007199254740992.0", "sum([2.0 ** 53, 1])"),
+ "m_sum_big_int_first": nt("9007199254740994.0", "sum([2 ** 53 + 1, 1.0])"),
+}
+B3["m_key_big"] = ("g.never_to('b')", 'd = {2.0 ** 53: "a"}\nd[2 ** 53 + 1] = "b"\nsend(d[2 ** 53 + 1], 1)')
+GEN2_PROGRAMS.update(B3)
+
+
+# A sweep: every operator and numeric builtin over a pool of bool/int/float edge values, folded as
+# constants, through a branch merge, and through a helper; CPython's own text of the result is what
+# the run sends, so `never_to(<that text>)` is a lie the prover must never prove, and
+# `never_to("x" + <that text>)` a truth it proves only if it knows the text exactly.
+SWEEP_VALUES = ("True", "False", "0", "1", "-1", "3", "0.0", "-0.0", "0.5", "-1.5", "1e16", "(2 ** 53 + 1)", "2.5")
+SWEEP_OPS = ("+", "-", "*", "/", "//", "%", "**", "&", "|", "^", "<<", ">>", "<", "==", "and", "or")
+SWEEP_UNARY = ("-{}", "+{}", "~{}", "not {}", "abs({})", "int({})", "float({})", "bool({})", "round({})", "round({}, 1)",
+               "str({})", "math.floor({})", "math.ceil({})", "math.trunc({})")
+SWEEP_CALLS = ("min({0}, {1})", "max({0}, {1})", "sum([{0}, {1}])", "sorted([{0}, {1}])[0]", "sum([{0}], {1})",
+               "pow({0}, {1})", "divmod({0}, {1})[0]", "[{0}, {1}].count(True)", "[{0}, {1}].index({0})")
+_HUGE = ("2 ** 53 + 1", "1e16")  # as an exponent or a shift: too big to compute here (refused there)
+
+
+def _text(expr: str) -> str | None:
+    import math
+
+    if any(f"{op} ({h})" in expr or f"{op} {h}" in expr for op in ("**", "<<") for h in _HUGE) or (
+            expr.startswith("pow(") and any(f", {h})" in expr or f", ({h}))" in expr for h in _HUGE)):
+        return None
+    try:
+        value = eval(expr, {"math": math})  # our own constant expressions
+        text = str(value)
+    except Exception:  # raises in CPython: not a text the run sends
+        return None
+    return text if value == value and len(text) < 60 else None  # NaN texts vary by sign; long ones add nothing
+
+
+def sweep(every: int = 1) -> dict[str, tuple[str, str, str]]:
+    """name -> (the lie, the truth, body); every N-th case."""
+    import itertools
+
+    exprs: list[tuple[str, str]] = []
+    exprs += [(f"{a} {op} {b}", "const") for a, op, b in itertools.product(SWEEP_VALUES, SWEEP_OPS, SWEEP_VALUES)]
+    for u, a in itertools.product(SWEEP_UNARY, SWEEP_VALUES):
+        exprs += [(u.format(a), "const"), (u.format(a), "merge"), (u.format(a), "helper")]
+    exprs += [(f.format(a, b), "const") for f, a, b in itertools.product(SWEEP_CALLS, SWEEP_VALUES, SWEEP_VALUES)]
+    exprs += [(f"{a} {op} {b}", "merge") for a, op, b in itertools.product(SWEEP_VALUES[:8], SWEEP_OPS, SWEEP_VALUES[:8])]
+    out: dict[str, tuple[str, str, str]] = {}
+    for i, (expr, how) in enumerate(exprs):
+        text = _text(expr)
+        if text is None or i % every:
+            continue
+        body = {"const": f"send(str({expr}), 1)",
+                "merge": f'x = ({expr}) if read_flag("c") else ({expr})\nsend(str(x), 1)',
+                "helper": f"x = ident({expr})\nsend(str(x), 1)"}[how]
+        out[f"sweep_{how}_{i}"] = (f"g.never_to({text!r})", f"g.never_to({'x' + text!r})", body)
+    return out
