@@ -77,7 +77,7 @@ def _operand_detail(expr: ir.Expr | None, value: Any) -> tuple[tuple[str, Any], 
     return ()
 
 
-def _overflow_check(ex: SymbolicExecutor, node: Any, v: Any) -> None:
+def _overflow_check(ex: SymbolicExecutor, node: ir.Expr, v: Any) -> None:
     """``float(int)`` raises OverflowError when the int is too large for binary64."""
     v = raw(v)
     if not is_int(v):
@@ -106,11 +106,11 @@ def lift(ex: SymbolicExecutor, args: list[Any], fn: Callable[[list[Any]], Any]) 
     return fn(args)
 
 
-def binop(ex: SymbolicExecutor, node: Any, op: str, a: Any, b: Any) -> Any:
+def binop(ex: SymbolicExecutor, node: ir.Expr, op: str, a: Any, b: Any) -> Any:
     return lift(ex, [a, b], lambda xs: _binop(ex, node, op, xs[0], xs[1]))
 
 
-def _binop(ex: SymbolicExecutor, node: Any, op: str, a: Any, b: Any) -> Any:
+def _binop(ex: SymbolicExecutor, node: ir.Expr, op: str, a: Any, b: Any) -> Any:
     a, b = val(a), val(b)
     if op == "+" and is_str(a) and is_str(b):
         return z3.Concat(a, b)
@@ -168,7 +168,7 @@ def _binop(ex: SymbolicExecutor, node: Any, op: str, a: Any, b: Any) -> Any:
     raise Unsupported(f"operator {op}")
 
 
-def _bitop(ex: SymbolicExecutor, node: Any, op: str, a: Any, b: Any) -> Any:
+def _bitop(ex: SymbolicExecutor, node: ir.Expr, op: str, a: Any, b: Any) -> Any:
     if op in ("&", "|", "^") and is_bool(a) and is_bool(b):
         # Python: bool & bool is a bool (`str(True & True)` is "True", not "1"), as the checker types it.
         return {"&": z3.And, "|": z3.Or, "^": z3.Xor}[op](a, b)
@@ -194,7 +194,7 @@ def _bitop(ex: SymbolicExecutor, node: Any, op: str, a: Any, b: Any) -> Any:
     return ex.ctx.fresh(z3.IntSort(), "bitop", abstract=True)
 
 
-def _float_op(ex: SymbolicExecutor, node: Any, op: str, a: Any, b: Any) -> Any:
+def _float_op(ex: SymbolicExecutor, node: ir.Expr, op: str, a: Any, b: Any) -> Any:
     if op == "/" and not is_float(a) and not is_float(b):
         x, y = to_int(a), to_int(b)
         ex.exception("ZeroDivisionError", node, y != 0, _src(node) or "… / …",
@@ -227,7 +227,7 @@ def _float_op(ex: SymbolicExecutor, node: Any, op: str, a: Any, b: Any) -> Any:
     raise Unsupported(f"operator {op} on floats")
 
 
-def _float_pow(ex: SymbolicExecutor, node: Any, fa: Any, fb: Any) -> Any:
+def _float_pow(ex: SymbolicExecutor, node: ir.Expr, fa: Any, fb: Any) -> Any:
     """``**`` with a float operand, as the interpreter runs it (semantics.power): exact on constants;
     otherwise an abstract float, with the three exceptions as obligations (conservative conditions)."""
     from clauz3.prover.strfold import known_float
@@ -290,11 +290,11 @@ def _unary(ex: SymbolicExecutor, node: ir.UnaryOp, v: Any) -> Any:
 # -------------------------------------------------------------------------------- comparison
 
 
-def compare(ex: SymbolicExecutor, node: Any, op: str, a: Any, b: Any) -> Any:
+def compare(ex: SymbolicExecutor, node: ir.Expr, op: str, a: Any, b: Any) -> Any:
     return lift(ex, [a, b], lambda xs: _compare(ex, node, op, xs[0], xs[1]))
 
 
-def _compare(ex: SymbolicExecutor, node: Any, op: str, a: Any, b: Any) -> Any:
+def _compare(ex: SymbolicExecutor, node: ir.Expr, op: str, a: Any, b: Any) -> Any:
     if op in ("==", "!=", "is", "is_not"):
         ca, cb = check(a), check(b)
         if isinstance(cb, ColumnV) or isinstance(ca, ColumnV) or _columns(cb) or _columns(ca):
@@ -554,11 +554,11 @@ def append_if(lst: ListV, cond: Any, value: Any) -> ListV:
 # ---------------------------------------------------------------------------------- to_str
 
 
-def to_str(ex: SymbolicExecutor, node: Any, v: Any) -> Any:
+def to_str(ex: SymbolicExecutor, node: ir.Expr, v: Any) -> Any:
     return lift(ex, [v], lambda xs: _to_str(ex, node, xs[0]))
 
 
-def _to_str(ex: SymbolicExecutor, node: Any, v: Any) -> Any:
+def _to_str(ex: SymbolicExecutor, node: ir.Expr, v: Any) -> Any:
     v = val(v)
     if is_str(v):
         return v
