@@ -123,7 +123,7 @@ class Executor:
         site = Site(kind=kind, key=key, line=line, col=col, subject=subject, **extra)
         self.ctx.obligation(site, self.pc, cond, details)
 
-    def exception(self, name: str, node: Any, cond: Any, expression: str,
+    def exception(self, name: str, node: ir.Expr | ir.Stmt, cond: Any, expression: str,
                   details: tuple[tuple[str, Any], ...] = ()) -> None:
         line, col = node.line, node.col
         fn = self.fn_stack[-1].name if self.fn_stack else ""

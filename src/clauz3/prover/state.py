@@ -209,7 +209,7 @@ class SymbolicExecutor(Protocol):
     def obligation(self, kind: str, key: tuple[Any, ...], line: int, col: int, subject: str, cond: Any,
                    details: tuple[tuple[str, Any], ...] = (), **extra: Any) -> None: ...
 
-    def exception(self, name: str, node: Any, cond: Any, expression: str,
+    def exception(self, name: str, node: ir.Expr | ir.Stmt, cond: Any, expression: str,
                   details: tuple[tuple[str, Any], ...] = ()) -> None: ...
 
     def fresh_value(self, t: ir.Type, hint: str, *, label: str = "", role: str = "",
