@@ -174,7 +174,7 @@ class RssSampler:
     ``tree_pss_peak`` (sampled every fifth round: smaps_rollup costs more) shares them out instead.
     """
 
-    def __init__(self, root: int, service_marker: str = "clauz3.sessions.service", period: float = 0.02) -> None:
+    def __init__(self, root: int, service_marker: str = "clauz3.sessions.web.service", period: float = 0.02) -> None:
         self.root = root
         self.marker = service_marker
         self.period = period

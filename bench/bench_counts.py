@@ -110,7 +110,7 @@ def qb11_receipts_accepted() -> tuple[int, int]:
 
 def qb14_files_escapes(tries: int = 10_000) -> tuple[int, int]:
     """(escapes, reads)."""
-    from clauz3.sessions.files import FilesError, browse, parse_query
+    from clauz3.sessions.web.files import FilesError, browse, parse_query
 
     tmp = Path(tempfile.mkdtemp(prefix="clauz3-bench-files-"))
     try:

@@ -59,7 +59,7 @@ def _frame_agent(text: str) -> dict[str, object]:
 
 
 def build_history(path: Path) -> None:
-    from clauz3.sessions.store import ConversationStore, frame_text
+    from clauz3.sessions.store.store import ConversationStore, frame_text
 
     path.mkdir(parents=True, exist_ok=True)
     ConversationStore.open(path, PROJECT).close()  # the real schema, through the real migrations
@@ -101,8 +101,8 @@ def build_history(path: Path) -> None:
 
 
 def _history_store():  # type: ignore[no-untyped-def]
-    from clauz3.sessions.store import ConversationStore
-    from clauz3.sessions.store_schema import USER_VERSION
+    from clauz3.sessions.store.store import ConversationStore
+    from clauz3.sessions.store.store_schema import USER_VERSION
 
     marker = CACHE / "built"
     stamp = f"{BUILD_VERSION}/{USER_VERSION}/{CONVERSATIONS}x{MESSAGES}"

@@ -1,8 +1,8 @@
 """Protocols are parsed once, at their edge (issue 15, acceptance 3).
 
-- ACP: only the ACP client modules (``sessions/acp_*.py``), the provider adapters (they speak ACP)
+- ACP: only the ACP client modules (``sessions/agent/acp_*.py``), the provider adapters (they speak ACP)
   and the demo agent (the other side of the wire) name ACP fields; the store, export, terminal and
-  page read :mod:`clauz3.sessions.acp_messages`' typed messages or the page's own JSON.
+  page read :mod:`clauz3.sessions.agent.acp_messages`' typed messages or the page's own JSON.
 - MCP: in the bridge and the host, only ``bridge/server.py`` touches a ``tools/call`` request's raw ``arguments``, and only
   ``bridge/schemas.py`` validates them into typed values.
 - HTTP: a JSON body is read only in route modules, which validate it there.
@@ -27,11 +27,11 @@ ACP_FIELDS = frozenset({
     "promptCapabilities", "protocolVersion", "agent_message_chunk", "tool_call_update", "user_message_chunk",
     "agent_thought_chunk",
 })
-ACP_EDGE = ("sessions/acp_", "sessions/providers/", "agents/")
+ACP_EDGE = ("sessions/agent/acp_", "sessions/agent/providers/", "agents/")
 MCP_EDGE = {"bridge/server.py"}
 HTTP_BODY_READERS = frozenset({"read_json_body", "read_json"})
-HTTP_EDGE = {"sessions/routes.py", "sessions/workspace_routes.py", "approvals/app.py"}
-HTTP_DEFINERS = {"sessions/checks.py", "approvals/transport.py"}  # define the readers, call none
+HTTP_EDGE = {"sessions/web/routes.py", "sessions/web/workspace_routes.py", "approvals/app.py"}
+HTTP_DEFINERS = {"sessions/web/checks.py", "approvals/transport.py"}  # define the readers, call none
 _JS_WORD = re.compile(r"\b[A-Za-z_]+\b")
 
 
@@ -96,7 +96,7 @@ def test_only_the_typed_messages_module_matches_on_an_update_kind() -> None:
     matching = [rel for rel, text in _files(".py") if rel.startswith("sessions/")
                 and any(isinstance(n, ast.Match) for n in ast.walk(ast.parse(text)))
                 and "agent_message_chunk" in acp_names(rel, text)]
-    assert matching == ["sessions/acp_messages.py"]
+    assert matching == ["sessions/agent/acp_messages.py"]
 
 
 def test_mcp_arguments_are_read_only_by_the_bridge_routes() -> None:
@@ -122,7 +122,7 @@ def test_http_bodies_are_read_only_in_route_modules() -> None:
     reads = {rel: n for rel, text in _files(".py") if (n := http_body_reads(text))}
     outside = {rel: n for rel, n in reads.items() if rel not in HTTP_EDGE}
     assert outside == {}, f"HTTP bodies read outside the route modules: {outside}"
-    assert {"sessions/routes.py", "sessions/workspace_routes.py"} <= set(reads)  # the scan sees them
+    assert {"sessions/web/routes.py", "sessions/web/workspace_routes.py"} <= set(reads)  # the scan sees them
     assert all(not http_body_reads((SRC / rel).read_text(encoding="utf-8")) for rel in HTTP_DEFINERS)
     assert http_body_reads("async def f(request):\n    return await request.json()\n") == 1
 
@@ -133,6 +133,6 @@ def test_http_bodies_are_read_only_in_route_modules() -> None:
     {"method": "clauz3/agent", "params": {"kind": "text", "text": "hi"}},
 ])
 def test_the_page_gets_its_own_versioned_json(frame: dict[str, object]) -> None:
-    from clauz3.sessions.page_frames import page_frame
+    from clauz3.sessions.web.page_frames import page_frame
 
     assert page_frame(frame) == {"method": "clauz3/agent", "params": {"v": 1, "kind": "text", "text": "hi"}}

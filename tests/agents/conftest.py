@@ -13,9 +13,9 @@ from typing import Any
 
 import pytest
 
-from clauz3.sessions.acp_client import AcpClient
-from clauz3.sessions.acp_params import SessionParams
-from clauz3.sessions.process_group import AgentLaunch
+from clauz3.sessions.agent.acp_client import AcpClient
+from clauz3.sessions.agent.acp_params import SessionParams
+from clauz3.sessions.agent.process_group import AgentLaunch
 
 FAKE_BRIDGE = Path(__file__).parent / "fixtures" / "fake_bridge.py"
 DEMO_ARGV = [sys.executable, "-P", "-m", "clauz3.agents.demo"]

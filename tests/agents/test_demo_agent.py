@@ -15,8 +15,8 @@ from conftest import DEMO_ARGV, Bridge, params
 from clauz3.agents.demo import replies
 from clauz3.agents.demo.programs import Modules, build
 from clauz3.agents.demo.script import STARTERS
-from clauz3.sessions.acp_client import AcpClient, AcpError
-from clauz3.sessions.acp_messages import AgentText, PermissionRefused, ToolCall, TurnEnded
+from clauz3.sessions.agent.acp_client import AcpClient, AcpError
+from clauz3.sessions.agent.acp_messages import AgentText, PermissionRefused, ToolCall, TurnEnded
 
 SEND_MOCK_EMAIL = next(k for k in STARTERS if k.startswith("Use the mock email library"))
 

@@ -1,4 +1,4 @@
-"""The bridge against the host's real lifetime server (sessions/lifetime.py): same protocol both ends."""
+"""The bridge against the host's real lifetime server (sessions/conversation/lifetime.py): same protocol both ends."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from mcp.client.stdio import stdio_client
 
 from clauz3.approvals.mock import MockApprovalService
 from clauz3.runs.records import RunRecord
-from clauz3.sessions import lifetime
+from clauz3.sessions.conversation import lifetime
 
 from .conftest import EMAIL_PROGRAM, bridge_args, credentials, text_of
 

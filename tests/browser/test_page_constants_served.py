@@ -6,7 +6,7 @@ from pathlib import Path
 
 from browser_harness import PageOnlyBridge, needs_chromium, open_page
 
-from clauz3.sessions.conversation import MAX_PROMPT
+from clauz3.sessions.conversation.conversation import MAX_PROMPT
 
 pytestmark = needs_chromium
 

@@ -14,7 +14,7 @@ from pathlib import Path
 import httpx
 import websockets
 
-from clauz3.sessions.providers.table import CLAUDE_FALLBACK
+from clauz3.sessions.agent.providers.table import CLAUDE_FALLBACK
 
 LINK = "Open this private link: "
 

@@ -34,8 +34,8 @@ import pytest
 import websockets
 from test_ui_launcher import LINK, env_for
 
-from clauz3.sessions import launcher as launcher_module
-from clauz3.sessions.config import CONFIG_ENV, LaunchConfig
+from clauz3.sessions.launch import launcher as launcher_module
+from clauz3.sessions.launch.config import CONFIG_ENV, LaunchConfig
 from clauz3.tutorials import EMAIL
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # tests/, for proc_tree
@@ -73,7 +73,7 @@ def test_ui_json_is_0600_in_a_0700_dir_when_the_service_starts(tmp_path: Path,
     assert seen["regular"] and seen["file_mode"] == 0o600 and seen["dir_mode"] == 0o700
     assert seen["name"] == "ui.json" and seen["prefix"].startswith("clauz3-ui-")
     assert seen["parent"] == temp_root and seen["new_session"] is True
-    assert seen["argv"][1:4] == ["-I", "-m", "clauz3.sessions.service"] and len(seen["pass_fds"]) == 2
+    assert seen["argv"][1:4] == ["-I", "-m", "clauz3.sessions.web.service"] and len(seen["pass_fds"]) == 2
     assert seen["content"]["login_token"] and seen["content"]["project"] == str(project)
     assert not any(k in seen["content"] for k in ("signing_key", "submission_token", "session_secret"))
     assert list(temp_root.iterdir()) == []  # <tmp> removed on the way out
@@ -162,11 +162,11 @@ def test_enter_link_env_and_kill_9_of_the_service_during_approval(tmp_path: Path
 
         asyncio.run(sign_in_and_await_approval(link))
         [service] = children(launcher.pid)
-        assert cmdline(service)[1:4] == ["-I", "-m", "clauz3.sessions.service"]
+        assert cmdline(service)[1:4] == ["-I", "-m", "clauz3.sessions.web.service"]
         # (The service's own /proc environ still shows its start-up block; what counts is its children's.)
         descendants = proc_tree.descendants(service)
         modules = {m for pid in descendants for m in cmdline(pid)}
-        for needed in ("clauz3.sessions.supervisor", "clauz3.agents.demo", "clauz3.bridge"):
+        for needed in ("clauz3.sessions.agent.supervisor", "clauz3.agents.demo", "clauz3.bridge"):
             assert needed in modules, (needed, sorted(modules))
         # The awaiting run's worker: a cold ``clauz3.runs.worker`` or a fork of the warm template (01 WARM-1).
         workers = [p for p in descendants if {"clauz3.runs.worker", "clauz3.bridge.warm"} & set(cmdline(p))]

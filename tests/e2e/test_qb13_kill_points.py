@@ -362,7 +362,7 @@ async def reopen(url: str, cid: str) -> tuple[Session, dict[str, Any]]:
 
 # ----------------------------------------------------------------------------------- checks
 
-SUPERVISOR = "clauz3.sessions.supervisor"
+SUPERVISOR = "clauz3.sessions.agent.supervisor"
 AGENT = "clauz3.agents.demo"
 BRIDGE = "clauz3.bridge "
 WORKER = "worker"

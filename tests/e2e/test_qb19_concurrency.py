@@ -45,7 +45,7 @@ import websockets
 from test_qb13_kill_points import TUTORIAL_TOOLS, Session, agent_ready, run_in, state
 from test_ui_launcher import env_for, first_link
 
-from clauz3.sessions.store import ConversationStore, StoreError
+from clauz3.sessions.store.store import ConversationStore, StoreError
 from clauz3.tutorials import EMAIL
 
 STARTER = EMAIL.starters[0].text

@@ -16,7 +16,7 @@ import httpx
 import pytest
 from terminal_helpers import LINK_RE, clauz3, env_for, make_project, stop_reasons, stored, user_texts
 
-from clauz3.sessions.lease import acquire_conversation_lock
+from clauz3.sessions.store.lease import acquire_conversation_lock
 
 WAIT = 60.0
 CONVERSATION_RE = re.compile(r"Clauz3 conversation: ([0-9a-f-]{36})")

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 from terminal_helpers import env_for, make_project
 
-from clauz3.sessions.providers.claude import restriction_flags_ok
+from clauz3.sessions.agent.providers.claude import restriction_flags_ok
 
 FAKE = """#!{python}
 import asyncio, json, os, sys

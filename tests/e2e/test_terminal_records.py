@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 from terminal_helpers import make_project
 
-from clauz3.sessions.store import ConversationStore
-from clauz3.sessions.terminal_records import (
+from clauz3.sessions.store.store import ConversationStore
+from clauz3.sessions.terminal.terminal_records import (
     RecordError,
     accept_changes,
     compare,

@@ -16,9 +16,9 @@ from typing import Any
 
 import pytest
 
-from clauz3.sessions.acp_client import AcpClient
-from clauz3.sessions.providers import build_launch, check
-from clauz3.sessions.providers.launch import ProviderLaunch, remove_private_dir
+from clauz3.sessions.agent.acp_client import AcpClient
+from clauz3.sessions.agent.providers import build_launch, check
+from clauz3.sessions.agent.providers.launch import ProviderLaunch, remove_private_dir
 
 REPO = Path(__file__).resolve().parents[2]
 PREFIX = Path(os.environ.get("CLAUZ3_TEST_NPM_PREFIX", REPO / ".cache" / "test-npm"))

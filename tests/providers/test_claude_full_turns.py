@@ -34,8 +34,8 @@ from fake_anthropic import HELLO, RUN_TOOL, FakeAnthropic, Request, Text, ToolUs
 from clauz3.agents.demo.programs import Modules, build
 from clauz3.agents.demo.script import Email
 from clauz3.layers.skills import BASE_INSTRUCTIONS
-from clauz3.sessions.providers import claude
-from clauz3.sessions.providers.table import CLAUDE_ACP_PACKAGE, CLAUDE_ACP_PIN
+from clauz3.sessions.agent.providers import claude
+from clauz3.sessions.agent.providers.table import CLAUDE_ACP_PACKAGE, CLAUDE_ACP_PIN
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "browser"))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # tests/, for proc_tree
@@ -135,7 +135,7 @@ class Workspace:
         """The claude-agent-acp processes (not their supervisors) under this service."""
         return [p for p in descendants(self.proc.pid)
                 if any("claude-agent-acp" in a for a in cmdline(p))
-                and not any("clauz3.sessions.supervisor" in a for a in cmdline(p))]
+                and not any("clauz3.sessions.agent.supervisor" in a for a in cmdline(p))]
 
     def updates(self, kind: str | None = None) -> list[dict[str, Any]]:
         """The agent updates the page received live (its own ``clauz3/agent`` JSON), in order."""

@@ -7,8 +7,8 @@ import sys
 
 import pytest
 
-from clauz3.sessions.providers import adapter_env, check
-from clauz3.sessions.providers.availability import DEV_ADAPTER_PREFIX
+from clauz3.sessions.agent.providers import adapter_env, check
+from clauz3.sessions.agent.providers.availability import DEV_ADAPTER_PREFIX
 
 
 def test_a_registered_adapter_replaces_the_provider_command(monkeypatch: pytest.MonkeyPatch) -> None:

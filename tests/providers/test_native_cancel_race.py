@@ -7,7 +7,7 @@ from typing import Any
 
 from acp.schema import TextContentBlock
 
-from clauz3.sessions.providers.native import NativeAgent, NativeConfig, NativeError, NativeSession
+from clauz3.sessions.agent.providers.native import NativeAgent, NativeConfig, NativeError, NativeSession
 
 
 class SlowReapRuntime:

@@ -11,9 +11,9 @@ from typing import Any
 import pytest
 from conftest import FIXTURES, Start
 
-from clauz3.sessions.acp_client import AcpClient, AcpError
-from clauz3.sessions.acp_messages import AgentText, ToolCall, TurnEnded
-from clauz3.sessions.providers.agy_adapter import DENIED
+from clauz3.sessions.agent.acp_client import AcpClient, AcpError
+from clauz3.sessions.agent.acp_messages import AgentText, ToolCall, TurnEnded
+from clauz3.sessions.agent.providers.agy_adapter import DENIED
 
 TEXT = "hello"
 

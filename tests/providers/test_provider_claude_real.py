@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 from conftest import PREFIX, Bridge, Start, need_npm
 
-from clauz3.sessions.providers import claude
-from clauz3.sessions.providers.table import CLAUDE_ACP_PACKAGE, CLAUDE_ACP_PIN
+from clauz3.sessions.agent.providers import claude
+from clauz3.sessions.agent.providers.table import CLAUDE_ACP_PACKAGE, CLAUDE_ACP_PIN
 
 
 def real_claude_cli() -> Path:

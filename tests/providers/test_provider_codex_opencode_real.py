@@ -9,8 +9,13 @@ from pathlib import Path
 import pytest
 from conftest import Bridge, Start, need_npm
 
-from clauz3.sessions.providers import codex, models
-from clauz3.sessions.providers.table import CODEX_ACP_PACKAGE, CODEX_ACP_PIN, OPENCODE_PACKAGE, OPENCODE_PIN
+from clauz3.sessions.agent.providers import codex, models
+from clauz3.sessions.agent.providers.table import (
+    CODEX_ACP_PACKAGE,
+    CODEX_ACP_PIN,
+    OPENCODE_PACKAGE,
+    OPENCODE_PIN,
+)
 
 
 async def test_codex_session_with_bridge(start_provider: Start, bridge: Bridge, tmp_path: Path, project: Path) -> None:

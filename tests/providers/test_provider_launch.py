@@ -12,10 +12,10 @@ from typing import Any
 import pytest
 from acp.connection import Connection
 
-from clauz3.sessions.acp_client import AcpClient, AcpError
-from clauz3.sessions.providers import build_launch, models, remove_private_dir, validate_model
-from clauz3.sessions.providers.claude import ALLOWED_TOOLS, options, terminal_argv
-from clauz3.sessions.providers.opencode import first_prompt
+from clauz3.sessions.agent.acp_client import AcpClient, AcpError
+from clauz3.sessions.agent.providers import build_launch, models, remove_private_dir, validate_model
+from clauz3.sessions.agent.providers.claude import ALLOWED_TOOLS, options, terminal_argv
+from clauz3.sessions.agent.providers.opencode import first_prompt
 
 # Long, fixed values: a random temp-dir name can never contain them by chance.
 TOKEN = "approval-token-Zq8v-never-in-agent-env"
@@ -123,8 +123,8 @@ def test_codex_and_opencode_env(tmp_path: Path) -> None:
 
 
 def test_argv_is_wrapped_and_absolute(tmp_path: Path) -> None:
-    made = launch("demo", tmp_path, wrap=["/py", "-P", "-m", "clauz3.sessions.supervisor", "7", "--"], pass_fds=(7,))
-    assert list(made.launch.argv) == ["/py", "-P", "-m", "clauz3.sessions.supervisor", "7", "--", "/abs/adapter"]
+    made = launch("demo", tmp_path, wrap=["/py", "-P", "-m", "clauz3.sessions.agent.supervisor", "7", "--"], pass_fds=(7,))
+    assert list(made.launch.argv) == ["/py", "-P", "-m", "clauz3.sessions.agent.supervisor", "7", "--", "/abs/adapter"]
     assert made.launch.pass_fds == (7,)
     with pytest.raises(ValueError, match="absolute"):
         build_launch("demo", project=tmp_path, bridge_entry=BRIDGE, data_dir=tmp_path, adapter_argv=["adapter"])

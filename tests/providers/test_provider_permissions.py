@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from clauz3.sessions.acp_permissions import announced_tool, decide
+from clauz3.sessions.agent.acp_permissions import announced_tool, decide
 
 OPTIONS = [{"optionId": "always", "kind": "allow_always"}, {"optionId": "once", "kind": "allow_once"},
            {"optionId": "no", "kind": "reject_once"}]
@@ -44,7 +44,7 @@ def test_allow_once_only_for_announced_clauz3_calls(provider: str) -> None:
 
 
 def test_native_adapter_tool_meta_is_what_the_rule_reads() -> None:
-    from clauz3.sessions.providers.native import tool_start
+    from clauz3.sessions.agent.providers.native import tool_start
 
     update = tool_start("1:1", "clauz3/run", "in_progress", "run").model_dump(by_alias=True, exclude_none=True)
     assert update["_meta"] == {"clauz3": {"tool": "run"}}

@@ -9,14 +9,14 @@ from pathlib import Path
 
 import pytest
 
-from clauz3.sessions.providers import (
+from clauz3.sessions.agent.providers import (
     CLAUDE_FALLBACK,
     check,
     default_provider,
     enabled_in,
     mode_refusal,
 )
-from clauz3.sessions.providers.table import PROVIDERS, TEST_NPM_SPECS
+from clauz3.sessions.agent.providers.table import PROVIDERS, TEST_NPM_SPECS
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -119,7 +119,7 @@ def test_pi_with_node_22_19_uses_the_native_adapter(tmp_path: Path) -> None:
     bin_dir = fake_package(tmp_path, "@earendil-works/pi-coding-agent", "0.82.1", "pi", index=True)
     found = check("pi", path=f"{bin_dir}:{fake_node(tmp_path, 'v22.19.0')}")
     assert found.available, found.reason
-    assert found.argv == (sys.executable, "-P", "-m", "clauz3.sessions.providers.pi_adapter")
+    assert found.argv == (sys.executable, "-P", "-m", "clauz3.sessions.agent.providers.pi_adapter")
 
 
 def test_pi_other_version_is_unavailable(tmp_path: Path) -> None:
@@ -136,7 +136,7 @@ def test_agy_and_demo(tmp_path: Path) -> None:
     agy = tmp_path / "agy"
     agy.write_text("#!/bin/sh\n")
     agy.chmod(0o755)
-    assert check("agy", path=str(tmp_path)).argv[-1] == "clauz3.sessions.providers.agy_adapter"
+    assert check("agy", path=str(tmp_path)).argv[-1] == "clauz3.sessions.agent.providers.agy_adapter"
     assert check("demo", path=str(tmp_path)).available
 
 

@@ -145,7 +145,7 @@ async def test_no_secret_leaks_after_a_full_tutorial_flow(tmp_path: Path, monkey
             envs = environs()
             bridge_envs = {k: v for k, v in envs.items() if k.startswith("environ of clauz3.bridge ")}
             agent_envs = {k: v for k, v in envs.items() if k.startswith(("environ of clauz3.agents.demo ",
-                                                                         "environ of clauz3.sessions.supervisor "))}
+                                                                         "environ of clauz3.sessions.agent.supervisor "))}
             other_envs = {k: v for k, v in envs.items() if k not in bridge_envs and k not in agent_envs}
             assert bridge_envs and len(agent_envs) >= 2, list(envs)
             tickets = set(host.lifetime.secret_values())

@@ -13,8 +13,8 @@ import subprocess
 from pathlib import Path
 
 from clauz3.approvals.keys import SigningKey
-from clauz3.sessions.acp_params import bridge_entry
-from clauz3.sessions.lifetime import LifetimeServer
+from clauz3.sessions.agent.acp_params import bridge_entry
+from clauz3.sessions.conversation.lifetime import LifetimeServer
 
 
 async def _hello(path: str, ticket: str) -> bytes:

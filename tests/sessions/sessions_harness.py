@@ -26,8 +26,8 @@ import uvicorn
 import websockets
 
 from clauz3.approvals.tokens import generate_token
-from clauz3.sessions.config import LaunchConfig
-from clauz3.sessions.service import Service, build_service
+from clauz3.sessions.launch.config import LaunchConfig
+from clauz3.sessions.web.service import Service, build_service
 
 ROOT = Path(__file__).resolve().parents[2]
 FAKES = Path(__file__).resolve().parent / "fakes"

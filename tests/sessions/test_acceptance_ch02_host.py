@@ -30,7 +30,7 @@ import pytest
 import websockets
 from sessions_harness import recv, recv_until, running_service, state_is
 
-from clauz3.sessions.providers.availability import DEV_ADAPTER_PREFIX, python_adapter_argv
+from clauz3.sessions.agent.providers.availability import DEV_ADAPTER_PREFIX, python_adapter_argv
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # tests/, for proc_tree
 import proc_tree
@@ -449,7 +449,7 @@ async def test_ignored_cancel_is_killed_then_resumed_by_load_without_duplicates(
 
 async def test_second_stop_kills_at_once_and_a_crash_keeps_the_transcript(
         tmp_path: Path, raw_demo: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from clauz3.sessions.acp_client import AcpClient
+    from clauz3.sessions.agent.acp_client import AcpClient
 
     # With an hour of grace, only the second Stop can end this turn.
     monkeypatch.setitem(AcpClient.__init__.__kwdefaults__, "cancel_grace", 3600.0)

@@ -14,13 +14,13 @@ from typing import Any
 from sessions_harness import recv, recv_until, signed_in, state_is
 
 from clauz3.runs.records import Phase, RunRecord
-from clauz3.sessions.lease import LeaseHeld, acquire_project_lease
-from clauz3.sessions.store import ConversationStore
+from clauz3.sessions.store.lease import LeaseHeld, acquire_project_lease
+from clauz3.sessions.store.store import ConversationStore
 
 HOLDER = r'''
 import sys, time
 from pathlib import Path
-from clauz3.sessions.lease import acquire_project_lease
+from clauz3.sessions.store.lease import acquire_project_lease
 lease = acquire_project_lease(Path(sys.argv[1]), sys.argv[2], port=1)
 print("held", flush=True)
 sys.stdin.read()

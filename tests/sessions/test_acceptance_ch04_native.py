@@ -14,10 +14,10 @@ from typing import Any
 
 import pytest
 
-from clauz3.sessions.acp_client import AcpClient, AcpError
-from clauz3.sessions.providers import build_launch
-from clauz3.sessions.providers.availability import NATIVE_ADAPTERS, python_adapter_argv
-from clauz3.sessions.providers.launch import ProviderLaunch, remove_private_dir
+from clauz3.sessions.agent.acp_client import AcpClient, AcpError
+from clauz3.sessions.agent.providers import build_launch
+from clauz3.sessions.agent.providers.availability import NATIVE_ADAPTERS, python_adapter_argv
+from clauz3.sessions.agent.providers.launch import ProviderLaunch, remove_private_dir
 
 FIXTURES = Path(__file__).resolve().parents[1] / "providers" / "fixtures"
 FAKE_NODE = """#!/bin/sh

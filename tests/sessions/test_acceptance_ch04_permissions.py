@@ -20,12 +20,12 @@ from typing import Any
 import pytest
 from sessions_harness import recv, recv_until, running_service, state_is
 
-from clauz3.sessions.acp_client import AcpClient
-from clauz3.sessions.acp_messages import PermissionRefused, TurnEnded
-from clauz3.sessions.acp_params import SessionParams
-from clauz3.sessions.process_group import AgentLaunch
-from clauz3.sessions.providers.availability import DEV_ADAPTER_PREFIX
-from clauz3.sessions.providers.table import provider
+from clauz3.sessions.agent.acp_client import AcpClient
+from clauz3.sessions.agent.acp_messages import PermissionRefused, TurnEnded
+from clauz3.sessions.agent.acp_params import SessionParams
+from clauz3.sessions.agent.process_group import AgentLaunch
+from clauz3.sessions.agent.providers.availability import DEV_ADAPTER_PREFIX
+from clauz3.sessions.agent.providers.table import provider
 
 RAW = r'''
 import json, os, sys

@@ -39,7 +39,7 @@ def uses(path: Path | str, source: str | None = None) -> list[str]:
 def test_no_module_of_the_host_uses_spawn_agent_process() -> None:
     files = sorted(SRC.rglob("*.py"))
     assert len(files) > 50 and any(p.name == "acp_client.py" for p in files)
-    assert uses(SRC / "sessions" / "acp_client.py") == []
+    assert uses(SRC / "sessions" / "agent" / "acp_client.py") == []
     offenders = [hit for path in files for hit in uses(path)]
     assert offenders == []
     # the checker itself finds each spelling of a use
@@ -75,7 +75,7 @@ async def test_adapter_is_a_child_of_the_supervisor_in_its_own_group(tmp_path: P
         await recv(ws)
         await recv_until(ws, state_is(agent_status="ready"), timeout=60)
         me = os.getpid()
-        supervisors = [p for p in _by_module("clauz3.sessions.supervisor") if _stat(p)[0] == me]
+        supervisors = [p for p in _by_module("clauz3.sessions.agent.supervisor") if _stat(p)[0] == me]
         assert len(supervisors) == 1, supervisors
         [sup] = supervisors
         demos = [p for p in _by_module("clauz3.agents.demo") if _stat(p)[0] == sup]

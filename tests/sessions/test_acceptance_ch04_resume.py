@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 from sessions_harness import recv, recv_until, running_service, state_is
 
-from clauz3.sessions.providers.availability import DEV_ADAPTER_PREFIX, python_adapter_argv
+from clauz3.sessions.agent.providers.availability import DEV_ADAPTER_PREFIX, python_adapter_argv
 
 PROXY = r'''
 import json, os, subprocess, sys, threading

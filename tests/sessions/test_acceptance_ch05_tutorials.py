@@ -17,8 +17,8 @@ from sessions_harness import recv, recv_until, signed_in, state_is
 
 from clauz3.approvals.profiles import ProfileStore
 from clauz3.layers.selection import defaults_path, save_defaults
-from clauz3.sessions import tutorials as copies
-from clauz3.sessions.store import ConversationStore
+from clauz3.sessions.conversation import tutorials as copies
+from clauz3.sessions.store.store import ConversationStore
 from clauz3.storage.journals import journal_path
 from clauz3.tutorials import TUTORIALS
 
@@ -202,7 +202,7 @@ async def test_symlinked_handoffs_folder_fails_naming_it(tmp_path: Path) -> None
 
 
 def test_state_reports_the_newer_template(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from clauz3.sessions.tutorials import tutorial_newer
+    from clauz3.sessions.conversation.tutorials import tutorial_newer
 
     data = tmp_path / "data"
     data.mkdir(mode=0o700)

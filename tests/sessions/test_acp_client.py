@@ -12,8 +12,8 @@ from typing import Any
 
 import pytest
 
-from clauz3.sessions.acp_client import OVERSIZE_DETAIL, AcpClient, AcpError
-from clauz3.sessions.acp_messages import (
+from clauz3.sessions.agent.acp_client import OVERSIZE_DETAIL, AcpClient, AcpError
+from clauz3.sessions.agent.acp_messages import (
     AgentExited,
     AgentStopped,
     AgentText,
@@ -22,9 +22,9 @@ from clauz3.sessions.acp_messages import (
     ToolCall,
     TurnEnded,
 )
-from clauz3.sessions.acp_params import SessionParams, bridge_entry, initialize_params, sanitize
-from clauz3.sessions.acp_permissions import decide
-from clauz3.sessions.process_group import AgentLaunch
+from clauz3.sessions.agent.acp_params import SessionParams, bridge_entry, initialize_params, sanitize
+from clauz3.sessions.agent.acp_permissions import decide
+from clauz3.sessions.agent.process_group import AgentLaunch
 
 RAW_AGENT = Path(__file__).parent / "fixtures" / "raw_agent.py"
 Factory = Callable[..., AcpClient]

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from clauz3.sessions.files import FilesError, browse, parse_query
+from clauz3.sessions.web.files import FilesError, browse, parse_query
 
 
 @pytest.fixture

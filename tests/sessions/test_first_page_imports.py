@@ -25,10 +25,10 @@ PROVER_CLIENT = {"clauz3.prover", "clauz3.prover.verify", "clauz3.prover.entailm
 
 ENTRIES = {
     # `clauz3 ui` itself: the CLI, the ui command and what its run() imports before spawning the service
-    "launcher": ("clauz3.cli", "clauz3.commands.ui", "clauz3.sessions.launcher", "clauz3.sessions.providers",
-                 "clauz3.sessions.tutorials", "clauz3.sessions.workspaces", "clauz3.prover.pipeline"),
-    "service": ("clauz3.sessions.service",),
-    "supervisor": ("clauz3.sessions.supervisor",),
+    "launcher": ("clauz3.cli", "clauz3.commands.ui", "clauz3.sessions.launch.launcher", "clauz3.sessions.agent.providers",
+                 "clauz3.sessions.conversation.tutorials", "clauz3.sessions.conversation.workspaces", "clauz3.prover.pipeline"),
+    "service": ("clauz3.sessions.web.service",),
+    "supervisor": ("clauz3.sessions.agent.supervisor",),
     "demo": ("clauz3.agents.demo.__main__",),
 }
 OFF_PATH_SDK = {"service": "acp", "demo": "mcp", "supervisor": "acp", "launcher": "acp"}

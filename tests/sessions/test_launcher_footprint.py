@@ -8,8 +8,8 @@ import json
 import subprocess
 import sys
 
-LAUNCHER = ("clauz3.cli", "clauz3.commands.ui", "clauz3.sessions.config", "clauz3.sessions.launcher",
-            "clauz3.sessions.providers", "clauz3.sessions.tutorials", "clauz3.sessions.workspaces",
+LAUNCHER = ("clauz3.cli", "clauz3.commands.ui", "clauz3.sessions.launch.config", "clauz3.sessions.launch.launcher",
+            "clauz3.sessions.agent.providers", "clauz3.sessions.conversation.tutorials", "clauz3.sessions.conversation.workspaces",
             "clauz3.approvals.tokens")
 NOT_IN_LAUNCHER = ("cryptography", "yaml", "clauz3.approvals.authority", "clauz3.approvals.keys", "starlette",
                    "uvicorn")

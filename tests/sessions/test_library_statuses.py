@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from clauz3.layers.liberrors import CODES, LibraryError
-from clauz3.sessions.workspace_routes import LIBRARY_STATUS, library_status
+from clauz3.sessions.web.workspace_routes import LIBRARY_STATUS, library_status
 
 
 def test_every_library_error_code_has_the_status_05_names() -> None:

@@ -11,8 +11,8 @@ import pytest
 from sessions_harness import Harness, recv, recv_until, signed_in, state_is
 
 from clauz3.runs.records import Phase, RunRecord
-from clauz3.sessions.lifetime import LifetimeServer
-from clauz3.sessions.state_frame import activity
+from clauz3.sessions.conversation.lifetime import LifetimeServer
+from clauz3.sessions.web.state_frame import activity
 
 
 @pytest.fixture

@@ -12,12 +12,12 @@ from sessions_harness import Harness, signed_in
 
 from clauz3.approvals.decisions import MAX_FEEDBACK
 from clauz3.runs.records import Phase
-from clauz3.sessions.attachments import MAX_BYTES, MAX_UNSENT
-from clauz3.sessions.conversation import MAX_PROMPT
-from clauz3.sessions.page_constants import PLACEHOLDER, page_constants, page_html
-from clauz3.sessions.ws_requests import MAX_TITLE
+from clauz3.sessions.conversation.attachments import MAX_BYTES, MAX_UNSENT
+from clauz3.sessions.conversation.conversation import MAX_PROMPT
+from clauz3.sessions.conversation.ws_requests import MAX_TITLE
+from clauz3.sessions.web.page_constants import PLACEHOLDER, page_constants, page_html
 
-WEB = Path(__file__).resolve().parents[2] / "src" / "clauz3" / "sessions" / "web"
+WEB = Path(__file__).resolve().parents[2] / "src" / "clauz3" / "sessions" / "web" / "static"
 
 BLOCK = re.compile(r'<script type="application/json" id="page-constants">(.*?)</script>', re.S)
 

@@ -8,11 +8,11 @@ import dataclasses
 import os
 from pathlib import Path
 
-from clauz3.sessions import prespawn
-from clauz3.sessions.acp_client import AcpClient
-from clauz3.sessions.config import LaunchConfig
-from clauz3.sessions.process_group import AgentLaunch
-from clauz3.sessions.providers import build_launch, check
+from clauz3.sessions.agent import prespawn
+from clauz3.sessions.agent.acp_client import AcpClient
+from clauz3.sessions.agent.process_group import AgentLaunch
+from clauz3.sessions.agent.providers import build_launch, check
+from clauz3.sessions.launch.config import LaunchConfig
 
 ENTRY = {"name": "clauz3", "command": "/bin/false", "args": [], "env": []}  # never started: these tests send no session/new
 

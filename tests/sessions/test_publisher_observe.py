@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 
-from clauz3.sessions.publisher import STATE_DELAY, Publisher, Subscriber
+from clauz3.sessions.conversation.publisher import STATE_DELAY, Publisher, Subscriber
 
 
 async def test_observers_see_frames_and_every_state_change_without_changing_the_page_queue() -> None:

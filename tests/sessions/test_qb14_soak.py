@@ -20,7 +20,7 @@ from typing import Any
 import pytest
 from sessions_harness import signed_in
 
-from clauz3.sessions.files import FilesError, browse, parse_query
+from clauz3.sessions.web.files import FilesError, browse, parse_query
 
 TRIES = 10_000
 SECRET = "SECRET-outside-the-workspace"

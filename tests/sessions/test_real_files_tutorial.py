@@ -10,7 +10,7 @@ import pytest
 
 from clauz3.agents.demo.programs import Modules, build
 from clauz3.agents.demo.script import parse
-from clauz3.sessions.tutorials import prepare
+from clauz3.sessions.conversation.tutorials import prepare
 from clauz3.tutorials import REAL_FILES
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from clauz3.sessions.saved_state import SavedState
+from clauz3.sessions.conversation.saved_state import SavedState
 
 
 def test_a_round_trip_keeps_every_field_and_unknown_keys() -> None:

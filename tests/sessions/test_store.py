@@ -9,11 +9,16 @@ from pathlib import Path
 
 import pytest
 
-from clauz3.sessions import store_search
-from clauz3.sessions.acp_messages import AGENT_METHOD, AgentText, ToolCall, message_of, to_frame
-from clauz3.sessions.lease import LeaseHeld, acquire_conversation_lock, acquire_project_lease, project_key
-from clauz3.sessions.recent import RecentWorkspaces
-from clauz3.sessions.store import ConversationStore, StoreError, frame_text
+from clauz3.sessions.agent.acp_messages import AGENT_METHOD, AgentText, ToolCall, message_of, to_frame
+from clauz3.sessions.store import store_search
+from clauz3.sessions.store.lease import (
+    LeaseHeld,
+    acquire_conversation_lock,
+    acquire_project_lease,
+    project_key,
+)
+from clauz3.sessions.store.recent import RecentWorkspaces
+from clauz3.sessions.store.store import ConversationStore, StoreError, frame_text
 
 A, B = "/projects/a", "/projects/b"
 
@@ -210,7 +215,7 @@ def test_bad_ids_are_unknown(data: Path) -> None:
 HOLD = """
 import sys, time
 from pathlib import Path
-from clauz3.sessions.lease import acquire_project_lease
+from clauz3.sessions.store.lease import acquire_project_lease
 lease = acquire_project_lease(Path(sys.argv[1]), sys.argv[2], port=4321)
 print("held", flush=True)
 sys.stdin.read()

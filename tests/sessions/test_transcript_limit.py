@@ -10,7 +10,7 @@ import pytest
 from sessions_harness import recv, recv_until, running_service, signed_in, state_is
 from test_approval_flow import run_phase, start_email_run
 
-from clauz3.sessions.store import LIMIT_BYTES
+from clauz3.sessions.store.store import LIMIT_BYTES
 
 
 async def test_limit_mid_run(tmp_path: Path) -> None:

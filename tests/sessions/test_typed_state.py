@@ -8,10 +8,10 @@ import inspect
 import textwrap
 from pathlib import Path
 
-from clauz3.sessions import host_links, library_command, workspaces
-from clauz3.sessions.agent_status import AgentStatus
-from clauz3.sessions.conversation import ConversationRuntime
-from clauz3.sessions.host import Host
+from clauz3.sessions.conversation import host_links, library_command, workspaces
+from clauz3.sessions.conversation.agent_status import AgentStatus
+from clauz3.sessions.conversation.conversation import ConversationRuntime
+from clauz3.sessions.conversation.host import Host
 
 SESSIONS = Path(__file__).resolve().parents[2] / "src" / "clauz3" / "sessions"
 
@@ -27,7 +27,7 @@ def status_string_assignments(text: str) -> list[int]:
 
 
 def test_the_agent_status_is_never_a_bare_string() -> None:
-    found = {p.name: n for p in SESSIONS.glob("*.py") if (n := status_string_assignments(p.read_text(encoding="utf-8")))}
+    found = {p.name: n for p in SESSIONS.rglob("*.py") if (n := status_string_assignments(p.read_text(encoding="utf-8")))}
     assert found == {}
     assert status_string_assignments('conv.status = "busy"\n') == [1]  # the scan sees a planted one
     assert {s.value for s in AgentStatus} == {"starting", "ready", "busy", "cancelling", "stopped", "unavailable"}

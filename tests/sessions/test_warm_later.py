@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
-from clauz3.sessions.warm_later import LaterWarmVerifier, release_when_started
+from clauz3.sessions.launch.warm_later import LaterWarmVerifier, release_when_started
 
 
 def children(verifier: LaterWarmVerifier) -> list[int]:

@@ -11,7 +11,7 @@ from test_approval_flow import run_phase, start_email_run
 from workspace_helpers import headers, install
 
 from clauz3.layers.selection import save_defaults
-from clauz3.sessions.libraries import pending_notes
+from clauz3.sessions.conversation.libraries import pending_notes
 
 
 async def test_remember_then_disable_a_decision(tmp_path: Path) -> None:

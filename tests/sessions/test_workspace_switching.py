@@ -10,7 +10,7 @@ import pytest
 from sessions_harness import recv, recv_until, signed_in, state_is
 
 from clauz3.layers.selection import defaults_path, save_defaults
-from clauz3.sessions.lease import LeaseHeld, acquire_project_lease
+from clauz3.sessions.store.lease import LeaseHeld, acquire_project_lease
 from clauz3.storage.journals import journal_path
 
 

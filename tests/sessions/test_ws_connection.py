@@ -11,7 +11,7 @@ import pytest
 import websockets
 from sessions_harness import Harness, recv, recv_until, signed_in, state_is
 
-from clauz3.sessions.publisher import Publisher, Subscriber
+from clauz3.sessions.conversation.publisher import Publisher, Subscriber
 
 
 @pytest.fixture

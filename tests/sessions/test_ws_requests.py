@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from clauz3.sessions.ws_requests import (
+from clauz3.sessions.conversation.ws_requests import (
     Attach,
     BadRequest,
     Cancel,
@@ -74,7 +74,7 @@ def test_an_unknown_method_is_none() -> None:
 def test_the_handlers_never_read_raw_params() -> None:
     """Only ws_requests reads a command's params; the handlers take the typed request."""
     readers = {}
-    for path in sorted(SESSIONS.glob("*.py")):
+    for path in sorted(SESSIONS.rglob("*.py")):
         tree = ast.parse(path.read_text(encoding="utf-8"))
         reads = [n for n in ast.walk(tree) if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute)
                  and n.func.attr == "get" and isinstance(n.func.value, ast.Name) and n.func.value.id == "params"]

@@ -358,7 +358,7 @@ def test_unconfigured_smtp_is_one_clear_error(tmp_path: Path) -> None:
 
 
 def test_agent_environment_never_holds_the_password_variable(tmp_path: Path) -> None:
-    from clauz3.sessions.providers.launch import adapter_env
+    from clauz3.sessions.agent.providers.launch import adapter_env
 
     data = tmp_path / "d"
     data.mkdir(mode=0o700)

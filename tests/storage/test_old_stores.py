@@ -19,11 +19,11 @@ from clauz3.approvals.profiles import ProfileStore
 from clauz3.approvals.receipts import ReceiptClaims, ReceiptError
 from clauz3.runs.ledger import Ledger
 from clauz3.runs.ledger_schema import MIGRATIONS as LEDGER_MIGRATIONS
-from clauz3.sessions import terminal_records
-from clauz3.sessions.recent import MIGRATIONS as RECENT_MIGRATIONS
-from clauz3.sessions.recent import RecentWorkspaces
-from clauz3.sessions.store import ConversationStore
-from clauz3.sessions.store_schema import MIGRATIONS as STORE_MIGRATIONS
+from clauz3.sessions.store.recent import MIGRATIONS as RECENT_MIGRATIONS
+from clauz3.sessions.store.recent import RecentWorkspaces
+from clauz3.sessions.store.store import ConversationStore
+from clauz3.sessions.store.store_schema import MIGRATIONS as STORE_MIGRATIONS
+from clauz3.sessions.terminal import terminal_records
 from clauz3.storage.migrations import Migration, open_store
 
 FIXTURES = Path(__file__).parent / "fixtures"

@@ -13,8 +13,8 @@ SRC = Path(__file__).resolve().parents[2] / "src" / "clauz3"
 
 # file -> (the module holding its one MIGRATIONS list, the owner modules allowed to run SQL on it)
 OWNERS: dict[str, tuple[str, set[str]]] = {
-    "conversations.sqlite": ("sessions/store_schema.py", {"sessions/store.py", "sessions/store_schema.py"}),
-    "recent-workspaces.sqlite": ("sessions/recent.py", {"sessions/recent.py"}),
+    "conversations.sqlite": ("sessions/store/store_schema.py", {"sessions/store/store.py", "sessions/store/store_schema.py"}),
+    "recent-workspaces.sqlite": ("sessions/store/recent.py", {"sessions/store/recent.py"}),
     "approval-profiles.sqlite": ("approvals/profiles.py", {"approvals/profiles.py"}),
     "runs.sqlite": ("runs/ledger_schema.py", {"runs/ledger_schema.py", "runs/ledger.py", "runs/nonces.py"}),
 }
@@ -44,11 +44,11 @@ def test_only_owners_declare_migrations_and_open_stores() -> None:
     assert where(r"\bMigration\(") - {"storage/migrations.py"} == lists
     assert where(r"(?m)^MIGRATIONS\b") == lists  # one module-level list per file
     assert where(r"\bopen_store\(") - {"storage/migrations.py"} == {
-        "sessions/store.py", "sessions/recent.py", "approvals/profiles.py", "runs/ledger_schema.py"}
+        "sessions/store/store.py", "sessions/store/recent.py", "approvals/profiles.py", "runs/ledger_schema.py"}
 
 
 def test_only_owners_connect_or_run_sql_on_a_store() -> None:
-    assert where(r"sqlite3\.connect\(") == {"storage/migrations.py", "sessions/store.py", *USER_DATA}
+    assert where(r"sqlite3\.connect\(") == {"storage/migrations.py", "sessions/store/store.py", *USER_DATA}
     for store, tables in TABLES.items():
         rx = r"\b(FROM|INTO|UPDATE|TABLE)\s+(" + "|".join(tables) + r")\b"
         assert where(rx) - USER_DATA <= OWNERS[store][1], store

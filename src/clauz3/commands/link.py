@@ -15,7 +15,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from clauz3.sessions.control import control_path, request_link
+    from clauz3.sessions.web.control import control_path, request_link
 
     data = data_dir()
     project = os.path.realpath(os.getcwd())

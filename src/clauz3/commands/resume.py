@@ -28,7 +28,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def _list(project: str) -> int:
-    from clauz3.sessions.terminal_records import list_conversations, list_line
+    from clauz3.sessions.terminal.terminal_records import list_conversations, list_line
 
     data = data_dir()
     for row in list_conversations(data, project) if data.is_dir() else []:
@@ -37,11 +37,11 @@ def _list(project: str) -> int:
 
 
 def run(args: argparse.Namespace) -> int:
-    from clauz3.sessions.config import LaunchConfig
-    from clauz3.sessions.lease import LeaseHeld, acquire_conversation_lock
-    from clauz3.sessions.store import StoreError
-    from clauz3.sessions.terminal import TerminalOptions, run_terminal
-    from clauz3.sessions.terminal_records import (
+    from clauz3.sessions.launch.config import LaunchConfig
+    from clauz3.sessions.store.lease import LeaseHeld, acquire_conversation_lock
+    from clauz3.sessions.store.store import StoreError
+    from clauz3.sessions.terminal.terminal import TerminalOptions, run_terminal
+    from clauz3.sessions.terminal.terminal_records import (
         RecordError,
         accept_changes,
         compare,
@@ -73,7 +73,7 @@ def run(args: argparse.Namespace) -> int:
             raise CommandError(f"conversation {conversation_id} is open in another clauz3 process", 5) from None
         claude = None
         if record.row.state.get("native_terminal") is True:  # TRM-11: the provider's own resume
-            from clauz3.sessions.terminal_native import claude_cli
+            from clauz3.sessions.terminal.terminal_native import claude_cli
 
             claude = claude_cli()
         else:

@@ -39,7 +39,7 @@ def checked_data_dir() -> Path:
 
 def check_agent(agent: str) -> None:
     """TRM-1: the agent program and its version; exit 4 naming what to install."""
-    from clauz3.sessions.providers import HINTS, LABELS, check
+    from clauz3.sessions.agent.providers import HINTS, LABELS, check
 
     found = check(agent)
     if not found.available:
@@ -48,8 +48,8 @@ def check_agent(agent: str) -> None:
 
 def check_project_free(data: Path, project: str) -> None:
     """TRM-1: the project lease must be free (exit 5); it is taken for real by the service."""
-    from clauz3.sessions.lease import LeaseHeld, acquire_project_lease
-    from clauz3.sessions.service import lease_message
+    from clauz3.sessions.store.lease import LeaseHeld, acquire_project_lease
+    from clauz3.sessions.web.service import lease_message
 
     try:
         acquire_project_lease(data, project, port=None).release()
@@ -61,12 +61,12 @@ def run(args: argparse.Namespace) -> int:
     approvals = approval_settings(args)  # 03 CLI-9: bad numbers exit 2 before anything starts
     from clauz3.layers.selection import terminal_libraries_line
     from clauz3.layers.skills import SkillsError, selected_line, snapshot_skills
-    from clauz3.sessions.config import LaunchConfig
-    from clauz3.sessions.providers import mode_refusal, validate_model
-    from clauz3.sessions.store import StoreError
-    from clauz3.sessions.terminal import TerminalOptions, run_terminal
-    from clauz3.sessions.terminal_records import create_terminal_conversation
-    from clauz3.sessions.workspaces import launch_path_ok
+    from clauz3.sessions.agent.providers import mode_refusal, validate_model
+    from clauz3.sessions.conversation.workspaces import launch_path_ok
+    from clauz3.sessions.launch.config import LaunchConfig
+    from clauz3.sessions.store.store import StoreError
+    from clauz3.sessions.terminal.terminal import TerminalOptions, run_terminal
+    from clauz3.sessions.terminal.terminal_records import create_terminal_conversation
 
     agent = args.agent
     if agent not in AGENTS:
@@ -83,7 +83,7 @@ def run(args: argparse.Namespace) -> int:
         raise CommandError("--prompt needs some text (see clauz3 start --help)")
     claude = None
     if agent == "claude":
-        from clauz3.sessions.terminal_native import claude_cli
+        from clauz3.sessions.terminal.terminal_native import claude_cli
 
         claude = claude_cli()  # CLD-7: Claude Code's own terminal UI
     else:

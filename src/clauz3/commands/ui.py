@@ -85,7 +85,7 @@ def approval_settings(args: argparse.Namespace) -> ApprovalSettings:
 
 
 def _mode_error(agent: str, unrestricted: bool) -> str | None:
-    from clauz3.sessions.providers import LABELS, RESTRICTED_ONLY, UNRESTRICTED_ONLY
+    from clauz3.sessions.agent.providers import LABELS, RESTRICTED_ONLY, UNRESTRICTED_ONLY
 
     if agent == "claude" and unrestricted:
         return ("Claude runs restricted in the browser workspace; start without --unrestricted (clauz3 start claude "
@@ -99,10 +99,10 @@ def _mode_error(agent: str, unrestricted: bool) -> str | None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from clauz3.sessions.config import LaunchConfig
-    from clauz3.sessions.launcher import Launcher
-    from clauz3.sessions.providers import CLAUDE_FALLBACK, HINTS, LABELS, check
-    from clauz3.sessions.tutorials import TutorialError, prepare
+    from clauz3.sessions.agent.providers import CLAUDE_FALLBACK, HINTS, LABELS, check
+    from clauz3.sessions.conversation.tutorials import TutorialError, prepare
+    from clauz3.sessions.launch.config import LaunchConfig
+    from clauz3.sessions.launch.launcher import Launcher
 
     agent = args.agent
     if agent is not None and agent not in AGENTS:
@@ -138,7 +138,7 @@ def run(args: argparse.Namespace) -> int:
         except TutorialError as exc:
             raise CommandError(str(exc)) from None
     else:
-        from clauz3.sessions.workspaces import launch_path_ok
+        from clauz3.sessions.conversation.workspaces import launch_path_ok
 
         # (imported here: it loads the approval authority, which a tutorial launch does not need)
         project = os.path.realpath(os.getcwd())

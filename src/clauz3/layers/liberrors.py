@@ -1,7 +1,7 @@
 """The one error type of library operations, carrying a stable error code (05 §6.6).
 
 The code is what each edge maps: the browser's Libraries routes turn it into an HTTP status
-(:mod:`clauz3.sessions.workspace_routes`), the commands print the message and exit with
+(:mod:`clauz3.sessions.web.workspace_routes`), the commands print the message and exit with
 ``exit_code``. Nothing in ``layers/`` knows HTTP.
 """
 

@@ -20,7 +20,7 @@ class Phase(StrEnum):
 
     The values are external names (MCP results, the ledger, the page, the terminal): never rename
     one. Everything else — the bridge's schema, the host, the terminal, the page (served by the
-    workspace, see ``sessions/page_constants.py``) — derives its lists from this enum.
+    workspace, see ``sessions/web/page_constants.py``) — derives its lists from this enum.
     """
 
     CHECKING = "checking"

@@ -1,6 +1,8 @@
-"""The workspace host: conversations over ACP, the conversation store, recent workspaces.
+"""The workspace host, in rooms (docs/architecture.md, "The rooms of sessions/").
 
-Protocol shapes stay at the edges: :mod:`.acp_client` speaks ACP to an agent subprocess and
-hands the rest of the app small dataclass messages (:mod:`.acp_messages`); :mod:`.store` keeps
-conversations in ``conversations.sqlite``; :mod:`.recent` keeps recently opened folders.
+``terminal/`` the terminal frontends · ``web/`` the service, routes, the page's WebSocket and the page
+(``web/static/``) · ``conversation/`` the host and its live conversation · ``store/`` the SQLite stores
+· ``agent/`` the ACP edge (updates become :mod:`.agent.acp_messages`' typed messages there), the agent
+supervisor and the providers · ``launch/`` the ``clauz3 ui`` launcher and its configuration. A room
+imports only the rooms after it in that list (the ``sessions-rooms`` import contract).
 """

@@ -1,0 +1,1 @@
+"""One live conversation and its host: turns, notices, saved state, libraries, workspaces, tutorials, bridge lifetime."""

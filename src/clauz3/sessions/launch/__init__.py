@@ -1,0 +1,1 @@
+"""Starting the workspace: the ``clauz3 ui`` launcher and its configuration."""
