@@ -144,12 +144,14 @@ def test_the_second_red_team_catches_a_prover_that_drops_a_guarantee(driver: str
     assert rows[program]["violation"], rows
 
 
-def test_a_sweep_of_operator_and_builtin_texts_never_proves_a_lie(tmp_path: Path) -> None:
-    """Every 4th case of the sweep (≈1,200 expressions): the lie must never hold in a proof (a proved
-    one would send its text and be caught), and the truths must mostly prove, or the sweep means nothing."""
-    from redteam2_programs import sweep
+@pytest.mark.parametrize("which", ["numbers", "strings"])
+def test_a_sweep_of_operator_and_builtin_texts_never_proves_a_lie(tmp_path: Path, which: str) -> None:
+    """Every 4th (5th) case of the number (string) sweep, ≈1,100 programs each: the lie must never hold
+    in a proof (a proved one would send its text and be caught), and the truths must mostly prove, or
+    the sweep means nothing. Full sweeps: 4,443 number lies and 5,398 string lies, none proved."""
+    from redteam2_programs import string_sweep, sweep
 
-    cases = sweep(every=4)
+    cases = sweep(every=4) if which == "numbers" else string_sweep(every=5)
     for kind, index in (("lie", 0), ("truth", 1)):
         folder = tmp_path / kind
         folder.mkdir()

@@ -442,3 +442,42 @@ def sweep(every: int = 1) -> dict[str, tuple[str, str, str]]:
                 "helper": f"x = ident({expr})\nsend(str(x), 1)"}[how]
         out[f"sweep_{how}_{i}"] = (f"g.never_to({text!r})", f"g.never_to({'x' + text!r})", body)
     return out
+
+
+# The same sweep over string methods, slices, comparisons and formatting of odd texts (ß, İ, ﬁ, ǅ,
+# Arabic-Indic digits, a no-break space, a tab), folded as constants and through a branch merge.
+STRING_VALUES = ('""', '"a"', '"Ab"', '" a "', '"ß"', '"İ"', '"ﬁ"', '"a,b"', '"10"', '"٣"', '"x\\ty"', '"ǅ"',
+                 '"ab" * 2', '"\\u00a0a"')
+STRING_UNARY = ("{}.upper()", "{}.lower()", "{}.title()", "{}.capitalize()", "{}.casefold()", "{}.swapcase()",
+                "{}.strip()", "{}.lstrip()", "{}.rstrip()", "{}.split()", "{}.isdigit()", "{}.isalpha()",
+                "{}.isalnum()", "{}.isspace()", "{}.islower()", "{}.isupper()", "len({})", "{}[::-1]", "{}[1:]",
+                "{}[-1:]", "list({})", "sorted({})", "bool({})", "str({})", "{}.split(',')", "int({})", "float({})",
+                "{} * 2", "{} * 0", "{}.startswith('a')", "{}.endswith('b')", "{}.find('a')", "{}.count('a')",
+                "{}.replace('a', 'b')", "{}.strip('a')", "f'{{{}}}'", "f'{{{}:>3}}'", "max({})", "min({})",
+                "{}.isdecimal()", "{}.isnumeric()", "ord({}[0])", "{}.join(['x', 'y'])", "{}.split('a')",
+                "{}.rsplit()", "{}.index('a')")
+STRING_BINARY = ("{} + {}", "{} < {}", "{} == {}", "{} in {}", "{} or {}", "{} and {}", "max({}, {})", "min({}, {})",
+                 "{}.count({})", "{}.find({})", "{} != {}")
+
+
+def string_sweep(every: int = 1) -> dict[str, tuple[str, str, str]]:
+    """name -> (the lie, the truth, body) over the string pool; every N-th case."""
+    import itertools
+    import warnings
+
+    exprs = [u.format(a) for u, a in itertools.product(STRING_UNARY, STRING_VALUES)]
+    exprs += [b.format(x, y) for b, x, y in itertools.product(STRING_BINARY, STRING_VALUES, STRING_VALUES)]
+    out: dict[str, tuple[str, str, str]] = {}
+    for i, expr in enumerate(exprs):
+        if i % every:
+            continue
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", SyntaxWarning)  # `"10"[0]`-style cases CPython comments on
+            text = _text(expr)
+        if text is None:
+            continue
+        truth = f"g.never_to({'x' + text!r})"
+        for how, body in (("const", f"send(str({expr}), 1)"),
+                          ("merge", f'x = {expr} if read_flag("c") else {expr}\nsend(str(x), 1)')):
+            out[f"strsweep_{how}_{i}"] = (f"g.never_to({text!r})", truth, body)
+    return out
