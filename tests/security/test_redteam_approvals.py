@@ -6,12 +6,16 @@ the `clauz3` commands) on the real supervisor, worker, prover, layer loader and 
 
 from __future__ import annotations
 
+import json
+import os
 import shutil
 import subprocess
 import sys
 import sysconfig
+from collections.abc import Iterator
 from pathlib import Path
 
+import httpx
 import pytest
 
 from clauz3.approvals.mock import MockApprovalService
@@ -204,3 +208,67 @@ def test_a_project_file_named_like_a_standard_module_never_runs_in_clauz3_prove(
     out = proc.stdout + proc.stderr
     assert not mark.exists(), f"project files ran in clauz3 prove: {mark.read_text()}"
     assert proc.returncode == 0 and "proved guarantee" in out, out
+
+
+# ---------------------------------------------------------------------------------- request ids and sizes
+
+@pytest.fixture(scope="module")
+def email_service(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[httpx.Client, Path]]:
+    """A real `clauz3 approval-service` over the email example (the one test_forged_verdict starts)."""
+    import test_forged_verdict as fv
+
+    proj = Path(os.path.realpath(tmp_path_factory.mktemp("rt2svc") / "proj"))
+    shutil.copytree(REPO / "examples" / "email" / "tools", proj / "tools", ignore=shutil.ignore_patterns("__pycache__"))
+    args = [sys.executable, "-m", "clauz3", "approval-service", "--port", "0", "--project", str(proj),
+            "--trusted-root", str(proj / "tools" / "email" / "trusted"), "--import-root", str(proj)]
+    env = fv._env(proj, CLAUZ3_APPROVAL_TOKEN=fv.TOKEN, CLAUZ3_APPROVAL_DECISION_TOKEN=fv.APPROVER)
+    proc = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+    try:
+        assert proc.stdout is not None
+        url = ""
+        while not url:
+            line = proc.stdout.readline()
+            assert line, proc.stderr.read() if proc.stderr else ""
+            if line.startswith("CLAUZ3_APPROVAL_SERVICE="):
+                url = line.strip().split("=", 1)[1]
+        with httpx.Client(base_url=url, trust_env=False, timeout=120) as client:
+            yield client, proj
+    finally:
+        proc.terminate()
+        proc.wait(timeout=30)
+
+
+def test_a_second_program_under_an_approved_request_id_gets_neither_the_card_nor_the_receipt(
+        email_service: tuple[httpx.Client, Path]) -> None:
+    """The agent chooses request ids: reusing an approved one for another program must not inherit it."""
+    import test_forged_verdict as fv
+
+    client, proj = email_service
+    honest = fv.HONEST.replace("Hi from clauz3", "Hi, red team 2")
+    first = fv.submit(client, fv.request(proj, "req_rt2_collide", honest, fv.proved_entry(proj, honest)))
+    assert first.status_code == 201, first.text
+    decided = client.post("/api/requests/req_rt2_collide/decision", json={"decision": "approved_once"},
+                          headers={"Authorization": f"Bearer {fv.APPROVER}"})
+    assert decided.status_code == 200, decided.text
+    assert decided.json().get("state") == "approved", decided.json()
+    other = honest.replace("Hi, red team 2", "Hi, another program")
+    assert other != honest
+    again = fv.submit(client, fv.request(proj, "req_rt2_collide", other, fv.proved_entry(proj, other)))
+    assert again.status_code == 409 and again.json()["error"]["code"] == "request_id_conflict", again.text
+    assert "receipt" not in again.text
+    shown = [c for c in fv.cards(client) if c.get("request_id") == "req_rt2_collide"]
+    assert len(shown) == 1 and "another program" not in json.dumps(shown), shown
+
+
+def test_an_oversize_request_is_refused_with_a_code_not_cut_or_crashed(email_service: tuple[httpx.Client, Path]
+                                                                        ) -> None:
+    import test_forged_verdict as fv
+
+    client, proj = email_service
+    honest = fv.HONEST.replace("Hi from clauz3", "Hi, big")
+    body = fv.request(proj, "req_rt2_big", honest + "\n# " + "x" * (2 * 1024 * 1024) + "\n",
+                      fv.proved_entry(proj, honest))
+    answer = fv.submit(client, body)
+    assert answer.status_code == 413, answer.text
+    assert answer.json()["error"]["code"], answer.text
+    assert not [c for c in fv.cards(client) if c.get("request_id") == "req_rt2_big"]
