@@ -167,3 +167,19 @@ def test_a_sweep_of_operator_and_builtin_texts_never_proves_a_lie(tmp_path: Path
             assert summary["proved"] == 0, [n for n, r in rows.items() if r["verdict"] == "proved"][:20]
         else:
             assert summary["proved"] >= 0.8 * len(cases), summary
+
+
+def test_no_expression_that_raises_between_unlock_and_lock_proves_locked_at_end(tmp_path: Path) -> None:
+    """Every sweep expression that raises in CPython (≈900): refused or an exception obligation, never proved."""
+    from redteam2_programs import raising_sweep
+
+    cases = raising_sweep()
+    files = []
+    for name, (guarantee, body) in sorted(cases.items()):
+        path = tmp_path / f"{name}.py"
+        path.write_text(render(HEADER + GEN_DEFS + DEFS, guarantee, body))
+        files.append(path)
+    rows, summary = run_driver(GEN_DRIVER, files, runs=2)
+    assert summary["tried"] == len(cases) >= 800, summary
+    assert summary["proved"] == 0, [n for n, r in rows.items() if r["verdict"] == "proved"][:20]
+    assert sum(str(r["verdict"]).startswith("exception") for r in rows.values()) >= 150, summary

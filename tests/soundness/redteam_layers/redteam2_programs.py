@@ -481,3 +481,30 @@ def string_sweep(every: int = 1) -> dict[str, tuple[str, str, str]]:
                           ("merge", f'x = {expr} if read_flag("c") else {expr}\nsend(str(x), 1)')):
             out[f"strsweep_{how}_{i}"] = (f"g.never_to({text!r})", truth, body)
     return out
+
+
+def raising_sweep() -> dict[str, tuple[str, str]]:
+    """Every sweep expression that raises in CPython, between an unlock and the lock that would end the
+    run safely: `locked_at_end` must never prove (the run ends at the raise with the door open)."""
+    import itertools
+    import math
+    import warnings
+
+    exprs = [f"{a} {op} {b}" for a, op, b in itertools.product(SWEEP_VALUES, SWEEP_OPS, SWEEP_VALUES)]
+    exprs += [u.format(a) for u, a in itertools.product(SWEEP_UNARY, SWEEP_VALUES)]
+    exprs += [f.format(a, b) for f, a, b in itertools.product(SWEEP_CALLS, SWEEP_VALUES, SWEEP_VALUES)]
+    exprs += [u.format(a) for u, a in itertools.product(STRING_UNARY, STRING_VALUES)]
+    out: dict[str, tuple[str, str]] = {}
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", SyntaxWarning)  # `"10"[0]`-style cases CPython comments on
+        for i, expr in enumerate(exprs):
+            if _text(expr) is not None or (any(h in expr for h in _HUGE)
+                                           and any(op in expr for op in ("**", "<<", "pow"))):
+                continue  # does not raise (or is too big to try here)
+            try:
+                eval(expr, {"math": math})  # our own constant expressions
+                continue  # a NaN or a long text: no raise
+            except Exception:  # it raises: the case we want
+                pass
+            out[f"raise_{i}"] = ("g.locked_at_end('front')", f'unlock("front")\nx = {expr}\nlock("front")')
+    return out
