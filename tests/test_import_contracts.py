@@ -25,10 +25,7 @@ PACKAGE = "clauz3"
 
 # Known cycles, each a set of modules with a one-line reason; an entry that no longer matches fails the
 # check, so it is deleted the moment its cycle is broken.
-ALLOWED_CYCLES: dict[frozenset[str], str] = {
-    frozenset({"clauz3.agents.demo.agent", "clauz3.agents.demo.turn"}):
-        "issue 15, still open: turn.py names DemoSession under TYPE_CHECKING; DemoSession moves to its own module",
-}
+ALLOWED_CYCLES: dict[frozenset[str], str] = {}
 
 
 def _lint_imports() -> str:

@@ -10,7 +10,6 @@ import asyncio
 import logging
 import os
 import secrets
-from dataclasses import dataclass
 from importlib import metadata
 from typing import Any
 
@@ -30,6 +29,7 @@ from acp.schema import (
 
 from . import state
 from .bridge_client import BridgeConnection, StdioEntry
+from .session import DemoSession
 from .turn import Turn
 
 log = logging.getLogger("clauz3.agents.demo")
@@ -42,20 +42,6 @@ def _version() -> str:
         return metadata.version("clauz3")
     except metadata.PackageNotFoundError:
         return "0"
-
-
-@dataclass
-class DemoSession:
-    record: state.SessionRecord
-    bridge: BridgeConnection | None
-    tools_listing: dict[str, Any] | None = None
-    refresh_tools: bool = False
-    tool_counter: int = 0
-    turn: asyncio.Task[str] | None = None
-
-    @property
-    def id(self) -> str:
-        return self.record.id
 
 
 class DemoAgent:

@@ -32,7 +32,7 @@ from .script import (
 )
 
 if TYPE_CHECKING:
-    from .agent import DemoSession
+    from .session import DemoSession
 
 CHUNK_CHARS = 64
 SLOW_COUNT_SECONDS = 0.25

@@ -1,0 +1,28 @@
+"""One demo session: its saved record, its bridge connection, the tools it lists and the turn running.
+
+Its own module so that :mod:`.agent` (the protocol side) and :mod:`.turn` (one turn's actions) both
+name it without importing each other.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass
+from typing import Any
+
+from . import state
+from .bridge_client import BridgeConnection
+
+
+@dataclass
+class DemoSession:
+    record: state.SessionRecord
+    bridge: BridgeConnection | None
+    tools_listing: dict[str, Any] | None = None
+    refresh_tools: bool = False
+    tool_counter: int = 0
+    turn: asyncio.Task[str] | None = None
+
+    @property
+    def id(self) -> str:
+        return self.record.id
