@@ -17,6 +17,7 @@ from clauz3.layers._astutil import (
     literal_str,
     module_level_statements,
 )
+from clauz3.layers._segment import source_segment
 
 MAX_MODULE_BYTES = 1024 * 1024
 
@@ -221,7 +222,7 @@ def _params(node: ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda, source: s
     def text(n: ast.expr | None) -> str | None:
         if n is None:
             return None
-        return (ast.get_source_segment(source, n) if source else None) or ast.unparse(n)
+        return (source_segment(source, n) if source else None) or ast.unparse(n)
 
     for i, (arg, default) in enumerate(zip(positional, defaults, strict=True)):
         kind = "positional_only" if i < len(args.posonlyargs) else "positional_or_keyword"
@@ -245,7 +246,7 @@ def _decorators(node: ast.FunctionDef | ast.AsyncFunctionDef, imports: ImportMap
         head = dec.func if isinstance(dec, ast.Call) else dec
         dotted = imports.resolve(head)
         role = DECORATOR_KINDS.get(dotted or "", "other")
-        out.append(Decorator(role, dotted, ast.get_source_segment(source, dec) or ast.unparse(dec), dec))
+        out.append(Decorator(role, dotted, source_segment(source, dec) or ast.unparse(dec), dec))
     return out
 
 
@@ -277,10 +278,10 @@ def condition_of(dec: Decorator, source: str) -> Condition:
     message = literal_str(kw.value) if call is not None and (kw := call_keyword(call, "message")) else None
     if message is None and call is not None and dec.role == "requires" and len(call.args) > 1:
         message = literal_str(call.args[1])
-    src = ast.get_source_segment(source, predicate) if predicate is not None else None
+    src = source_segment(source, predicate) if predicate is not None else None
     body_src = None
     if isinstance(predicate, ast.Lambda):
-        body_src = ast.get_source_segment(source, predicate.body) or ast.unparse(predicate.body)
+        body_src = source_segment(source, predicate.body) or ast.unparse(predicate.body)
     spelling = dec.text.split("(", 1)[0].lstrip("@")
     line, col = dec.node.lineno, dec.node.col_offset + 1
     return Condition(dec.role, spelling, predicate, src, body_src, message, line, col)
@@ -311,7 +312,7 @@ def scan_module(path: Path, module: str | None = None, is_package: bool | None =
             status = "mock" if mock else ("unmarked" if stub_body(stmt.body) else "real")
             returns = None
             if stmt.returns is not None:
-                returns = ast.get_source_segment(source, stmt.returns) or ast.unparse(stmt.returns)
+                returns = source_segment(source, stmt.returns) or ast.unparse(stmt.returns)
             conditions = [condition_of(d, source) for d in decs if d.role in ("requires", "ensures")]
             # Decorators apply bottom-up, but people read conditions top to bottom (internals.md).
             scan.effects.append(
