@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -63,3 +64,21 @@ def test_first_page_process_imports_nothing_heavy(process: str) -> None:
 def test_the_check_sees_a_heavy_import() -> None:
     """The detector itself: the prover's solver side is reported (so an empty list above means something)."""
     assert {"z3", "clauz3.prover.api"} <= set(heavy_in(loaded_by(("clauz3.prover.api",))))
+
+
+def test_first_run_email_tutorial_copy_imports_nothing_heavy(tmp_path: Path) -> None:
+    """A newcomer's first run copies the email tutorial before the link is printed; it installs no
+    library, so the install pipeline (and the language package under it) stays unloaded."""
+    data = f"{tmp_path}/data"
+    script = ("import json, os, sys\n"
+              f"os.makedirs({data!r}, mode=0o700)\n"
+              "from pathlib import Path\n"
+              "from clauz3.sessions.conversation.tutorials import prepare\n"
+              f"copy = prepare(Path({data!r}), 'email')\n"
+              "print(json.dumps([str(copy), sorted(sys.modules)]))\n")
+    done = subprocess.run([sys.executable, "-I", "-c", script], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    copy, loaded = json.loads(done.stdout)
+    assert (Path(copy) / ".clauz3-tutorial.json").is_file()  # the check ran on a real copy
+    assert heavy_in(set(loaded)) == []
+    assert "clauz3.layers.apply" not in loaded
