@@ -114,6 +114,15 @@ def holds(helper: str, args: Mapping[str, Any], calls: list[tuple[str, dict[str,
 # ------------------------------------------------------------------------------ the lab
 
 
+OUT_OF_TIME = ("timeout", "deadline", "resource-limit")
+
+
+def out_of_time(obligations: Any) -> bool:
+    """Some obligation ran out of time or resources: a safe "cannot prove" on a loaded machine."""
+    return any(o.conclusion == "unknown" and any(w in f"{o.reason} {o.result}" for w in OUT_OF_TIME)
+               for o in obligations)
+
+
 class Lab:
     """One process's layer, prover and interpreter."""
 
@@ -153,9 +162,7 @@ class Lab:
         result = prove(program, obligation_timeout=5.0)
         # An obligation that ran out of time or resources (a loaded machine) is a safe "cannot prove"; the
         # reason says so, so checks that compare verdicts across runs can leave it out.
-        late = " (out of time)" if any(
-            o.conclusion == "unknown" and any(w in f"{o.reason} {o.result}" for w in ("timeout", "deadline", "resource-limit"))
-            for o in result.obligations) else ""
+        late = " (out of time)" if out_of_time(result.obligations) else ""
         others = [o for o in result.obligations if o.kind not in ("guarantee", "required")]
         if any(o.conclusion != "proved" for o in others):
             bad = next(o for o in others if o.conclusion != "proved")

@@ -166,9 +166,7 @@ def main(argv: list[str] | None = None) -> int:
                 row["conclusions"] = [f"{o.kind} {o.conclusion}" for o in result.obligations]
                 # Ran out of time or resources (either proof) on a loaded machine: a safe "cannot prove", not a
                 # verdict to compare across hash seeds.
-                out_of_time = ("timeout", "deadline", "resource-limit")
-                row["timeout"] = any(word in f"{o.reason} {o.result}" for o in result.obligations
-                                     for word in out_of_time) or "(out of time)" in str(reason)
+                row["timeout"] = gen_check.out_of_time(result.obligations) or "(out of time)" in str(reason)
             if args.monitor_all and program is not None:
                 row["monitored"] = monitored_outcome(lab, program, args.runs)
                 print(json.dumps(row), flush=True)
