@@ -1,24 +1,26 @@
 """The demo's MCP connection to the session's clauz3 bridge (04 DEMO-3), over the official client.
 
-The ``stdio_client`` and ``ClientSession`` contexts belong to one background task (anyio cancel
+The bridge's pipes (:mod:`.bridge_transport`) and the ``ClientSession`` context belong to one background task (anyio cancel
 scopes must be left by the task that entered them); calls come from turn tasks and are plain
 awaits on the shared session. Closing sets an event; the holder task then leaves both contexts,
 which closes the server's stdin and ends its process group.
 
 :meth:`BridgeConnection.start` returns at once (issue 13: the session exists while its bridge
 starts, in parallel with the host's page); the first :meth:`~BridgeConnection.call` waits for the
-connection and, when it failed, raises :class:`BridgeUnavailable` with the reason. The MCP SDK
-(about 0.7 s of imports) is loaded by the holder task off the event loop, not at import time.
+connection and, when it failed, raises :class:`BridgeUnavailable` with the reason. The bridge is
+spawned first; the MCP SDK (about 0.65 s of imports) is then loaded off the event loop while the
+bridge loads its own side.
 """
 
 from __future__ import annotations
 
 import asyncio
 import importlib
-import sys
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
+
+from .bridge_transport import BridgeProcess
 
 if TYPE_CHECKING:
     from mcp import ClientSession
@@ -51,7 +53,8 @@ class ToolResult:
 
 
 def _load_mcp() -> None:
-    importlib.import_module("mcp.client.stdio")  # the SDK's import, on a worker thread
+    for name in ("mcp", "mcp.shared.message", "mcp_types"):  # the SDK's imports, on a worker thread
+        importlib.import_module(name)
 
 
 class BridgeConnection:
@@ -96,14 +99,17 @@ class BridgeConnection:
 
     async def _hold(self, ready: asyncio.Future[None]) -> None:
         try:
-            await asyncio.to_thread(_load_mcp)
-            from mcp import ClientSession, StdioServerParameters
-            from mcp.client.stdio import stdio_client
-
             entry = self._entry
-            params = StdioServerParameters(command=entry.command, args=list(entry.args), env=dict(entry.env),
-                                           cwd=self._cwd)
-            async with stdio_client(params, errlog=sys.stderr) as (read, write):
+            # Spawned before the SDK is imported: the bridge loads its side on the other core meanwhile.
+            bridge = await BridgeProcess.spawn(entry.command, entry.args, dict(entry.env), self._cwd)
+            try:
+                await asyncio.to_thread(_load_mcp)
+            except BaseException:
+                await asyncio.shield(bridge.stop())
+                raise
+            from mcp import ClientSession
+
+            async with bridge.streams() as (read, write):
                 async with ClientSession(read, write) as session:
                     await session.initialize()
                     listing = await session.list_tools()
