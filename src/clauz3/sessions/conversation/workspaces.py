@@ -131,6 +131,7 @@ async def switch_workspace(host: WorkspaceHost, request: Workspace) -> None:
     try:
         if tutorial is not None:
             dest = str(reset(host.data_dir, tutorial) if wants_reset else prepare(host.data_dir, tutorial))
+        host.store.flush()  # its pending frames must not hold the file's write lock while the new store writes
         new_store = ConversationStore.open(host.data_dir, dest)
         if wants_reset:
             # TUT-3: that tutorial's conversations, defaults, approvals and journals; handoffs stay.
