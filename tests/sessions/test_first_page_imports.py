@@ -3,8 +3,8 @@
 `clauz3 ui demo --tutorial` runs the CLI launcher, the workspace service and the demo agent before the
 page's Send enables. None of them may load Z3, the prover's solver side, the language compiler or a
 test tool, and the two SDKs that cost most (``acp`` in the service, ``mcp`` in the demo) stay off the
-import path: the service loads ``acp`` on a thread while the adapter starts, the demo loads ``mcp``
-once its session exists. Each entry is imported in a fresh ``python -I`` exactly as it is started, so
+import path: the service never loads ``acp`` (its JSON-RPC edge is our own), the demo loads ``mcp``
+once its bridge is spawned. Each entry is imported in a fresh ``python -I`` exactly as it is started, so
 an import added anywhere below it fails here.
 """
 
@@ -28,7 +28,9 @@ ENTRIES = {
     # `clauz3 ui` itself: the CLI, the ui command and what its run() imports before spawning the service
     "launcher": ("clauz3.cli", "clauz3.commands.ui", "clauz3.sessions.launch.launcher", "clauz3.sessions.agent.providers",
                  "clauz3.sessions.conversation.tutorials", "clauz3.sessions.conversation.workspaces", "clauz3.prover.pipeline"),
-    "service": ("clauz3.sessions.web.service",),
+    # the service with its whole ACP client side: it speaks JSON-RPC itself and never imports the SDK
+    "service": ("clauz3.sessions.web.service", "clauz3.sessions.agent.acp_client", "clauz3.sessions.agent.jsonrpc",
+                "clauz3.sessions.conversation.conversation"),
     "supervisor": ("clauz3.sessions.agent.supervisor",),
     "demo": ("clauz3.agents.demo.__main__",),
 }

@@ -1,10 +1,10 @@
 """The host's ACP client core (04 §2–§4): one adapter process, one live session, turns, Stop.
 
-The SDK's JSON-RPC ``Connection`` runs over our own pipes (:class:`~.acp_transport.PipeTransport`)
-with a raw method handler, so we see every frame as sent: updates are taken from the raw-frame
+Our JSON-RPC connection (:mod:`.jsonrpc`) runs over our own pipes (:class:`~.acp_transport.PipeTransport`)
+with a raw request handler, so we see every frame as sent: updates are taken from the raw-frame
 observer in wire order (ACP-10) and permission requests are judged on their raw params (PRM-1..3),
-including malformed ones, which the SDK's typed router would answer with a validation error
-instead of ``cancelled``. Everything the rest of the host sees is an :mod:`.acp_messages` event on
+including malformed ones, which a typed router would answer with a validation error instead of
+``cancelled``. Everything the rest of the host sees is an :mod:`.acp_messages` event on
 :attr:`AcpClient.events` (and the optional ``sink``), in order.
 """
 
@@ -16,7 +16,7 @@ import logging
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any, NoReturn
+from typing import Any, NoReturn
 
 from clauz3.sessions.agent.acp_messages import (
     CONFIG_KINDS,
@@ -37,40 +37,8 @@ from clauz3.sessions.agent.acp_messages import (
 from clauz3.sessions.agent.acp_params import PROTOCOL_VERSION, SessionParams, initialize_params, sanitize
 from clauz3.sessions.agent.acp_permissions import CANCELLED, announced_tool, decide, request_tool_call_id
 from clauz3.sessions.agent.acp_transport import PipeTransport
+from clauz3.sessions.agent.jsonrpc import RpcConnection, RpcError
 from clauz3.sessions.agent.process_group import AgentLaunch, AgentProcess
-
-if TYPE_CHECKING:
-    from acp.connection import StreamEvent
-
-
-class _Sdk:
-    """The ACP SDK, imported on first use: ``acp`` loads its whole pydantic schema (~0.9 s), which
-    must not delay the service's first answer (06 ui_start_port)."""
-
-    loaded = False
-
-    @classmethod
-    def load(cls) -> None:
-        global Connection, RequestError, StreamDirection
-        from acp.connection import Connection, StreamDirection
-        from acp.exceptions import RequestError
-
-        cls.loaded = True
-
-
-class _Unloaded(Exception):
-    """Stands in for the SDK's RequestError until the SDK is imported (nothing can raise it before)."""
-
-
-RequestError: Any = _Unloaded
-Connection: Any = None
-StreamDirection: Any = None
-
-
-async def preload_sdk() -> None:
-    """Import the SDK off the event loop; callers may start this early to hide its import time."""
-    if not _Sdk.loaded:
-        await asyncio.to_thread(_Sdk.load)
 
 log = logging.getLogger("clauz3.sessions.acp")
 
@@ -124,7 +92,7 @@ class AcpClient:
         self._term_grace = term_grace
         self._process: AgentProcess | None = None
         self._transport: PipeTransport | None = None
-        self._conn: Connection | None = None
+        self._conn: RpcConnection | None = None
         self._watch: asyncio.Task[None] | None = None
         self.info: AgentInfo | None = None
         self.session_id: str | None = None
@@ -172,15 +140,10 @@ class AcpClient:
         to) and send ``initialize`` (ACP-1..3). On failure the adapter is ended."""
         # Spawn first: the adapter's own start-up overlaps the SDK import here (00 DEC-6).
         self._process = process or await AgentProcess.start(self.launch)
-        try:
-            await preload_sdk()
-        except BaseException:
-            await self._shutdown()
-            raise
         self._transport = PipeTransport(self._process.stdout, self._process.stdin)
         self._transport.on_send = self._on_send
         self._transport.on_end = self._on_stream_end
-        self._conn = Connection(self._handle, self._transport, observers=[self._observe])
+        self._conn = RpcConnection(self._transport, on_request=self._handle, on_incoming=self._observe)
         self._watch = asyncio.create_task(self._watch_exit(), name="acp.watch")
         result = await self._step(
             "initialize", initialize_params(), timeout, f"it did not answer within {timeout:g} s"
@@ -291,7 +254,7 @@ class AcpClient:
         try:
             result = await self._conn.send_request("session/prompt", {"sessionId": self.session_id, "prompt": blocks})
             ended = self._turn_result(result)
-        except RequestError as exc:
+        except RpcError as exc:
             if self._cancel_sent:
                 ended = TurnEnded("cancelled")
             else:
@@ -368,11 +331,8 @@ class AcpClient:
         if message.get("method") == "session/prompt":
             self._prompt_request_id = message.get("id")
 
-    def _observe(self, event: StreamEvent) -> None:
-        if event.direction is not StreamDirection.INCOMING:
-            return
+    def _observe(self, frame: dict[str, Any]) -> None:
         self._frames_in += 1
-        frame = event.message
         if "method" not in frame:
             if self._prompt_request_id is not None and frame.get("id") == self._prompt_request_id:
                 self._turn_active = False  # later updates are outside the turn (ACP-12)
@@ -407,10 +367,9 @@ class AcpClient:
         tool = self._announced.get(call_id)
         return replace(call, tool=tool, shown_tool=tool or call.shown_tool)
 
-    async def _handle(self, method: Any, params: Any, is_notification: bool) -> Any:
-        """Every agent → client method. Only permission requests get an answer other than -32601."""
-        if is_notification:
-            return None  # session/update is read by the observer; others are ignored (debug only)
+    async def _handle(self, method: str, params: Any) -> Any:
+        """Every agent → client request (notifications are the observer's). Only permission requests
+        get an answer other than -32601."""
         if method == "session/request_permission":
             turn_open = self._turn_active and not self._cancel_sent and not self._closing
             answer = decide(
@@ -424,7 +383,7 @@ class AcpClient:
                         self._refused.add(call_id)
                     self._emit(PermissionRefused(call_id))
             return answer
-        raise RequestError(-32601, DISABLED)
+        raise RpcError(-32601, DISABLED)
 
     # -- plumbing ----------------------------------------------------------------------------
 
@@ -436,7 +395,7 @@ class AcpClient:
         except TimeoutError:
             await self._shutdown()
             raise AcpError(timeout_reason, ended=True) from None
-        except RequestError as exc:
+        except RpcError as exc:
             raise AcpError(sanitize(str(exc), self.launch.env), code=exc.code) from None
         except ConnectionError:
             raise AcpError(self._exit_detail or STOPPED, ended=True) from None

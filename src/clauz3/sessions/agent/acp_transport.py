@@ -1,8 +1,6 @@
-"""Newline-delimited JSON-RPC over an agent's pipes, as an ``acp`` SDK message transport.
+"""Newline-delimited JSON-RPC over an agent's pipes, the message transport of :mod:`.jsonrpc`.
 
-We give the SDK's ``Connection`` this transport instead of raw streams because its own stdio
-framing accepts lines of any length; here a line over 16 MiB ends the stream and is reported
-(04 SUP-5). Lines that are not a JSON object are skipped (04 ACP-14).
+A line over 16 MiB ends the stream and is reported (04 SUP-5). Lines that are not a JSON object are skipped (04 ACP-14).
 """
 
 from __future__ import annotations

@@ -107,7 +107,6 @@ async def build_service(config: LaunchConfig, tmp_dir: Path) -> Service:
     from clauz3.approvals.app import ApprovalHTTP
     from clauz3.approvals.authority import ApprovalAuthority
     from clauz3.layers.skills import SkillsError
-    from clauz3.sessions.agent.acp_client import preload_sdk
     from clauz3.sessions.conversation.agent_status import AgentStatus
     from clauz3.sessions.conversation.host import Host
     from clauz3.sessions.conversation.lifetime import LifetimeServer
@@ -159,13 +158,10 @@ async def build_service(config: LaunchConfig, tmp_dir: Path) -> Service:
         lease.release()
         raise StartupError("startup_failed", str(exc)) from None
     host.bridge_check.start()
-    # The SDK import (~0.4 s) runs while the page loads, not after it connects (00 DEC-6).
-    sdk_import = asyncio.ensure_future(preload_sdk())
     http = ApprovalHTTP(authority, sign_in.cookies, port=config.port, hostnames=("127.0.0.1",), include_ui=False)
     app = Starlette(routes=[*routes(), *workspace_routes(), *http.routes()], exception_handlers={
         HttpError: http_error, 404: not_found, 405: not_found, Exception: internal})
     app.state.host = host
-    app.state.sdk_import = sdk_import  # referenced until done
     app.state.sign_in = sign_in
     app.state.port = config.port
     app.state.assets = build_assets()
