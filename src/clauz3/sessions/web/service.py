@@ -118,7 +118,15 @@ async def build_service(config: LaunchConfig, tmp_dir: Path) -> Service:
     from clauz3.sessions.web.checks import HttpError, RequestChecks
     from clauz3.sessions.web.control import ControlSocket, control_path
     from clauz3.sessions.web.page_constants import page_html
-    from clauz3.sessions.web.routes import WEB, build_assets, http_error, internal, not_found, routes
+    from clauz3.sessions.web.routes import (
+        WEB,
+        build_assets,
+        http_error,
+        internal,
+        not_found,
+        preload_modules,
+        routes,
+    )
     from clauz3.sessions.web.state_frame import page_state
     from clauz3.sessions.web.workspace_routes import routes as workspace_routes
     from clauz3.storage.secretfiles import InsecureFileError
@@ -165,7 +173,8 @@ async def build_service(config: LaunchConfig, tmp_dir: Path) -> Service:
     app.state.sign_in = sign_in
     app.state.port = config.port
     app.state.assets = build_assets()
-    app.state.index_html = page_html((WEB / "index.html").read_text(encoding="utf-8"))
+    app.state.index_html = preload_modules(page_html((WEB / "index.html").read_text(encoding="utf-8")),
+                                           app.state.assets)
     wrapped = RequestChecks(app, port=config.port, sign_in=sign_in)
     service = Service(config, wrapped, host, sign_in, authority, lifetime, lease, ControlSocket(
         control_path(data, project), lambda: service.new_login()))
