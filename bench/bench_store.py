@@ -102,10 +102,11 @@ def build_history(path: Path) -> None:
 
 def _history_store():  # type: ignore[no-untyped-def]
     from clauz3.sessions.store.store import ConversationStore
-    from clauz3.sessions.store.store_schema import USER_VERSION
+    from clauz3.sessions.store.store_schema import MIGRATIONS
 
     marker = CACHE / "built"
-    stamp = f"{BUILD_VERSION}/{USER_VERSION}/{CONVERSATIONS}x{MESSAGES}"
+    # the recorded migration list is the store's version (issue 15): a new migration rebuilds the cache
+    stamp = f"{BUILD_VERSION}/{'+'.join(m.name for m in MIGRATIONS)}/{CONVERSATIONS}x{MESSAGES}"
     if not marker.exists() or marker.read_text() != stamp:
         shutil.rmtree(CACHE, ignore_errors=True)
         print(f"  building the 10,000-conversation history once into {CACHE} …", file=sys.stderr, flush=True)
