@@ -124,3 +124,19 @@ def test_shipped_example_manifests_validate() -> None:
     paths = sorted(glob.glob(str(root / "examples/*/tools/**/clauz3.yaml"), recursive=True))
     for path in paths:
         load_manifest(Path(path))
+
+
+def test_a_manifest_read_again_is_the_same_and_any_edit_is_seen(tmp_path: Path) -> None:
+    """The validated-manifest cache is keyed by the file's bytes: a caller's edit of the returned dict
+    never leaks into the next read, and an edit that keeps size and mtime is parsed afresh."""
+    path = manifest(tmp_path, DOMAIN)
+    first = load_manifest(path)
+    first["title"] = "changed by a caller"
+    assert load_manifest(path)["title"] == "Lab automation"
+    stat = path.stat()
+    path.write_text(DOMAIN.replace("Lab automation", "Lab automatiom"))  # same size
+    os.utime(path, ns=(stat.st_atime_ns, stat.st_mtime_ns))
+    assert load_manifest(path)["title"] == "Lab automatiom"
+    path.write_text(DOMAIN.replace("title: Lab automation", "title: [1, 2]"))
+    with pytest.raises(ManifestError):  # a broken edit is refused, never answered from the cache
+        load_manifest(path)

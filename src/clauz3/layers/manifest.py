@@ -7,8 +7,10 @@ their position, and every field keeps a line/column for the error.
 
 from __future__ import annotations
 
+import copy
 import json
 import keyword
+from collections import OrderedDict
 from functools import cache
 from importlib import resources
 from pathlib import Path
@@ -180,6 +182,11 @@ def load_manifest(path: Path, *, kind: str | None = None, domain: str | None = N
         raw = path.read_bytes()
     except OSError as exc:
         raise ManifestError(display, "", f"cannot read: {exc.strerror or exc}") from None
+    key = (str(path), kind, domain, display, raw)
+    known = _VALIDATED.get(key)
+    if known is not None:
+        _VALIDATED.move_to_end(key)
+        return copy.deepcopy(known)
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError:
@@ -194,7 +201,17 @@ def load_manifest(path: Path, *, kind: str | None = None, domain: str | None = N
         line, col = _nearest_mark(marks, where)
         raise ManifestError(display, field_path(where), problem, line, col)
     assert isinstance(data, dict)
+    _VALIDATED[key] = copy.deepcopy(data)
+    while len(_VALIDATED) > VALIDATED_KEPT:
+        _VALIDATED.popitem(last=False)
     return data
+
+
+# Manifests are re-read on every run record (the "libraries changed" check) and every Libraries call;
+# parsing and validating the YAML was most of that. The key holds the file's exact bytes, so an edit
+# of any kind (also one that keeps size and mtime) is parsed and validated afresh.
+VALIDATED_KEPT = 256
+_VALIDATED: OrderedDict[tuple[str, str | None, str | None, str, bytes], dict[str, Any]] = OrderedDict()
 
 
 def _nearest_mark(marks: dict[tuple[str | int, ...], tuple[int, int]], where: tuple[str | int, ...]) -> tuple[int, int]:
