@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 from libkit import make_source, manifest, snapshot
 
+from clauz3.commands._errors import library_exit
 from clauz3.layers import apply as apply_mod
 from clauz3.layers.apply import apply_review
 from clauz3.layers.inventory import read_origin
@@ -68,7 +69,7 @@ def test_reinstall_refused_then_force_replaces_whole_tree_with_backup(env: dict[
     install(target, src)
     with pytest.raises(LibraryError, match="already installed from") as info:
         prepare_install(target, str(src))
-    assert info.value.code == "refused" and info.value.exit_code == 2
+    assert info.value.code == "refused" and library_exit(info.value) == 2
     (src / "tools" / "mail" / "trusted" / "stale.py").unlink()
     record = prepare_install(target, str(src), force=True)
     assert record["action"] == "update"
@@ -246,7 +247,7 @@ def test_lock_held_is_busy(env: dict[str, Path]) -> None:
     with library_lock(target.lock_path):
         with pytest.raises(LibraryError) as info:
             apply_review(target, record["id"])
-    assert info.value.code == "busy" and info.value.exit_code == 5
+    assert info.value.code == "busy" and library_exit(info.value) == 5
     assert not target.tools.exists()
 
 

@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 from libkit import make_source
 
+from clauz3.commands._errors import library_exit
 from clauz3.layers.apply import apply_review
 from clauz3.layers.catalogue_cache import read_cached
 from clauz3.layers.gitfetch import git_env
@@ -91,8 +92,8 @@ def test_git_failures(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     target = Target.for_project(tmp_path, tmp_path / "data")
     with pytest.raises(LibraryError, match=r"could not fetch file://.*: ") as info:
         prepare_install(target, f"file://{tmp_path}/missing.git", cwd=tmp_path)
-    assert info.value.exit_code == 2 and info.value.code == "source_unavailable"
+    assert library_exit(info.value) == 2 and info.value.code == "source_unavailable" and info.value.missing is None
     monkeypatch.setenv("PATH", str(tmp_path / "empty"))
     with pytest.raises(LibraryError, match="git is not installed") as info:
         prepare_install(target, "gh:acme/tools", cwd=tmp_path)
-    assert info.value.exit_code == 4
+    assert library_exit(info.value) == 4 and info.value.code == "source_unavailable" and info.value.missing == "git"

@@ -13,8 +13,29 @@ from pathlib import Path
 
 from clauz3._version import __version__
 from clauz3.command_error import CommandError
+from clauz3.layers.liberrors import LibraryError
 
-__all__ = ["CommandError", "data_dir", "run_guarded"]
+__all__ = ["LIBRARY_EXIT", "CommandError", "data_dir", "from_library", "library_exit", "run_guarded"]
+
+# Library error code → exit status (05 §2.1): the one place a library failure becomes a status.
+LIBRARY_EXIT: dict[str, int] = {
+    "invalid_request": 2, "unknown_source": 2, "in_use": 2, "review_expired": 2, "changed_since_review": 2,
+    "refused": 2, "invalid_library": 2, "source_unavailable": 2,
+    "busy": 5,
+}
+EXIT_PROGRAM_MISSING = 4  # a required external program (git) is missing or unusable
+
+
+def library_exit(exc: LibraryError) -> int:
+    """The exit status of a library failure: 4 when a required program is missing, else by code."""
+    if exc.missing is not None:
+        return EXIT_PROGRAM_MISSING
+    return LIBRARY_EXIT.get(exc.code, 2)
+
+
+def from_library(exc: LibraryError) -> CommandError:
+    """The command's ``error:`` line and exit status for a library failure."""
+    return CommandError(str(exc), library_exit(exc))
 
 
 def data_dir() -> Path:

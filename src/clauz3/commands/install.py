@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from clauz3.commands._errors import CommandError
+from clauz3.commands._errors import CommandError, from_library
 
 HELP = "Review and install, update (--force) or remove (--remove) a trusted library."
 NO_TTY = "refusing to apply without confirmation; re-run with --yes, or --dry-run to only review"
@@ -116,7 +116,7 @@ def run(args: argparse.Namespace) -> int:
             raise
         result = apply_review(target, record["id"], cli=True)
     except LibraryError as exc:
-        raise CommandError(str(exc), exc.exit_code) from None
+        raise from_library(exc) from None
     verb = {"install": "installed", "update": "updated", "remove": "removed"}[result.action]
     for d in result.domains:
         print(f"{verb} {d} (from {result.source}) → {result.into / d}")

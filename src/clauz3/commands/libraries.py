@@ -6,7 +6,7 @@ import argparse
 import json
 from pathlib import Path
 
-from clauz3.commands._errors import CommandError
+from clauz3.commands._errors import from_library
 
 HELP = "Browse bundled, registry, global and project libraries (no network, never imports them)."
 NO_MATCH = "No libraries match. Run clauz3 libraries with no query to see all."
@@ -24,7 +24,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         records = query_catalogue(build_catalogue(Path.cwd()), [t for q in args.query for t in q.split()])
     except LibraryError as exc:
-        raise CommandError(str(exc), exc.exit_code) from None
+        raise from_library(exc) from None
     if args.json:
         print(json.dumps(records, indent=2, ensure_ascii=False))
         return 0

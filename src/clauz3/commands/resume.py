@@ -90,7 +90,7 @@ def run(args: argparse.Namespace) -> int:
         check_project_free(data, project)
         prepare_resume(data, record, state)
     except RecordError as exc:
-        raise CommandError(str(exc), exc.code) from None
+        raise CommandError(str(exc)) from None
     except StoreError as exc:
         raise CommandError(str(exc)) from None
     policy = record.policy if record.policy and os.path.isfile(record.policy) else None

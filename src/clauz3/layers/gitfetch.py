@@ -35,7 +35,7 @@ def _git(args: list[str], source: str, timeout: int, cwd: Path | None = None) ->
     exe = shutil.which("git")
     if exe is None:
         raise LibraryError(f"git is not installed; install git to fetch {source}", "source_unavailable",
-                           exit_code=4)
+                           missing="git")
     try:
         proc = subprocess.run([exe, *_SAFETY, *args], cwd=cwd, env=git_env(), capture_output=True, text=True,
                               timeout=timeout, stdin=subprocess.DEVNULL, check=False)
@@ -43,7 +43,7 @@ def _git(args: list[str], source: str, timeout: int, cwd: Path | None = None) ->
         raise LibraryError(f"could not fetch {source}: git {args[0]} timed out after {timeout} s",
                            "source_unavailable") from None
     except OSError as exc:
-        raise LibraryError(f"git is not usable: {exc.strerror or exc}", "source_unavailable", exit_code=4) from None
+        raise LibraryError(f"git is not usable: {exc.strerror or exc}", "source_unavailable", missing="git") from None
     if proc.returncode != 0:
         lines = [ln.strip() for ln in proc.stderr.splitlines() if ln.strip()]
         last = lines[-1] if lines else f"git {args[0]} exited with status {proc.returncode}"
@@ -73,7 +73,7 @@ def _head(path: Path, source: str) -> str | None:
     try:
         return _git(["rev-parse", "HEAD"], source, CHECKOUT_TIMEOUT, cwd=path).strip()
     except LibraryError as exc:
-        if exc.exit_code == 4:
+        if exc.missing is not None:
             raise
         return None
 

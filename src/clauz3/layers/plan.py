@@ -129,7 +129,7 @@ class Planner:
             if declaring is None:
                 raise
             raise LibraryError(f"{declaring.source}: dependency {text}: {exc}", exc.code,
-                               exit_code=exc.exit_code) from None
+                               missing=exc.missing) from None
 
     def visit(self, text: str, declaring: ResolvedSource | None, chain: list[str]) -> None:
         spec = self._spec(text, declaring)

@@ -27,9 +27,10 @@ _ID_CHARS = frozenset("0123456789abcdef")
 
 
 class AttachmentError(Exception):
-    def __init__(self, status: int, code: str, message: str) -> None:
+    """A refused attachment: ``code`` (mapped to an HTTP status by the web routes) and one sentence."""
+
+    def __init__(self, code: str, message: str) -> None:
         super().__init__(message)
-        self.status = status
         self.code = code
         self.message = message
 
@@ -73,7 +74,7 @@ class AttachmentStore:
 
     def _dir(self, conversation_id: str) -> Path:
         if not is_conversation_id(conversation_id):
-            raise AttachmentError(409, "stale_conversation", "This view was out of date; reload the page.")
+            raise AttachmentError("stale_conversation", "This view was out of date; reload the page.")
         return self.root / conversation_id
 
     def _meta(self, conversation_id: str, attachment_id: str) -> dict[str, Any] | None:
@@ -110,7 +111,7 @@ class AttachmentStore:
         """Stream the body into a private file; 413 while streaming (nothing kept), 415 by content."""
         folder = self._dir(conversation_id)
         if len(self.unsent_list(conversation_id)) >= MAX_UNSENT:
-            raise AttachmentError(409, "too_many_attachments", "Attach at most 10 files to one message.")
+            raise AttachmentError("too_many_attachments", "Attach at most 10 files to one message.")
         folder.mkdir(parents=True, exist_ok=True, mode=0o700)
         os.chmod(self.root, 0o700)
         attachment_id = secrets.token_hex(16)
@@ -124,7 +125,7 @@ class AttachmentStore:
             async for chunk in chunks:
                 size += len(chunk)
                 if size > MAX_BYTES:
-                    raise AttachmentError(413, "too_large", "Attachments can be at most 10 MB.")
+                    raise AttachmentError("too_large", "Attachments can be at most 10 MB.")
                 digest.update(chunk)
                 os.write(fd, chunk)
             os.close(fd)
@@ -133,7 +134,7 @@ class AttachmentStore:
                 head = fh.read()
             found = sniff(head)
             if found is None:
-                raise AttachmentError(415, "unsupported_media_type",
+                raise AttachmentError("unsupported_media_type",
                                       "Attach images (PNG, JPEG, GIF, WebP) or UTF-8 text files.")
             ok = True
         finally:

@@ -34,11 +34,7 @@ NO_POLICY = "none"
 
 
 class RecordError(Exception):
-    """An expected refusal: one ``error:`` line and ``code`` as the exit status."""
-
-    def __init__(self, message: str, code: int = 2) -> None:
-        super().__init__(message)
-        self.code = code
+    """An expected refusal of a saved conversation record: one sentence (``resume`` exits 2 for it)."""
 
 
 def is_id(text: str) -> bool:

@@ -61,6 +61,11 @@ def _err(status: int, code: str, message: str) -> JSONResponse:
     return _json({"error": {"code": code, "message": message}}, status)
 
 
+# Attachment refusal code → HTTP status (ATT-1): the status is chosen here, at the web edge.
+ATTACHMENT_STATUS: dict[str, int] = {"stale_conversation": 409, "too_many_attachments": 409, "too_large": 413,
+                                     "unsupported_media_type": 415}
+
+
 def _host(request: Request) -> Host:
     host: Host = request.app.state.host
     return host
@@ -220,7 +225,7 @@ async def upload_attachment(request: Request) -> Response:
     try:
         meta = await host.attachments.save(conv.id, request.headers.get("x-clauz3-filename"), request.stream())
     except AttachmentError as exc:
-        return _err(exc.status, exc.code, exc.message)
+        return _err(ATTACHMENT_STATUS.get(exc.code, 400), exc.code, exc.message)
     return _json({**public(meta), "sha256": meta["sha256"]}, 201)
 
 
