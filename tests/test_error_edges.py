@@ -11,13 +11,15 @@ from __future__ import annotations
 
 import ast
 import builtins
+import functools
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from clauz3.commands._errors import LIBRARY_EXIT, library_exit
+from clauz3.commands._errors import LAUNCH_EXIT, LIBRARY_EXIT, launch_exit, library_exit
 from clauz3.layers.liberrors import CODES, LibraryError
+from clauz3.sessions.launch.errors import LAUNCH_CODES, LaunchError
 
 SRC = Path(__file__).resolve().parents[1] / "src" / "clauz3"
 
@@ -99,6 +101,7 @@ def violations(trees: dict[str, ast.Module]) -> dict[str, list[str]]:
     return out
 
 
+@functools.cache
 def _trees() -> dict[str, ast.Module]:
     return {p.relative_to(SRC).as_posix(): ast.parse(p.read_text(encoding="utf-8"))
             for p in sorted(SRC.rglob("*.py")) if "__pycache__" not in p.parts}
@@ -178,3 +181,40 @@ def test_every_library_and_attachment_code_has_an_http_status_at_the_web_edge() 
               if isinstance(n, ast.Call) and _base_name(n.func) == "AttachmentError"
               and n.args and isinstance(n.args[0], ast.Constant) and isinstance(n.args[0].value, str)}
     assert "too_large" in raised and raised == set(ATTACHMENT_STATUS)
+
+
+def _first_string_args(name: str, prefix: str = "") -> set[str]:
+    """The string literal first argument of every ``name(…)`` call in src/ files under ``prefix``."""
+    found: set[str] = set()
+    for rel, tree in _trees().items():
+        if not rel.startswith(prefix):
+            continue
+        for node in ast.walk(tree):
+            if (isinstance(node, ast.Call) and _base_name(node.func) == name and node.args
+                    and isinstance(node.args[0], ast.Constant) and isinstance(node.args[0].value, str)):
+                found.add(node.args[0].value)
+    return found
+
+
+def test_every_launch_code_has_one_exit_status_at_the_cli_edge() -> None:
+    # The service's startup codes travel into LaunchError unchanged, so they are launch codes too.
+    raised = _first_string_args("LaunchError") | _first_string_args("StartupError") | _first_string_args("StoreError")
+    assert {"port_in_use", "program_missing", "project_in_use", "store_unreadable"} <= raised  # it read the sites
+    assert raised <= set(LAUNCH_CODES)
+    assert set(LAUNCH_EXIT) == set(LAUNCH_CODES)
+    # 05 §2.1: the lease held elsewhere → 5, the agent CLI missing or too old → 4, no answer from a service → 70.
+    assert [launch_exit(LaunchError(c, "x")) for c in ("project_in_use", "program_missing", "service_not_started",
+                                                        "store_incompatible")] == [5, 4, 70, 2]
+
+
+def test_only_the_cli_edge_raises_exit_statuses() -> None:
+    """``CommandError`` (message + exit status) is the command line's: nothing below it imports it."""
+    importers = set()
+    for rel, tree in _trees().items():
+        for node in ast.walk(tree):
+            names = ([node.module or ""] if isinstance(node, ast.ImportFrom)
+                     else [a.name for a in node.names] if isinstance(node, ast.Import) else [])
+            if any(n in ("clauz3.command_error", "clauz3.commands._errors") for n in names):
+                importers.add(rel)
+    assert "commands/_errors.py" in importers and "commands/install.py" in importers
+    assert {rel for rel in importers if not rel.startswith(("commands/", "cli.py"))} == set()

@@ -1,7 +1,8 @@
-"""The one expected-error type both the commands and the host's launch paths raise (05 CLI-4).
+"""The command line's expected-error type (05 CLI-4): one ``error:`` line and the exit status.
 
-It lives below both so `sessions/` need not import `commands/` upward (issue 15); `commands/_errors`
-re-exports it and maps it to the printed ``error:`` line and exit code.
+It is the CLI edge's own error, raised only by ``commands/`` and ``cli.py`` (``commands/_errors``
+re-exports it). The layers below raise errors with a string code instead (``LibraryError``,
+``LaunchError``…), which ``commands/_errors`` maps to exit statuses (issue 15).
 """
 
 from __future__ import annotations

@@ -14,8 +14,10 @@ from pathlib import Path
 from clauz3._version import __version__
 from clauz3.command_error import CommandError
 from clauz3.layers.liberrors import LibraryError
+from clauz3.sessions.launch.errors import LaunchError
 
-__all__ = ["LIBRARY_EXIT", "CommandError", "data_dir", "from_library", "library_exit", "run_guarded"]
+__all__ = ["LAUNCH_EXIT", "LIBRARY_EXIT", "CommandError", "data_dir", "from_library", "launch_exit", "library_exit",
+           "run_guarded"]
 
 # Library error code → exit status (05 §2.1): the one place a library failure becomes a status.
 LIBRARY_EXIT: dict[str, int] = {
@@ -31,6 +33,21 @@ def library_exit(exc: LibraryError) -> int:
     if exc.missing is not None:
         return EXIT_PROGRAM_MISSING
     return LIBRARY_EXIT.get(exc.code, 2)
+
+
+# Launch error code → exit status (05 §2.1, 02 LAUNCH-6): busy 5, a missing program 4, a service that
+# never answered 70 (internal), every other refusal 2.
+LAUNCH_EXIT: dict[str, int] = {
+    "startup_failed": 2, "store_incompatible": 2, "store_unreadable": 2, "port_in_use": 2, "cannot_listen": 2,
+    "agent_not_started": 2, "reload_failed": 2,
+    "project_in_use": 5,
+    "program_missing": EXIT_PROGRAM_MISSING,
+    "service_not_started": 70, "approval_service_not_started": 70, "reopen_failed": 70,
+}
+
+
+def launch_exit(exc: LaunchError) -> int:
+    return LAUNCH_EXIT.get(exc.code, 2)
 
 
 def from_library(exc: LibraryError) -> CommandError:
@@ -79,6 +96,9 @@ def run_guarded(fn: Callable[[argparse.Namespace], int], args: argparse.Namespac
     except CommandError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return exc.code
+    except LaunchError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return launch_exit(exc)
     except KeyboardInterrupt:
         return 130
     except BrokenPipeError:

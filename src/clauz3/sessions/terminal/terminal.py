@@ -27,10 +27,10 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from clauz3.approvals.tokens import generate_token
-from clauz3.command_error import CommandError
 from clauz3.sessions.conversation.agent_status import AgentStatus
 from clauz3.sessions.launch.config import LaunchConfig
-from clauz3.sessions.launch.launcher import EXIT_BY_CODE, bind_loopback
+from clauz3.sessions.launch.errors import LaunchError
+from clauz3.sessions.launch.launcher import bind_loopback
 from clauz3.sessions.terminal.terminal_input import LineReader
 from clauz3.sessions.terminal.terminal_output import Renderer
 from clauz3.sessions.web.service import Service, StartupError, build_service
@@ -85,7 +85,7 @@ class TerminalFrontend:
                 self.service = await build_service(self.config, tmp)
             except StartupError as exc:
                 listener.close()
-                raise CommandError(exc.message, EXIT_BY_CODE.get(exc.code, 2)) from None
+                raise LaunchError(exc.code, exc.message) from None
             try:
                 try:
                     server, serving = await self._serve(listener)
@@ -117,7 +117,7 @@ class TerminalFrontend:
         while not server.started and not serving.done():
             await asyncio.sleep(0.01)
         if serving.done():
-            raise CommandError("the approval service did not start", 70)
+            raise LaunchError("approval_service_not_started", "the approval service did not start")
         return server, serving
 
     async def _shutdown(self, server: Any, serving: asyncio.Task[None], *, announce: bool) -> None:
@@ -148,7 +148,7 @@ class TerminalFrontend:
         host = service.host
         conv = host.conversation
         if conv is None or conv.id != self.options.conversation_id:
-            raise CommandError(f"conversation {self.options.conversation_id} could not be reopened", 70)
+            raise LaunchError("reopen_failed", f"conversation {self.options.conversation_id} could not be reopened")
         # One more observer of the host's publisher; the page stays its one subscriber.
         host.publisher.observe(self._on_frame, self._on_state)
         self.renderer.seen_runs(list(conv.runs.values()))
@@ -215,18 +215,18 @@ class TerminalFrontend:
         assert conv is not None
         saved_session = conv.saved.session_id
         if self.options.resuming and conv.turn >= 1 and not saved_session:
-            raise CommandError(RELOAD_FAILED)
+            raise LaunchError("reload_failed", RELOAD_FAILED)
         conv.ensure_agent()
         await self._wait_until(lambda: conv.status in (AgentStatus.READY, AgentStatus.UNAVAILABLE) or conv.error is not None)
         if self._quit:
             return self._exit
         if conv.status != AgentStatus.READY:
-            raise CommandError(conv.error or f"{conv.label} could not start", 2)
+            raise LaunchError("agent_not_started", conv.error or f"{conv.label} could not start")
         if self.options.resuming and conv.turn >= 1 and conv.resume_notice is not None:
             # A fresh agent never silently takes over the old identity: keep the saved session id.
             conv.saved.session_id = saved_session
             conv.save_state()
-            raise CommandError(RELOAD_FAILED)
+            raise LaunchError("reload_failed", RELOAD_FAILED)
         return None
 
     async def _next_line(self, reader: LineReader) -> str | None:

@@ -16,7 +16,6 @@ import shutil
 import signal
 import subprocess
 
-from clauz3.command_error import CommandError
 from clauz3.layers.skills import session_instructions
 from clauz3.sessions.agent.bridge_check import FAILED
 from clauz3.sessions.agent.providers.claude import terminal_argv
@@ -25,6 +24,7 @@ from clauz3.sessions.agent.providers.table import CLAUDE_CLI_MIN
 from clauz3.sessions.conversation.agent_status import AgentStatus
 from clauz3.sessions.conversation.conversation import ConversationRuntime
 from clauz3.sessions.conversation.host import Host
+from clauz3.sessions.launch.errors import LaunchError
 
 INSTALL = "npm install -g @anthropic-ai/claude-code"
 VERSION_RE = re.compile(r"(\d+)\.(\d+)\.(\d+)")
@@ -41,20 +41,21 @@ def claude_cli() -> str:
     """CLD-7: ``claude`` on PATH at version ≥ the pinned minimum, else exit 4 naming both versions."""
     found = shutil.which("claude")
     if found is None:
-        raise CommandError(f"Claude Code's terminal UI needs the claude command (not on PATH). Install it with: "
-                           f"{INSTALL}", 4)
+        raise LaunchError("program_missing", f"Claude Code's terminal UI needs the claude command (not on PATH). "
+                          f"Install it with: {INSTALL}")
     try:
         out = subprocess.run([found, "--version"], capture_output=True, text=True, timeout=20,
                              stdin=subprocess.DEVNULL)
         text = out.stdout + out.stderr
     except (OSError, subprocess.TimeoutExpired) as exc:
-        raise CommandError(f"claude --version failed ({type(exc).__name__}). Install it with: {INSTALL}", 4) from None
+        raise LaunchError("program_missing",
+                          f"claude --version failed ({type(exc).__name__}). Install it with: {INSTALL}") from None
     have = _version(text)
     need = _version(CLAUDE_CLI_MIN)
     if have is None or need is None or have < need:
         shown = ".".join(map(str, have)) if have else "an unknown version"
-        raise CommandError(f"Claude Code's terminal UI needs claude {CLAUDE_CLI_MIN} or newer; found {shown}. "
-                           f"Install it with: {INSTALL}", 4)
+        raise LaunchError("program_missing", f"Claude Code's terminal UI needs claude {CLAUDE_CLI_MIN} or newer; "
+                          f"found {shown}. Install it with: {INSTALL}")
     return os.path.abspath(found)
 
 
@@ -67,7 +68,7 @@ async def run_native(host: Host, conv: ConversationRuntime, *, claude: str, resu
     """Run the CLI in the foreground until it exits; its status is the command's (CLI-9)."""
     links = conv.links
     if not await links.bridge_ok():
-        raise CommandError(f"Claude can't start: {FAILED}")
+        raise LaunchError("agent_not_started", f"Claude can't start: {FAILED}")
     entry, ticket = await conv.mint_bridge_entry()
     unrestricted = conv.saved.mode == "unrestricted"
     instructions = session_instructions(unrestricted=unrestricted, skills=host.skills)
