@@ -3,6 +3,7 @@
 // `Remember this decision` (00 DEC-10), which states the rule's scope and asks first (issue 12).
 
 import { api } from "./api.js";
+import { planSentence } from "./cardview.js";
 import { $, button, el, formatTime, statusNote } from "./dom.js";
 import { DECISION_LABELS, rememberScope } from "./cards.js";
 import { modal } from "./dialogs.js";
@@ -53,10 +54,7 @@ function ruleSentence(rule, record) {
 }
 
 function planLine(record) {
-  const plan = cardSummary(record).plan || {};
-  const first = Array.isArray(plan.sentences) && plan.sentences.length ? plan.sentences[0] : null;
-  const text = typeof first === "string" ? first : first && typeof first === "object" ? first.text : null;
-  return text || `Run ${(record && record.target) || "main"}`;
+  return planSentence(cardSummary(record)) || `Run ${(record && record.target) || "main"}`;
 }
 
 function openRequest(record) {

@@ -6,7 +6,7 @@
 
 import { api } from "./api.js";
 import { askAgain, decisionRow } from "./decisions.js";
-import { blocks, details, guaranteeList, libraryLines, sentences, sourceRows, warningsNote } from "./cardview.js";
+import { blocks, details, guaranteeList, libraryLines, planSentence, sentences, sourceRows, warningsNote } from "./cardview.js";
 import { EARLY_END, LIMITS, PHASE_LABELS as PHASES, RAN } from "./constants.js";
 import { button, disclosure, el, formatTime } from "./dom.js";
 import { modal } from "./dialogs.js";
@@ -124,6 +124,28 @@ function decisionShort(r) {
   return "";
 }
 
+const NAME_CHARS = 160;
+
+// The card's accessible name (issue 15): which program and what it does, in plain words, so a list of
+// regions tells two cards apart ("Approval: program.py — Will send 1 mock email to bob@example.com: …").
+// It leads with what the card asks or tells: Approval (waiting for you), Ran, Did not run, else Run; then
+// the program's file (and its entry when not main); then the run's own first sentence once it ended,
+// else the plan's. Never the request id: the agent chooses it, and it says nothing to a person.
+export function cardName(run, record) {
+  const final = Boolean(run && FINAL.has(run.phase));
+  const pending = !final && record && record.state === "pending";
+  const ended = !run && record && ["denied", "expired", "cancelled"].includes(record.state);  // a card with no run record
+  const verb = pending ? "Approval" : final ? (RAN.has(run.phase) ? "Ran" : "Did not run") : ended ? "Did not run" : "Run";
+  const p = (record && record.presentation) || {};
+  const file = (p.program && p.program.source_name) || (run && run.source_name) || "program";
+  const target = (run && run.target) || (record && record.target) || "main";
+  const program = target === "main" ? file : `${file} (${target})`;
+  const said = final && run.summary && Array.isArray(run.summary.sentences) ? run.summary.sentences[0] : null;
+  let what = String(said || planSentence(p.summary) || (run && run.message) || "").replace(/\s+/g, " ").trim();
+  if (what.length > NAME_CHARS) what = `${what.slice(0, NAME_CHARS - 1)}…`;
+  return `${verb}: ${program}${what ? ` — ${what}` : ""}`;
+}
+
 class RunCard {
   constructor(requestId) {
     this.id = requestId;
@@ -143,10 +165,11 @@ class RunCard {
     this.lead = el("div", { class: "card-summary" });
     this.info = el("div", { class: "run-info" });
     this.output = el("div", { class: "run-output" });
-    this.approvalBox = el("section", { class: "card approval", hidden: true, "data-request-id": requestId, "aria-label": "Approval request" });
+    // No name of its own: the card around it is the one region, named by its program (cardName).
+    this.approvalBox = el("section", { class: "card approval", hidden: true, "data-request-id": requestId });
     this.detailsBox = el("div", { class: "card-details" });
     this.body = el("div", { class: "card-body" }, this.lead, this.info, this.output, this.approvalBox, this.detailsBox);
-    this.node = el("section", { class: "card run", "data-request-id": requestId, "aria-label": "Run program" }, this.head, this.body);
+    this.node = el("section", { class: "card run", "data-request-id": requestId, "aria-label": "Run" }, this.head, this.body);
     // Approval card parts that must survive refreshes.
     this.approvalInfo = el("div", { class: "approval-info" });
     this.feedback = el("textarea", { rows: "2", "aria-label": "Feedback for the agent (optional)", maxlength: String(LIMITS.feedback_chars), placeholder: "Feedback for the agent (optional)" });
@@ -198,6 +221,8 @@ class RunCard {
     this.pill.className = `phase phase-${phase}`;
     this.pill.textContent = this.phaseText();
     this.node.dataset.phase = phase || "";
+    const name = cardName(this.run, this.record);
+    if (this.node.getAttribute("aria-label") !== name) this.node.setAttribute("aria-label", name);
   }
 
   drawRun() {

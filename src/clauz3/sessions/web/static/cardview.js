@@ -29,6 +29,13 @@ export function warningsNote(warnings) {
     `a value on this card ${warnings.join("; it ")}. Such characters are shown as [U+…] codes.`);
 }
 
+// The plan's first sentence (what the proof says the program will do), or null.
+export function planSentence(summary) {
+  const plan = ((summary || {}).plan || {}).sentences;
+  const first = Array.isArray(plan) && plan.length ? plan[0] : null;
+  return (typeof first === "string" ? first : first && typeof first === "object" ? first.text : null) || null;
+}
+
 export function sentences(list, cls = "summary-line") {
   return (list || []).map((text) => el("p", { class: cls, text }));
 }
