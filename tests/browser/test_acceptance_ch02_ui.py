@@ -58,7 +58,7 @@ async def test_a_real_run_shows_its_phases_then_hides(tmp_path: Path) -> None:
         seen: list[str] = await page.evaluate("window.__activity")
         shown = [t for i, t in enumerate(seen) if i == 0 or t != seen[i - 1]]
         for phase in ("Proving guarantees", "Waiting for your approval", "Executing approved action"):
-            assert phase in shown, (shown, [r.get("phase") for r in s.svc.host.conversation.runs.values()])
+            assert phase in shown, (shown, [r.phase for r in s.svc.host.conversation.runs.values()])
         order = [shown.index(p) for p in ("Proving guarantees", "Waiting for your approval",
                                           "Executing approved action")]
         assert order == sorted(order), shown
@@ -226,5 +226,5 @@ async def test_undo_is_absent_for_a_run_without_journal_entries(tmp_path: Path) 
         await page.wait_for_timeout(500)
         await expect(run.get_by_role("button", name="Undo file changes")).to_have_count(0)
         [record] = s.svc.host.conversation.runs.values()
-        assert record["undo"] == {"available": False, "undone": False}
+        assert record.to_json()["undo"] == {"available": False, "undone": False}
         s.clean()

@@ -41,5 +41,5 @@ async def test_stop_during_a_run_and_reload_restores_pending_approval(tmp_path: 
         await expect(card).to_contain_text("Cancelled before a decision.")
         await s.idle()
         record = next(iter(s.svc.host.conversation.runs.values()))
-        assert record["phase"] == "cancelled"
+        assert record.phase == "cancelled"
         s.clean()

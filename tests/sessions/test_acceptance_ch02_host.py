@@ -505,13 +505,13 @@ async def test_stop_while_a_real_run_awaits_approval_ends_the_worker(tmp_path: P
         if not any(f["method"] == "clauz3/turn_end" for f in seen):
             await recv_until(ws, method("clauz3/turn_end"), timeout=30)
         record = svc.host.conversation.runs[request_id]
-        assert (record["phase"], record["reason"]) == ("cancelled", "stopped")
+        assert (record.phase, record.record.reason) == ("cancelled", "stopped")
         members = [p for p in os.listdir("/proc") if p.isdigit() and _group_state(int(p), group)]
         assert members == [] and worker_pids() == []
         async with svc.client(cookies=svc.cookies()) as c:
             late = await c.post(f"/api/requests/{request_id}/decision", json={"decision": "approved_once"},
                                 headers={"Origin": svc.origin})
         assert late.status_code == 409 and late.json()["error"]["code"] == "not_pending"
-        assert svc.host.conversation.runs[request_id]["phase"] == "cancelled"
+        assert svc.host.conversation.runs[request_id].phase == "cancelled"
         assert sorted(p.name for p in Path(svc.host.project).rglob("*")) == outbox_before  # no effect
         await ws.close()

@@ -123,11 +123,12 @@ async def test_paused_chat_still_auto_rejects_a_remembered_denial(tmp_path: Path
         await send(ws, "session/prompt", conversation_id=cid, prompt=STARTER)
         _, seen = await recv_until(ws, method("clauz3/turn_end"), timeout=30)
         runs = svc.host.conversation.saved.runs
-        assert len(runs) == 2 and runs[1]["request_id"] != record["request_id"]
-        assert (runs[1]["phase"], runs[1]["reason"]) == ("refused", "denied")
-        assert runs[1]["approval"]["decision"] == "auto_rejected" and runs[1]["approval"]["decided_by"] == "profile"
+        assert len(runs) == 2 and runs[1].request_id != record["request_id"]
+        assert (runs[1].phase, runs[1].record.reason) == ("refused", "denied")
+        approval = runs[1].to_json()["approval"]
+        assert approval["decision"] == "auto_rejected" and approval["decided_by"] == "profile"
         cards = [f["params"]["record"] for f in seen if f["method"] == "clauz3/approval"
-                 and f["params"]["record"]["request_id"] == runs[1]["request_id"]]
+                 and f["params"]["record"]["request_id"] == runs[1].request_id]
         assert cards and all(c.get("approvals_paused") is True for c in cards)
         await ws.close()
 

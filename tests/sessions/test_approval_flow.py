@@ -82,10 +82,10 @@ async def test_stop_cancels_the_pending_approval(svc: Harness) -> None:
     assert end["params"]["stop_reason"] in ("cancelled", "end_turn")
     runs = svc.host.conversation.runs
     for _ in range(300):  # the bridge pushes the final record once its worker is gone
-        if runs[record["request_id"]]["phase"] == "cancelled":
+        if runs[record["request_id"]].phase == "cancelled":
             break
         await asyncio.sleep(0.05)
-    assert runs[record["request_id"]]["phase"] == "cancelled", runs  # the bridge got the host's cancel_run
+    assert runs[record["request_id"]].phase == "cancelled", runs  # the bridge got the host's cancel_run
     await ws.close()
 
 

@@ -2,13 +2,19 @@
 
 from __future__ import annotations
 
+from clauz3.runs.records import Phase, RunRecord
+from clauz3.sessions.conversation.runs import ConversationRun
 from clauz3.sessions.conversation.saved_state import SavedState
+
+# A run as the conversation saves it (the saved state holds typed runs, written back as their JSON).
+RUN = ConversationRun(RunRecord("r1", phase=Phase.COMPLETED, exit_code=0, ended_at=1_700_000_002.5,
+                                started_at=1_700_000_000.0, updated_at=1_700_000_002.5), turn=1).to_json()
 
 
 def test_a_round_trip_keeps_every_field_and_unknown_keys() -> None:
     doc = {"mode": "restricted", "session_id": "s-1", "libraries": ["email"], "library_hashes": {"email": "h"},
            "library_fingerprint": "f", "approvals_paused": True, "host_notes": ["n"], "renamed": True,
-           "runs": [{"request_id": "r1", "phase": "completed"}], "from_a_newer_version": {"x": 1}}
+           "runs": [RUN], "from_a_newer_version": {"x": 1}}
     saved = SavedState.from_json(doc)
     assert (saved.mode, saved.session_id, saved.libraries, saved.approvals_paused, saved.renamed) == (
         "restricted", "s-1", ["email"], True, True)

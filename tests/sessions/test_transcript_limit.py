@@ -29,7 +29,7 @@ async def test_limit_mid_run(tmp_path: Path) -> None:
         codes = [f["params"].get("code") for f in seen if f["method"] == "clauz3/notice"]
         assert codes.count("storage_limit_reached") == 1
         await recv_until(ws, state_is(history_limited=True, agent_status="ready"))
-        assert any(r["phase"] == "completed" for r in svc.host.conversation.runs.values())
+        assert any(r.phase == "completed" for r in svc.host.conversation.runs.values())
         saved = store.history(cid)
         assert all(f["method"] != "clauz3/turn_end" for f in saved)
 

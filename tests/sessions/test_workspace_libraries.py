@@ -10,6 +10,8 @@ from sessions_harness import signed_in
 from workspace_helpers import files_project, headers, snapshot_tree
 
 import clauz3.layers.apply as apply_module
+from clauz3.runs.records import Phase, RunRecord
+from clauz3.sessions.conversation.runs import ConversationRun
 
 
 async def test_review_then_apply_installs_and_selects(tmp_path: Path) -> None:
@@ -76,7 +78,7 @@ async def test_apply_refused_for_active_domain_and_while_busy(tmp_path: Path) ->
         review = (await c.post("/api/workspace/libraries/prepare", json={"action": "install", "source": "stdlib:env"},
                                headers=headers(svc))).json()
         conv = svc.host.conversation
-        conv.runs["req_live"] = {"request_id": "req_live", "phase": "awaiting_approval"}
+        conv.runs["req_live"] = ConversationRun(RunRecord("req_live", phase=Phase.AWAITING_APPROVAL))
         busy = await c.post("/api/workspace/libraries/apply", json={"id": review["id"]}, headers=headers(svc))
         assert busy.status_code == 409 and busy.json()["error"]["code"] == "busy"
         assert (await c.get("/api/workspace/libraries")).json()["busy"] is True

@@ -9,6 +9,7 @@ from sessions_harness import signed_in
 from workspace_helpers import APPEND_MILK, files_project, headers, real_run
 
 from clauz3.runs.records import Phase, RunRecord
+from clauz3.sessions.conversation.runs import ConversationRun
 from clauz3.storage.journals import journal_path
 
 
@@ -58,11 +59,11 @@ async def test_changed_since_is_left_alone_and_busy_is_409(tmp_path: Path) -> No
 
     async with signed_in(tmp_path, project=project, bridge=None) as svc, svc.client(cookies=svc.cookies()) as c:
         conv = svc.host.conversation
-        conv.runs["req_active"] = {"request_id": "req_active", "phase": "executing"}
+        conv.runs["req_active"] = ConversationRun(RunRecord("req_active", phase=Phase.EXECUTING))
         busy = await c.post("/api/workspace/runs/run_undo_0002/undo", json={}, headers=headers(svc))
         assert busy.status_code == 409 and busy.json()["error"]["code"] == "busy"
         assert (project / "notes" / "new.txt").exists()
-        conv.runs["req_active"]["phase"] = "completed"
+        conv.runs["req_active"] = ConversationRun(RunRecord("req_active", phase=Phase.COMPLETED))
 
         bad_body = await c.post("/api/workspace/runs/run_undo_0002/undo", json={"x": 1}, headers=headers(svc))
         assert bad_body.status_code == 400
@@ -81,6 +82,6 @@ async def test_finished_run_record_shows_undo_available(tmp_path: Path) -> None:
     async with signed_in(tmp_path, project=project, bridge=None) as svc:
         conv = svc.host.conversation
         conv.on_run_record(RunRecord("run_undo_0003", phase=Phase.COMPLETED, exit_code=0))
-        assert conv.runs["run_undo_0003"]["undo"] == {"available": True, "undone": False}
+        assert conv.runs["run_undo_0003"].to_json()["undo"] == {"available": True, "undone": False}
         conv.on_run_record(RunRecord("run_other_01", phase=Phase.COMPLETED, exit_code=0))
-        assert conv.runs["run_other_01"]["undo"] == {"available": False, "undone": False}
+        assert conv.runs["run_other_01"].to_json()["undo"] == {"available": False, "undone": False}

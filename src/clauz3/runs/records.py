@@ -245,6 +245,8 @@ def _summary(summary: dict[str, Any] | None) -> dict[str, Any] | None:
         out["ended_early"] = str(summary["ended_early"])[:60]
         out["end_state"] = [{"guarantee": _clip(str(e.get("guarantee")), 300), "held": e.get("held")}
                             for e in (summary.get("end_state") or [])[:50] if isinstance(e, dict)]
+    if isinstance(summary.get("omitted"), str):  # a summary cut before keeps saying so when read back
+        out["omitted"] = summary["omitted"][:200]
     while out["blocks"] and len(json.dumps(out, ensure_ascii=False).encode()) > MAX_SUMMARY_BYTES:
         out["blocks"].pop()
         out["omitted"] = "Some long values are left out here; the run's output has them."

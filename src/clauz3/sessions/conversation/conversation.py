@@ -18,7 +18,7 @@ from collections import OrderedDict
 from pathlib import Path
 from typing import Any
 
-from clauz3.runs.records import FINAL_PHASES, RunRecord
+from clauz3.runs.records import Phase, RunRecord
 from clauz3.sessions.agent import prespawn
 from clauz3.sessions.agent.acp_client import AcpClient, AcpError
 from clauz3.sessions.agent.acp_messages import (
@@ -48,6 +48,7 @@ from clauz3.sessions.conversation.agent_status import WORKING, AgentStatus
 from clauz3.sessions.conversation.host_links import HostLinks
 from clauz3.sessions.conversation.libraries import pending_notes
 from clauz3.sessions.conversation.notices import RETAINED, notice
+from clauz3.sessions.conversation.runs import ConversationRun
 from clauz3.sessions.conversation.saved_state import SavedState
 from clauz3.sessions.store.lease import Lease
 from clauz3.sessions.store.store import DEFAULT_TITLE, Conversation
@@ -76,9 +77,7 @@ class ConversationRuntime:
         self.error_detail: str | None = None
         self.resume_notice: str | None = None
         self.attachments: list[dict[str, Any]] = []
-        self.runs: OrderedDict[str, dict[str, Any]] = OrderedDict(
-            (r["request_id"], r) for r in self.saved.runs
-        )
+        self.runs: OrderedDict[str, ConversationRun] = OrderedDict((r.request_id, r) for r in self.saved.runs)
         self._reconcile_runs()
         self.approvals: OrderedDict[str, dict[str, Any]] = OrderedDict()
         self.client: AcpClient | None = None
@@ -98,7 +97,7 @@ class ConversationRuntime:
 
     def _reconcile_runs(self) -> None:
         """A run left ``executing`` by a service that died may have acted: record it ``uncertain`` (QB-13)."""
-        if not any(r.get("phase") == "executing" for r in self.runs.values()):
+        if not any(r.phase == Phase.EXECUTING for r in self.runs.values()):
             return
         from clauz3.runs.ledger import Ledger
 
@@ -109,8 +108,7 @@ class ConversationRuntime:
         try:
             for record in ledger.reconcile_conversation(self.id):
                 if record.request_id in self.runs:
-                    self.runs[record.request_id].update(phase=record.phase, reason=record.reason,
-                                                        exit_code=record.exit_code)
+                    self.runs[record.request_id].reconcile(record)
         finally:
             ledger.close()
 
@@ -125,7 +123,7 @@ class ConversationRuntime:
         return self.saved.history_limited
 
     def run_active(self) -> bool:
-        return any(r.get("phase") not in FINAL_PHASES for r in self.runs.values())
+        return any(not r.final for r in self.runs.values())
 
     @property
     def idle(self) -> bool:
@@ -364,9 +362,9 @@ class ConversationRuntime:
                 await asyncio.wait_for(self._turn_task, 2.0)
         self.links.authority.end_conversation(self.id, "bridge_gone")
         await self.links.lifetime.close_conversation(self.id)
-        for record in self.runs.values():
-            if record.get("phase") not in FINAL_PHASES:
-                record.update(phase="cancelled", reason="stopped")
+        for run in self.runs.values():
+            if not run.final:
+                run.stop()
         with contextlib.suppress(Exception):
             self.save_state()
         if self.lock is not None:
@@ -476,9 +474,9 @@ class ConversationRuntime:
         if self._start_task is not None and self.status == AgentStatus.STARTING:
             self._start_task.cancel()
             return
-        for record in self.runs.values():
-            if record.get("phase") not in FINAL_PHASES:
-                self.links.lifetime.cancel_run(self.id, record["request_id"])
+        for run in self.runs.values():
+            if not run.final:
+                self.links.lifetime.cancel_run(self.id, run.request_id)
         self.links.authority.cancel_pending(self.id, "stopped")
         client = self.client
         if client is not None and client.turn_running:
@@ -506,9 +504,9 @@ class ConversationRuntime:
         task = asyncio.ensure_future(self.end_agent())
         self._background.add(task)
         task.add_done_callback(self._background.discard)
-        for record in self.runs.values():
-            if record.get("phase") not in FINAL_PHASES:
-                record.update(phase="cancelled", reason="stopped")
+        for run in self.runs.values():
+            if not run.final:
+                run.stop()
         if exited is not None:
             self.error_detail = exited
             self.say("agent_exited")
@@ -529,17 +527,18 @@ class ConversationRuntime:
             self.mark_libraries_changed()
             self.links.publisher.send(notice("libraries_changed", "This conversation's library files changed; "
                                              "reopen it to review the change."))
-        # The saved state and the page are JSON: the record joins the host's own fields (turn, undo) there.
-        merged = {**(existing or {"turn": self.turn, "undo": {"available": False, "undone": False}}),
-                  **record.to_json()}
-        if merged.get("phase") in FINAL_PHASES and not merged.get("undo", {}).get("undone"):
-            merged["undo"] = self.links.undo_state(request_id)
-        self.runs[request_id] = merged
+        # The record joins the host's own fields of the run (its turn, whether it can be undone).
+        before = existing.phase if existing is not None else None
+        run = existing if existing is not None else ConversationRun(record, turn=self.turn)
+        run.update(record)
+        if run.final and not run.undo.undone:
+            run.set_undo(self.links.undo_state(request_id))
+        self.runs[request_id] = run
         self.runs.move_to_end(request_id)
         while len(self.runs) > 50:
             self.runs.popitem(last=False)
         self.save_state()
-        if existing is None or existing.get("phase") != merged.get("phase"):
+        if before != run.phase:
             self.links.publisher.state_now()
 
     def on_approval(self, view: dict[str, Any]) -> None:

@@ -12,6 +12,7 @@ from typing import Any
 
 from clauz3.sessions.agent.acp_messages import AgentText, ToolCall, message_of
 from clauz3.sessions.agent.providers import SHORT_LABELS
+from clauz3.sessions.conversation.saved_state import SavedState
 
 _PRIVATE_STATE = ("session_id", "host_notes")
 
@@ -30,12 +31,6 @@ def as_json(*, conversation_id: str, title: str, project: str, agent: str, model
     return {"schema_version": 1, "conversation_id": conversation_id, "title": title, "project": project,
             "agent": agent, "model": model, "exported_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
             "state": public_state(state), "history": history}
-
-
-def _fence(text: str) -> str:
-    longest = max((len(m) for m in re.findall(r"`+", text)), default=0)
-    ticks = "`" * max(3, longest + 1)
-    return f"{ticks}\n{text}\n{ticks}"
 
 
 def as_markdown(*, title: str, project: str, agent: str, model: str | None, state: dict[str, Any],
@@ -77,14 +72,9 @@ def as_markdown(*, title: str, project: str, agent: str, model: str | None, stat
         elif method == "clauz3/turn_end":
             flush()
     flush()
-    runs = state.get("runs") or []
+    runs = SavedState.from_json(state).runs  # the saved state's one reader types its runs
     if runs:
         lines.extend(["## Runs", ""])
         for run in runs:
-            if not isinstance(run, dict):
-                continue
-            lines.append(f"- {run.get('request_id')}: {run.get('phase')}, exit code {run.get('exit_code')}")
-            output = "".join(str(run.get(k) or "") for k in ("stdout", "stderr"))
-            if output:
-                lines.extend(["", _fence(output), ""])
+            lines.append(f"- {run.request_id}: {run.phase}, exit code {run.record.exit_code}")
     return "\n".join(lines).rstrip() + "\n"

@@ -17,7 +17,7 @@ from typing import Any
 from clauz3.approvals.authority import ApprovalAuthority
 from clauz3.layers.discovery import DiscoveryError, default_import_roots, discover_domains
 from clauz3.layers.skills import SkillDoc, session_instructions, snapshot_skills
-from clauz3.runs.records import FINAL_PHASES, RunRecord
+from clauz3.runs.records import Phase, RunRecord
 from clauz3.sessions.agent.bridge_check import BridgeCheck
 from clauz3.sessions.agent.providers import (
     AGENTS,
@@ -37,6 +37,7 @@ from clauz3.sessions.conversation.lifetime import LifetimeServer
 from clauz3.sessions.conversation.notices import notice
 from clauz3.sessions.conversation.publisher import Publisher
 from clauz3.sessions.conversation.run_journals import undo_state
+from clauz3.sessions.conversation.runs import UNDONE, RunUndo
 from clauz3.sessions.conversation.saved_state import SavedState
 from clauz3.sessions.conversation.workspaces import switch_workspace
 from clauz3.sessions.conversation.ws_requests import (
@@ -150,7 +151,7 @@ class Host:
     def drifted(self, saved: SavedState) -> bool:
         return drifted(self.project, self.data_dir, saved)
 
-    def undo_state(self, run_id: str) -> dict[str, bool]:
+    def undo_state(self, run_id: str) -> RunUndo:
         return undo_state(self.data_dir, self.project, run_id)
 
     def in_launch_project(self) -> bool:
@@ -202,9 +203,9 @@ class Host:
         conv = self.conversation
         if conv is None:
             return
-        record = conv.runs.get(run_id)
-        if record is not None:
-            record["undo"] = {"available": False, "undone": True}
+        run = conv.runs.get(run_id)
+        if run is not None:
+            run.set_undo(UNDONE)
         parts = [f"{r['path']} {r['outcome'].replace('_', ' ')}" for r in results]
         conv.saved.host_notes.append(
             f"[clauz3] The person undid the file changes of run {run_id}: " + ("; ".join(parts) or "nothing to undo")
@@ -263,9 +264,9 @@ class Host:
             await self._open(latest.id)
         assert self.conversation is not None
         self.store.prune_empty(keep=self.conversation.id)
-        for record in self.conversation.runs.values():
-            if record.get("phase") not in FINAL_PHASES:
-                record.update(phase="cancelled", reason="stopped")
+        for run in self.conversation.runs.values():
+            if not run.final:
+                run.stop()
         self.conversation.save_state()
         if self.config.prompt:
             text = self.config.prompt
@@ -320,7 +321,7 @@ class Host:
 
     def waiting_for_you(self) -> bool:
         conv = self.conversation
-        return conv is not None and any(r.get("phase") == "awaiting_approval" for r in conv.runs.values())
+        return conv is not None and any(r.phase == Phase.AWAITING_APPROVAL for r in conv.runs.values())
 
     def refuse(self, code: str, **fmt: str) -> None:
         conv = self.conversation

@@ -14,6 +14,7 @@ from clauz3.sessions.agent.providers import Availability
 from clauz3.sessions.conversation.attachments import AttachmentStore
 from clauz3.sessions.conversation.lifetime import LifetimeServer
 from clauz3.sessions.conversation.publisher import Publisher
+from clauz3.sessions.conversation.runs import RunUndo
 from clauz3.sessions.conversation.saved_state import SavedState
 from clauz3.sessions.launch.config import LaunchConfig
 from clauz3.sessions.store.store import ConversationStore
@@ -62,8 +63,8 @@ class HostLinks(Protocol):
         """02 §4.6 ``providers`` inventory (never persisted)."""
         ...
 
-    def undo_state(self, run_id: str) -> dict[str, bool]:
-        """05 FS-5: ``{available, undone}`` for a finished run of this project."""
+    def undo_state(self, run_id: str) -> RunUndo:
+        """05 FS-5: whether a finished run of this project can be undone, or was."""
         ...
 
     def availability(self, agent: str) -> Availability: ...

@@ -8,6 +8,8 @@ import os
 import re
 from pathlib import Path
 
+from clauz3.sessions.conversation.runs import RunUndo
+
 RUN_ID = re.compile(r"^[A-Za-z0-9_-]{1,128}$")
 
 
@@ -25,15 +27,15 @@ def journal_file(data_dir: Path, project: str, run_id: str) -> str | None:
     return path if os.path.isfile(path) and not os.path.islink(path) else None
 
 
-def undo_state(data_dir: Path, project: str, run_id: str) -> dict[str, bool]:
+def undo_state(data_dir: Path, project: str, run_id: str) -> RunUndo:
     """``undo: {available, undone}`` of a finished run (02 §4.6)."""
     from clauz3.fileundo import file_changes
 
     path = journal_file(data_dir, project, run_id)
     if path is None:
-        return {"available": False, "undone": False}
+        return RunUndo()
     try:
         summary = file_changes(path)
     except (OSError, ValueError):
-        return {"available": False, "undone": False}
-    return {"available": bool(summary["entries"]) and not summary["undone"], "undone": bool(summary["undone"])}
+        return RunUndo()
+    return RunUndo(available=bool(summary["entries"]) and not summary["undone"], undone=bool(summary["undone"]))

@@ -7,8 +7,13 @@ were, so a newer clauz3's fields survive an older one opening the conversation.
 
 from __future__ import annotations
 
+import logging
 from dataclasses import dataclass, field, fields
 from typing import Any
+
+from clauz3.sessions.conversation.runs import ConversationRun
+
+log = logging.getLogger("clauz3.sessions.conversation.saved_state")
 
 
 def _text(value: Any) -> str | None:
@@ -21,6 +26,19 @@ def _texts(value: Any) -> list[str]:
 
 def _objects(value: Any) -> list[dict[str, Any]]:
     return [v for v in value if isinstance(v, dict)] if isinstance(value, list) else []
+
+
+def _runs(value: Any) -> list[ConversationRun]:
+    """The saved run records, typed; one this version cannot read is left out (and logged)."""
+    runs = []
+    for doc in _objects(value):
+        if "request_id" not in doc:
+            continue
+        try:
+            runs.append(ConversationRun.from_json(doc))
+        except (TypeError, ValueError, KeyError) as exc:
+            log.warning("a saved run record this version cannot read is left out: %s", exc)
+    return runs
 
 
 @dataclass
@@ -39,7 +57,7 @@ class SavedState:
     approvals_paused: bool = False  # SEL-12: automatic approvals stopped for the rest of it
     library_changes: list[dict[str, Any]] = field(default_factory=list)  # undelivered to the agent
     host_notes: list[str] = field(default_factory=list)  # undelivered to the agent (TURN-3)
-    runs: list[dict[str, Any]] = field(default_factory=list)  # the newest 50 run records
+    runs: list[ConversationRun] = field(default_factory=list)  # the newest 50 run records
     extra: dict[str, Any] = field(default_factory=dict, repr=False)
 
     @classmethod
@@ -55,12 +73,13 @@ class SavedState:
             library_fingerprint=_text(doc.get("library_fingerprint")),
             libraries_changed=doc.get("libraries_changed") is True, approvals_paused=doc.get("approvals_paused") is True,
             library_changes=_objects(doc.get("library_changes")), host_notes=_texts(doc.get("host_notes")),
-            runs=[r for r in _objects(doc.get("runs")) if "request_id" in r],
+            runs=_runs(doc.get("runs")),
             extra={k: v for k, v in doc.items() if k not in known},
         )
 
     def to_json(self) -> dict[str, Any]:
         doc = {f.name: getattr(self, f.name) for f in fields(self) if f.name != "extra"}
+        doc["runs"] = [run.to_json() for run in self.runs]
         return {**self.extra, **doc}
 
     def set_selection(self, selection: dict[str, Any]) -> None:

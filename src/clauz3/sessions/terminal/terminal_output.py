@@ -9,11 +9,12 @@ principal is the signed-in browser).
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any, TextIO
 
 from clauz3.runs.records import FINAL_PHASES, Phase
 from clauz3.sessions.agent.acp_messages import AgentText, AgentUpdate, ToolCall, message_of
+from clauz3.sessions.conversation.runs import ConversationRun
 
 # The terminal's words for each phase (the page's are served by the workspace, page_constants.py).
 # Keyed by Phase, read with the record's phase string (a StrEnum member equals and hashes as its value).
@@ -139,28 +140,24 @@ class Renderer:
 
     # -- run records -------------------------------------------------------------------------------
 
-    def runs(self, runs: list[dict[str, Any]]) -> None:
+    def runs(self, runs: Iterable[ConversationRun]) -> None:
         """Phase changes of this conversation's runs (pushed by the bridge, 00 DEC-5)."""
-        for record in runs:
-            request_id = record.get("request_id")
-            phase = record.get("phase")
-            if not isinstance(request_id, str) or not isinstance(phase, str):
-                continue
+        for run in runs:
+            request_id, phase = run.request_id, run.phase
             if self._phases.get(request_id) == phase:
                 continue
             first = request_id not in self._phases
             self._phases[request_id] = phase
             if first and phase in FINAL_PHASES:
                 continue  # an old run of the saved conversation, not news
-            reason = record.get("reason")
-            extra = f" ({reason})" if isinstance(reason, str) and reason and phase in ("refused", "failed") else ""
+            reason = run.record.reason
+            extra = f" ({reason})" if reason and phase in (Phase.REFUSED, Phase.FAILED) else ""
             self.note(f"[run {request_id[:8]}: {PHASE_TEXT.get(phase, phase)}{extra}]")
 
-    def seen_runs(self, runs: list[dict[str, Any]]) -> None:
+    def seen_runs(self, runs: Iterable[ConversationRun]) -> None:
         """Remember the saved runs' phases so reopening does not announce them."""
-        for record in runs:
-            if isinstance(record.get("request_id"), str) and isinstance(record.get("phase"), str):
-                self._phases[record["request_id"]] = record["phase"]
+        for run in runs:
+            self._phases[run.request_id] = run.phase
 
 
 def card_summary(record: dict[str, Any]) -> str:

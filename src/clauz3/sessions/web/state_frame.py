@@ -16,9 +16,9 @@ from clauz3.sessions.conversation.tutorials import tutorial_newer
 
 def activity(conv: ConversationRuntime) -> dict[str, Any]:
     """What the progress indicator shows: the newest active run, else the agent's turn, else idle."""
-    for record in reversed(conv.runs.values()):
-        if record.get("phase") in ACTIVE_PHASES:
-            return {"kind": "run", "phase": record["phase"], "request_id": record["request_id"]}
+    for run in reversed(conv.runs.values()):
+        if run.phase in ACTIVE_PHASES:
+            return {"kind": "run", "phase": run.phase, "request_id": run.request_id}
     if conv.status in (AgentStatus.BUSY, AgentStatus.CANCELLING):
         return {"kind": "agent"}
     return {"kind": "idle"}
@@ -57,5 +57,5 @@ def page_state(conv: ConversationRuntime, host: HostLinks) -> dict[str, Any]:
         "approvals_paused": saved.approvals_paused,
         "operation": host.operation,
         "attachments": list(conv.attachments),
-        "runs": list(conv.runs.values()),
+        "runs": [run.to_json() for run in conv.runs.values()],  # the runs become JSON here, at the web edge
     }
