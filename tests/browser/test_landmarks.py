@@ -86,6 +86,12 @@ async def test_cards_are_regions_named_by_their_program(tmp_path: Path) -> None:
         assert run["request_id"] not in bob_name and "clr_" not in bob_name, bob_name
         # The approval part inside the card is no second, generically named region.
         await expect(page.get_by_role("region", name=re.compile("Approval request|Run program"))).to_have_count(0)
+        # The Approvals view lists the waiting request under the same name; Open to decide comes back to it.
+        await page.get_by_role("link", name="Approvals", exact=True).click()
+        waiting = page.get_by_role("main").get_by_role("listitem", name=bob_name, exact=True)
+        await expect(waiting).to_have_count(1, timeout=15_000)
+        await waiting.get_by_role("button", name="Open to decide").click()
+        await expect(page).to_have_url(s.base + "/ui")
         await bob.get_by_role("button", name="Approve", exact=True).click()
         ran = page.get_by_role("region", name=re.compile(r"^Ran: program\.py — .*bob@example\.com: “Hi from clauz3”"))
         await expect(ran).to_have_count(1, timeout=60_000)

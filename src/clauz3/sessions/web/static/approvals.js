@@ -5,7 +5,7 @@
 import { api } from "./api.js";
 import { planSentence } from "./cardview.js";
 import { $, button, el, formatTime, statusNote } from "./dom.js";
-import { DECISION_LABELS, rememberScope } from "./cards.js";
+import { cardName, DECISION_LABELS, rememberScope } from "./cards.js";
 import { modal } from "./dialogs.js";
 import { store } from "./state.js";
 import { send } from "./ws.js";
@@ -71,7 +71,8 @@ function pendingSection() {
     return nodes;
   }
   const titles = new Map((store.conversations || []).map((c) => [c.id, c.title]));
-  nodes.push(el("ul", { class: "pending-requests" }, ...pending.map((r) => el("li", { class: "card pending-request" },
+  // Each waiting request is named like its card in the chat, by its program (issue 15).
+  nodes.push(el("ul", { class: "pending-requests" }, ...pending.map((r) => el("li", { class: "card pending-request", "aria-label": cardName(null, r) },
     el("div", {}, el("strong", { text: planLine(r) })),
     el("div", { class: "muted", text: `${titles.get(r.conversation_id) || "A conversation"} · asked ${formatTime(r.created_at)}` }),
     button("Open to decide", () => openRequest(r), { class: "primary" })))));
