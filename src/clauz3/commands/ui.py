@@ -154,4 +154,4 @@ def run(args: argparse.Namespace) -> int:
         skills_dirs=[os.path.abspath(p) for p in args.skills_dir], setup=args.setup,
         debug=args.debug or os.environ.get("CLAUZ3_DEBUG") == "1", claude_fallback=fallback,
         **approval_settings(args))
-    return Launcher(config, open_browser=not args.no_browser, warning=warning).run()
+    return Launcher(config, open_browser=not args.no_browser, warning=warning, wait_small=True).run()

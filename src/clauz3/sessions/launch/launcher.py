@@ -13,27 +13,22 @@ import contextlib
 import errno
 import json
 import os
-import selectors
 import shutil
 import signal
 import socket
 import subprocess
 import sys
 import tempfile
-import time
 import webbrowser
 from pathlib import Path
 
 from clauz3.approvals.tokens import generate_token
 from clauz3.sessions.launch.config import CONFIG_ENV, LaunchConfig, write_config
 from clauz3.sessions.launch.errors import LaunchError
+from clauz3.sessions.launch.waiting import read_line
 
 READY_TIMEOUT = 20.0
 STOP_GRACE = 5.0
-
-
-class ServiceDied(Exception):
-    pass
 
 
 def bind_loopback(port: int) -> socket.socket:
@@ -59,10 +54,12 @@ def child_env(config_path: Path) -> dict[str, str]:
 
 
 class Launcher:
-    def __init__(self, config: LaunchConfig, *, open_browser: bool, warning: str | None = None) -> None:
+    def __init__(self, config: LaunchConfig, *, open_browser: bool, warning: str | None = None,
+                 wait_small: bool = False) -> None:
         self.config = config
         self.open_browser = open_browser
         self.warning = warning
+        self.wait_small = wait_small  # the CLI's launcher waits as waiting.py (execv); never in a caller's process
         self.tmp: Path | None = None
         self.proc: subprocess.Popen[bytes] | None = None
         self.control: socket.socket | None = None
@@ -121,34 +118,40 @@ class Launcher:
                 opened = False
             if not opened:
                 print("warning: couldn't open a browser; open the private link above", file=sys.stderr)
+        if self.wait_small:
+            self._exec_waiter(interactive)  # returns only when execv failed: wait here instead
         return self._wait(interactive)
 
-    def _wait(self, interactive: bool) -> int:
-        assert self.control is not None and self.proc is not None
-        selector = selectors.DefaultSelector()
-        selector.register(self.control, selectors.EVENT_READ, "control")
-        if interactive:
-            selector.register(sys.stdin, selectors.EVENT_READ, "stdin")
-        while True:
-            for key, _ in selector.select(timeout=1.0):
-                if key.data == "stdin":
-                    if not sys.stdin.readline():
-                        selector.unregister(sys.stdin)
-                        continue
-                    self._send({"op": "new_login"})
-                elif key.data == "control":
-                    try:
-                        line = self._read_line(0.5)
-                    except ServiceDied:
-                        return self._died()
-                    if isinstance(line, dict) and isinstance(line.get("login_url"), str):
-                        print(f"Open this private link: {line['login_url']}", flush=True)
-            if self.proc.poll() is not None:
-                return self._died()
+    def _exec_waiter(self, interactive: bool) -> None:
+        """Become ``python -I -S waiting.py`` (same pid, the service stays our child): ~11 MiB instead of ~24.
 
-    def _died(self) -> int:
-        print("error: the workspace service stopped unexpectedly", file=sys.stderr)
-        return 70
+        SIGINT/SIGTERM stay blocked across execv (the mask survives it) until the waiter handles them, so a
+        Ctrl-C at that moment still ends the service and removes <tmp>.
+        """
+        assert self.control is not None and self.proc is not None and self.tmp is not None
+        from clauz3.sessions.launch import waiting
+
+        argv = [sys.executable, "-I", "-S", os.path.abspath(waiting.__file__), str(self.proc.pid),
+                str(self.control.fileno()), str(self.tmp), "1" if interactive else "0", self._buffer.hex()]
+        sys.stdout.flush()
+        sys.stderr.flush()
+        signal.pthread_sigmask(signal.SIG_BLOCK, waiting.GUARDED)
+        try:
+            self.control.set_inheritable(True)
+            os.execv(sys.executable, argv)
+        except OSError:
+            self.control.set_inheritable(False)
+        finally:
+            signal.pthread_sigmask(signal.SIG_UNBLOCK, waiting.GUARDED)
+
+    def _wait(self, interactive: bool) -> int:
+        """Wait here (a caller's own process, or execv failed): the waiting form's loop, this process's stop."""
+        assert self.control is not None and self.proc is not None and self.tmp is not None
+        from clauz3.sessions.launch.waiting import Waiter
+
+        waiter = Waiter(self.proc.pid, self.control, str(self.tmp), interactive, self._buffer)
+        waiter.poll = self.proc.poll  # type: ignore[method-assign]  # Popen reaps the service: ask it
+        return waiter.wait()
 
     def _send(self, obj: dict[str, object]) -> None:
         assert self.control is not None
@@ -157,28 +160,8 @@ class Launcher:
 
     def _read_line(self, timeout: float) -> object:
         assert self.control is not None
-        deadline = time.monotonic() + timeout
-        while b"\n" not in self._buffer:
-            left = deadline - time.monotonic()
-            if left <= 0:
-                return None
-            self.control.settimeout(left)
-            try:
-                chunk = self.control.recv(65536)
-            except TimeoutError:
-                return None
-            except OSError:
-                raise ServiceDied() from None
-            if not chunk:
-                if self._buffer:
-                    break
-                raise ServiceDied()
-            self._buffer += chunk
-        line, _, self._buffer = self._buffer.partition(b"\n")
-        try:
-            return json.loads(line.decode("utf-8"))
-        except (ValueError, UnicodeDecodeError):
-            return None
+        line, self._buffer = read_line(self.control, self._buffer, timeout)
+        return line
 
     def stop(self) -> None:
         """LAUNCH-8: SIGTERM the service, wait 5 s, SIGKILL its group, remove ``<tmp>``."""
