@@ -67,7 +67,7 @@ class LayerContent:
     def sha256(self) -> str:
         import hashlib
 
-        from clauz3.approvals.receipts import canonical_json
+        from clauz3.approvals.canonical import canonical_json
 
         doc = {"trusted_roots": list(self.trusted_roots), "import_roots": list(self.import_roots),
                "files": {f"{f.index}/{f.relative}": hashlib.sha256(f.data).hexdigest() for f in self.files}}

@@ -18,6 +18,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from clauz3.approvals.canonical import canonical_json
 from clauz3.approvals.decisions import ALL_DECISIONS, is_approving
 from clauz3.approvals.errors import ApprovalError
 from clauz3.approvals.keys import SigningKey, VerifyKey, b64u_decode, b64u_encode
@@ -37,24 +38,6 @@ class ReceiptError(ApprovalError):
 
     def __init__(self, code: str, message: str) -> None:
         super().__init__(code, message)
-
-
-def canonical_json(value: Any) -> bytes:
-    """``sort_keys``, compact separators, ASCII only; floats are refused so encodings stay unique."""
-    _no_floats(value)
-    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=True,
-                      allow_nan=False).encode("ascii")
-
-
-def _no_floats(value: Any) -> None:
-    if isinstance(value, float):
-        raise ValueError("canonical JSON holds integers only")
-    if isinstance(value, dict):
-        for item in value.values():
-            _no_floats(item)
-    elif isinstance(value, list | tuple):
-        for item in value:
-            _no_floats(item)
 
 
 def sha256_text(text: str) -> str:

@@ -301,13 +301,12 @@ def _warm_main(sock_fd: int) -> int:
     try:
         import z3  # noqa: F401  (the point: pay the imports once)
 
-        # Also what a forked worker imports between submitting and executing (client, receipt check,
-        # ledger claim) and to execute: ~150 ms on the decision's path and the Approve click's otherwise.
-        import clauz3.approvals.receipts
+        # Also what a forked worker imports to submit (client) and to execute. Not the receipt check and
+        # ledger (cryptography, sqlite: ~9 MiB held here and again in every forked worker's RSS): the
+        # worker loads those in a thread while the authority proves its request (runs/worker.py).
         import clauz3.interp.api
         import clauz3.prover.api
         import clauz3.runs.client
-        import clauz3.runs.ledger
         import clauz3.runs.worker  # noqa: F401
         from clauz3.prover.pipeline import fingerprint, layer_for
         from clauz3.runs import pinning

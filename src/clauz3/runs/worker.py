@@ -281,6 +281,9 @@ class Worker:
         self.progress.emit({"phase": "submitting_approval", "proof_text": self.proof_text})
         if os.read(int(self.c["gate_fd"]), 1) != b"\x01":
             os._exit(0)  # the supervisor closed the gate: the deadline passed, nothing is sent
+        # The receipt check's imports load while the authority proves (the GIL is free during submit): off
+        # the decision's path, and no warm prover has to hold cryptography and sqlite for every run.
+        threading.Thread(target=_import_decision_modules, daemon=True, name="imports").start()
         client = ApprovalClient(self.c["service_url"], self.c["submission_token"])
         try:
             _status, record = client.submit(request)
@@ -511,6 +514,17 @@ def _failure_message(entry: dict[str, Any]) -> str:
         # card and the agent both see what execution breaks the guarantee (issue 13). "why" is said above.
         text += "\n" + "\n".join(x for x in counterexample_lines(cex) if not x.startswith("why: "))
     return text[:1000]
+
+
+def _import_decision_modules() -> None:
+    """What :meth:`Worker.verify_and_claim` imports; a failure here is met again, and reported, there."""
+    try:
+        import clauz3.approvals.decisions
+        import clauz3.approvals.keys
+        import clauz3.approvals.receipts
+        import clauz3.runs.ledger  # noqa: F401
+    except Exception:
+        pass
 
 
 def main() -> int:

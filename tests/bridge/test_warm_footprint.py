@@ -1,0 +1,43 @@
+"""tree_rss (06 §3, DEC-6): the bridge's warm prover holds z3, the prover and the loaded layer, but not the
+receipt check and ledger (cryptography, sqlite3): every forked worker's RSS counts the warm process's pages
+again, and the worker loads those while the authority proves its request. The real ``_warm_main`` on a real
+layer, in a fresh ``python -I`` as the bridge starts it; its modules are read once it has served and exited."""
+
+from __future__ import annotations
+
+import json
+import socket
+import subprocess
+import sys
+from pathlib import Path
+
+HEAVY = ("cryptography", "sqlite3", "_sqlite3", "clauz3.runs.ledger", "clauz3.approvals.receipts",
+         "clauz3.approvals.keys")
+WRAPPER = ("import json, sys\n"
+           "from clauz3.bridge.warm import _warm_main\n"
+           "code = _warm_main(int(sys.argv[1]))\n"
+           "print(json.dumps({'code': code, 'modules': sorted(sys.modules)}))\n")
+
+
+def test_warm_prover_is_ready_without_cryptography_or_sqlite(project: Path) -> None:
+    parent, child = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+    proc = subprocess.Popen([sys.executable, "-I", "-B", "-X", "utf8", "-c", WRAPPER, str(child.fileno())],
+                            pass_fds=[child.fileno()], cwd=str(project), stdin=subprocess.DEVNULL,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    child.close()
+    try:
+        parent.settimeout(120)
+        parent.sendall(json.dumps({"project": str(project),
+                                   "trusted_roots": [str(project / "tools" / "email" / "trusted")],
+                                   "import_roots": [str(project / ".clauz3"), str(project)]}).encode())
+        ready = json.loads(parent.recv(65536).decode())
+        assert ready.get("ready") is True, ready
+    finally:
+        parent.close()  # EOF: the warm process returns from _warm_main
+    out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 0, err[-2000:]
+    doc = json.loads(out.strip().splitlines()[-1])
+    loaded = set(doc["modules"])
+    # it really got warm: z3, the prover, the interpreter, the worker and the submit client are loaded
+    assert {"z3", "clauz3.prover.api", "clauz3.interp.api", "clauz3.runs.worker", "clauz3.runs.client"} <= loaded
+    assert sorted(m for m in loaded if any(m == h or m.startswith(h + ".") for h in HEAVY)) == []
