@@ -69,6 +69,8 @@ def status_attributes(cls: ast.ClassDef) -> list[str]:
     ints = _int_params(cls)
     hits: list[str] = []
     for node in ast.walk(cls):
+        if isinstance(node, ast.FunctionDef) and node.name in STATUS_ATTRS:  # a property or method
+            hits.append(f"{node.name}:{node.lineno}")
         targets: list[ast.expr] = []
         value: ast.expr | None = None
         if isinstance(node, ast.Assign):
@@ -132,10 +134,14 @@ def test_the_scan_catches_planted_violations() -> None:
         "    def __init__(self, message: str, code: str = 'busy') -> None:\n"
         "        self.code = code\n"
         "class NotAnError:\n"
-        "    status = 404\n")
+        "    status = 404\n"
+        "class Verdict(Refused):\n"
+        "    @property\n"
+        "    def exit_code(self) -> int:\n"
+        "        return 1\n")
     found = violations({"layers/planted.py": planted})
     assert found == {"layers/planted.py:Busy": ["exit_code:5"], "layers/planted.py:NotFound": ["status:7"],
-                     "layers/planted.py:Refused": ["code:10"]}
+                     "layers/planted.py:Refused": ["code:10"], "layers/planted.py:Verdict": ["exit_code:18"]}
     # The same classes at an edge are allowed.
     assert violations({"commands/planted.py": planted}) == {}
 

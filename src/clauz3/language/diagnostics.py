@@ -8,9 +8,6 @@ from clauz3.language.ir import Diagnostic
 
 MAX_SHOWN = 20  # LIM-2
 
-# Codes whose refusal exits 1 instead of 2 (DIAG-2).
-EXIT_ONE_CODES = frozenset({"target-missing"})
-
 LAYER_SUFFIX = "problem in a trusted library, not in the program"
 
 
@@ -30,11 +27,11 @@ class Refused(Exception):
         return [d.code for d in self.errors]
 
     @property
-    def exit_code(self) -> int:
+    def target_missing_only(self) -> bool:
+        """Every error is ``target-missing``: a negative verdict ("no target"), which the CLI exits 1 for
+        instead of a refusal's 2 (DIAG-2); the status itself is chosen at the edge."""
         errors = self.errors
-        if errors and all(d.code in EXIT_ONE_CODES for d in errors):
-            return 1
-        return 2
+        return bool(errors) and all(d.code == "target-missing" for d in errors)
 
     def lines(self) -> list[str]:
         return render_lines(self.errors)

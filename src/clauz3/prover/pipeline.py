@@ -184,9 +184,7 @@ def prove_file(req: ProofRequest, *, project_root: Path | None = None) -> ProofO
         program = check_source(source, str(req.path), layer, req.target, list(req.allow_imports))
     except Refused as exc:
         outcome = _refused(entry, list(exc.diagnostics))
-        if any(d.code == "target-missing" for d in exc.diagnostics) and all(
-            d.code == "target-missing" for d in exc.diagnostics if d.severity == "error"
-        ):
+        if exc.target_missing_only:  # DIAG-2: no target is a verdict (exit 1), not a refusal
             outcome.entry["status"] = "not_proved"
             outcome.entry["target_missing"] = True
             outcome.exit_code = 1
