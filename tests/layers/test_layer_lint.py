@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 
+from clauz3.commands.lint import exit_status
 from clauz3.layers.lint import lint_paths, template_problem
 
 HEAD = "import clauz3\nfrom clauz3.spec import effect\n\n\n"
@@ -49,7 +50,7 @@ def findings(root: Path) -> list[str]:
 
 def test_clean_layer(tmp_path: Path) -> None:
     result = lint_paths([str(layer(tmp_path))])
-    assert result.findings == [] and result.errors == [] and result.exit_code() == 0
+    assert result.findings == [] and result.errors == [] and exit_status(result) == 0
 
 
 @pytest.mark.parametrize(
@@ -301,7 +302,7 @@ def test_stub_and_docstring_warnings_and_strict(tmp_path: Path) -> None:
     effect = '\n@clauz3.trusted\ndef stub(x: int) -> int:\n    return 0\n'
     result = lint_paths([str(layer(tmp_path, effect))])
     assert [f.code for f in result.findings] == ["C3L015", "C3L016"]
-    assert result.exit_code() == 0 and result.exit_code(strict=True) == 1
+    assert exit_status(result) == 0 and exit_status(result, strict=True) == 1
 
 
 def test_manifest_finding(tmp_path: Path) -> None:
@@ -322,14 +323,14 @@ def test_module_raising_on_import_still_lints_and_findings_are_sorted(tmp_path: 
 def test_missing_path_and_parse_error(tmp_path: Path) -> None:
     root = layer(tmp_path, extra={"tools/email/trusted/broken.py": "def (\n"})
     result = lint_paths([str(root), str(tmp_path / "nope")])
-    assert result.exit_code() == 2
+    assert exit_status(result) == 2
     assert any("broken.py:1:" in e for e in result.errors)
     assert any(e.endswith("nope: no such file or directory") for e in result.errors)
 
 
 def test_agent_cases_beside_tools_are_not_linted(tmp_path: Path) -> None:
     root = layer(tmp_path, extra={"cases/x_pass.py": "def (broken\n"})
-    assert lint_paths([str(root)]).exit_code() == 0
+    assert exit_status(lint_paths([str(root)])) == 0
 
 
 def test_shipped_examples_lint_clean() -> None:

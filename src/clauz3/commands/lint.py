@@ -4,6 +4,10 @@ from __future__ import annotations
 
 import argparse
 import sys
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # the linter loads only when the command runs, not when the CLI builds its parser
+    from clauz3.layers.lint import LintResult
 
 HELP = "Statically check trusted layers and clauz3.yaml manifests (never imports them)."
 
@@ -21,4 +25,11 @@ def run(args: argparse.Namespace) -> int:
         print(finding.format())
     for error in result.errors:
         print(f"error: {error}", file=sys.stderr)
-    return result.exit_code(strict=args.strict)
+    return exit_status(result, strict=args.strict)
+
+
+def exit_status(result: LintResult, strict: bool = False) -> int:
+    """05 CLI-17: 2 for a missing or unparsable path, 1 for findings that count, else 0."""
+    if result.errors:
+        return 2
+    return 1 if result.failing(strict) else 0

@@ -58,14 +58,11 @@ class Finding:
 @dataclass
 class LintResult:
     findings: list[Finding] = field(default_factory=list)
-    errors: list[str] = field(default_factory=list)  # missing paths and unparsable files (exit 2)
+    errors: list[str] = field(default_factory=list)  # missing paths and unparsable files
 
-    def exit_code(self, strict: bool = False) -> int:
-        if self.errors:
-            return 2
-        if any(f.severity == "error" or strict for f in self.findings):
-            return 1
-        return 0
+    def failing(self, strict: bool = False) -> bool:
+        """A finding that counts: an error, or any finding under ``--strict`` (the CLI maps it to exit 1)."""
+        return any(f.severity == "error" or strict for f in self.findings)
 
 
 @dataclass
