@@ -33,6 +33,10 @@ from typing import IO, Any
 
 IDLE_SECONDS = 600.0
 READY_TIMEOUT = 60.0
+# A run that comes while the warm process is still starting waits this long for it: that process is already
+# further into the same imports a cold worker would start now, and a cold worker beside it would compete for
+# the CPU and hold a second z3 (06 tree_rss). Past this, the run goes cold.
+START_WAIT = 5.0
 REPLY_TIMEOUT = 10.0
 MAX_MESSAGE = 1024 * 1024
 PR_SET_CHILD_SUBREAPER = 36
@@ -236,8 +240,8 @@ class WarmProver:
     def spawn(self, env: dict[str, str], cwd: str, pass_fds: list[int]) -> WarmWorker | None:
         """One worker forked from the warm process (the supervisor's spawner), or None for a cold one."""
         self._reap_orphans()
-        if not self._ready.is_set():
-            return None  # still starting: never make a run wait for it
+        if not self._ready.wait(START_WAIT):
+            return None  # still starting after START_WAIT: a cold worker rather than a longer wait
         if not self.alive:
             self._replace()  # idle exit or failure: cold now, warm again next time
             return None
@@ -327,7 +331,24 @@ def _warm_main(sock_fd: int) -> int:
         shutil.rmtree(pinned.directory, ignore_errors=True)
 
 
+def _settle() -> None:
+    """Before the first fork: every forked worker's RSS counts this process's mapped pages again, so give the
+    loading's garbage back to the system first, and freeze the rest so a worker's collector never writes to
+    (and so copies) the pages it shares with this process."""
+    import gc
+
+    gc.collect()
+    gc.freeze()
+    try:
+        import ctypes
+
+        ctypes.CDLL(None).malloc_trim(0)
+    except (OSError, AttributeError):
+        pass
+
+
 def _serve_forks(sock: socket.socket, print_fp: str) -> int:
+    _settle()
     _send(sock, {"ready": True, "fingerprint": print_fp})
     sock.settimeout(IDLE_SECONDS)
     while True:
