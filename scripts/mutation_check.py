@@ -117,7 +117,7 @@ def child(lib: Path) -> None:
                 continue
             original = prove_file(ProofRequest(case, trusted, [*imports, case.parent], use_cache=False),
                                   project_root=lib)
-            if original.exit_code != 0:
+            if original.verdict != "proved":
                 unproved.append(f"{lib.name}/{case.name}")
                 continue
             source = case.read_text()
@@ -130,7 +130,7 @@ def child(lib: Path) -> None:
                     path.write_text(mutant)
                     req = ProofRequest(path, trusted, [*imports, case.parent], use_cache=False)
                     outcome = prove_file(req, project_root=lib)
-                    if outcome.exit_code != 0:
+                    if outcome.verdict != "proved":
                         killed = True
                         break
                 if not killed:

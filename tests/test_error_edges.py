@@ -224,3 +224,16 @@ def test_only_the_cli_edge_raises_exit_statuses() -> None:
                 importers.add(rel)
     assert "commands/_errors.py" in importers and "commands/install.py" in importers
     assert {rel for rel in importers if not rel.startswith(("commands/", "cli.py"))} == set()
+
+
+def test_every_proof_verdict_has_one_exit_status_at_the_cli_edge() -> None:
+    """The prover says what a proof came to; ``prove``/``policy-check`` choose the status (PCLI-4)."""
+    import dataclasses
+    import typing
+
+    from clauz3.commands._errors import VERDICT_EXIT
+    from clauz3.prover.pipeline import ProofOutcome, Verdict
+
+    assert set(typing.get_args(Verdict)) == set(VERDICT_EXIT)
+    assert VERDICT_EXIT == {"proved": 0, "not_proved": 1, "refused": 2, "expired": 2}  # 05 §2.1
+    assert not STATUS_ATTRS & {f.name for f in dataclasses.fields(ProofOutcome)}

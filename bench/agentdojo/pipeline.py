@@ -73,7 +73,7 @@ class Runner:
         failing = [f"{o.get('description') or o.get('subject')}: {o.get('conclusion')}"
                    + (f" ({o.get('reason')})" if o.get("reason") else "")
                    for o in entry.get("obligations", []) if o.get("conclusion") != "proved"]
-        if out.exit_code != 0 or failing:
+        if out.verdict != "proved" or failing:
             return Outcome("not_proved", failing=failing, reason=failing[0] if failing else "not proved")
         if any(c.get("status") == "required_gap" for c in entry.get("coverage", [])):
             return Outcome("not_proved", reason="a required guarantee of a library policy is not proved")

@@ -37,7 +37,7 @@ from clauz3.prover.pipeline import ProofRequest, prove_file
 path, trusted, imports = Path(sys.argv[1]), [Path(t) for t in json.loads(sys.argv[2])], [Path(sys.argv[3])]
 out = prove_file(ProofRequest(path=path, trusted_roots=trusted, import_roots=imports, use_cache=False),
                  project_root=imports[0])
-print(json.dumps({"exit": out.exit_code, "facts": effect_facts(out.program) if out.program else None,
+print(json.dumps({"verdict": out.verdict, "facts": effect_facts(out.program) if out.program else None,
                   "stderr": out.stderr, "obligations": [(o["conclusion"], o["description"])
                                                         for o in out.entry.get("obligations", [])]}))
 """
@@ -66,7 +66,7 @@ def proved(project: Path, body: str, name: str = "prog.py", trusted: list[str] |
                           capture_output=True, text=True, timeout=120, check=False)
     assert done.returncode == 0, done.stderr
     doc = json.loads(done.stdout)
-    assert doc["exit"] == 0 and doc["facts"] is not None, doc
+    assert doc["verdict"] == "proved" and doc["facts"] is not None, doc
     return source, doc["facts"]
 
 

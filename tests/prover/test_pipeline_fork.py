@@ -30,12 +30,12 @@ def test_child_forgets_the_parents_layer(tmp_path: Path, monkeypatch: pytest.Mon
     def fake_prove(req: ProofRequest, *, project_root: Path | None = None) -> ProofOutcome:
         seen = {"pipeline": pipeline._State.layer_roots, "layer": layer_module._State.key,
                 "tools": sorted(m for m in sys.modules if m.startswith("tools."))}
-        return ProofOutcome({"path": str(req.path), "seen": seen}, ["note"], 0)
+        return ProofOutcome({"path": str(req.path), "seen": seen}, ["note"], "proved")
 
     monkeypatch.setattr(pipeline, "prove_file", fake_prove)
     out = prove_file_any_layer(_request(tmp_path))
     assert out.entry["seen"] == {"pipeline": None, "layer": None, "tools": []}
-    assert out.stderr == ["note"] and out.exit_code == 0 and out.deadline_expired is False
+    assert out.stderr == ["note"] and out.verdict == "proved" and out.deadline_expired is False
     assert layer_module._State.key == (("/elsewhere",), ())  # the parent keeps its own layer
 
 
@@ -48,4 +48,4 @@ def test_child_failure_names_its_reason(tmp_path: Path, monkeypatch: pytest.Monk
     out = prove_file_any_layer(_request(tmp_path))
     line = f"error: {tmp_path / 'prog.py'}: the proof process failed (RuntimeError: boom)"
     assert out.stderr == [line] and out.entry["diagnostics"] == [line]
-    assert out.exit_code == 2 and out.entry["status"] == "error"
+    assert out.verdict == "refused" and out.entry["status"] == "error"

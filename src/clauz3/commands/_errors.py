@@ -16,7 +16,7 @@ from clauz3.command_error import CommandError
 from clauz3.layers.liberrors import LibraryError
 from clauz3.sessions.launch.errors import LaunchError
 
-__all__ = ["LAUNCH_EXIT", "LIBRARY_EXIT", "CommandError", "data_dir", "from_library", "launch_exit", "library_exit",
+__all__ = ["LAUNCH_EXIT", "LIBRARY_EXIT", "VERDICT_EXIT", "CommandError", "data_dir", "from_library", "launch_exit", "library_exit",
            "run_guarded"]
 
 # Library error code → exit status (05 §2.1): the one place a library failure becomes a status.
@@ -48,6 +48,10 @@ LAUNCH_EXIT: dict[str, int] = {
 
 def launch_exit(exc: LaunchError) -> int:
     return LAUNCH_EXIT.get(exc.code, 2)
+
+
+# Proof verdict → exit status (05 §2.1, 01 PCLI-4): a negative verdict 1; refused, failed or expired 2.
+VERDICT_EXIT: dict[str, int] = {"proved": 0, "not_proved": 1, "refused": 2, "expired": 2}
 
 
 def from_library(exc: LibraryError) -> CommandError:

@@ -82,7 +82,7 @@ def run(args: argparse.Namespace) -> int:
         return 2
     from clauz3.prover.render import render_entry
 
-    if outcome.exit_code != 0:
+    if outcome.verdict != "proved":
         sys.stdout.write(render_entry(outcome.entry))
         print("not submittable: proof failed")
         return 1

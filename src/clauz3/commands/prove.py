@@ -9,7 +9,7 @@ import re
 import sys
 from pathlib import Path
 
-from clauz3.commands._errors import CommandError
+from clauz3.commands._errors import VERDICT_EXIT, CommandError
 
 HELP = "Prove the guarantees of agent programs against trusted libraries."
 
@@ -77,7 +77,7 @@ def run(args: argparse.Namespace) -> int:
             use_cache=not args.no_cache,
         )
         outcome = prove_file_any_layer(req)
-        worst = max(worst, outcome.exit_code)
+        worst = max(worst, VERDICT_EXIT[outcome.verdict])
         prefix = f"{name}: " if several else ""
         for line in outcome.stderr:
             print(prefix + line if several and not line.startswith(("error:", "warning:")) else line,

@@ -13,7 +13,7 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
 if TYPE_CHECKING:
     from clauz3.language.ir import CheckedProgram
@@ -40,13 +40,18 @@ class ProofRequest:
     layer_directory: Path | None = None
 
 
+# What a proof attempt came to: every obligation proved; a negative verdict (refuted, unknown, no
+# target); refused before proving (or failed); a deadline passed. The CLI maps it to 0/1/2/2 (PCLI-4).
+Verdict = Literal["proved", "not_proved", "refused", "expired"]
+
+
 @dataclass
 class ProofOutcome:
-    """An entry (01 §4.5) plus the stderr lines (refusals, warnings) and the exit status (PCLI-4)."""
+    """An entry (01 §4.5) plus the stderr lines (refusals, warnings) and the verdict."""
 
     entry: dict[str, Any]
     stderr: list[str] = field(default_factory=list)
-    exit_code: int = 0
+    verdict: Verdict = "proved"
     deadline_expired: bool = False
     program: CheckedProgram | None = None  # when checking succeeded (fresh proofs only)
     layer: Layer | None = None
@@ -82,17 +87,17 @@ def engine() -> str:
     return engine_id()
 
 
-def exit_code_for(entry: dict[str, Any]) -> int:
+def verdict_for(entry: dict[str, Any]) -> Verdict:
     status = entry.get("status")
     if status in ("refused", "error"):
-        return 2
+        return "refused"
     if entry.get("target_missing"):
-        return 1
+        return "not_proved"
     if any(o.get("conclusion") != "proved" for o in entry.get("obligations", [])):
         if any(o.get("reason") == "deadline" for o in entry.get("obligations", [])):
-            return 2
-        return 1
-    return 0
+            return "expired"
+        return "not_proved"
+    return "proved"
 
 
 def _base_entry(req: ProofRequest, program_sha: str) -> dict[str, Any]:
@@ -121,7 +126,7 @@ def prove_file(req: ProofRequest, *, project_root: Path | None = None) -> ProofO
         entry = _base_entry(req, "")
         line = f"error: {req.path}:1:1: bad-source: cannot read file ({exc.strerror or exc})"
         entry["diagnostics"] = [line]
-        return ProofOutcome(entry, [line], 2)
+        return ProofOutcome(entry, [line], "refused")
     program_sha = hashlib.sha256(source).hexdigest()
     entry = _base_entry(req, program_sha)
     project = project_root or Path.cwd()
@@ -169,7 +174,7 @@ def prove_file(req: ProofRequest, *, project_root: Path | None = None) -> ProofO
         hit["layer_sha256"] = layer_sha  # the fingerprint of the roots as named here, as a fresh proof has
     if hit is not None and not moves and hit.get("path") == str(req.path):
         hit["elapsed_ms"] = round((time.monotonic() - started) * 1000)
-        return ProofOutcome(hit, list(hit.get("warnings_text", [])), exit_code_for(hit))
+        return ProofOutcome(hit, list(hit.get("warnings_text", [])), verdict_for(hit))
 
     from clauz3.language import Refused, check_source
 
@@ -184,10 +189,10 @@ def prove_file(req: ProofRequest, *, project_root: Path | None = None) -> ProofO
         program = check_source(source, str(req.path), layer, req.target, list(req.allow_imports))
     except Refused as exc:
         outcome = _refused(entry, list(exc.diagnostics))
-        if exc.target_missing_only:  # DIAG-2: no target is a verdict (exit 1), not a refusal
+        if exc.target_missing_only:  # DIAG-2: no target is a negative verdict, not a refusal
             outcome.entry["status"] = "not_proved"
             outcome.entry["target_missing"] = True
-            outcome.exit_code = 1
+            outcome.verdict = "not_proved"
         return outcome
     from clauz3.language.ir import ir_sha256
     from clauz3.prover.api import prove
@@ -199,7 +204,7 @@ def prove_file(req: ProofRequest, *, project_root: Path | None = None) -> ProofO
         hit = relocate(hit, str(req.path), moves)
         hit.update(ir_sha256=ir_sha256(program), warnings_text=warnings,
                    elapsed_ms=round((time.monotonic() - started) * 1000))
-        return ProofOutcome(hit, warnings, exit_code_for(hit), program=program, layer=layer)
+        return ProofOutcome(hit, warnings, verdict_for(hit), program=program, layer=layer)
     remaining = deadline - time.monotonic()
     if remaining <= 0:
         return _deadline(entry)
@@ -219,11 +224,11 @@ def prove_file(req: ProofRequest, *, project_root: Path | None = None) -> ProofO
         elapsed_ms=round((time.monotonic() - started) * 1000),
     )
     entry["warnings_text"] = warnings
-    code = exit_code_for(entry)
+    verdict = verdict_for(entry)
     expired = any(o.get("reason") == "deadline" for o in entry.get("obligations", []))
     if cache is not None and not expired:
         cache.put(key, dict(entry, layer_directory=pinned_dir) if pinned else entry)
-    return ProofOutcome(entry, warnings, code, deadline_expired=expired, program=program, layer=layer)
+    return ProofOutcome(entry, warnings, verdict, deadline_expired=expired, program=program, layer=layer)
 
 
 def prove_file_any_layer(req: ProofRequest, *, project_root: Path | None = None) -> ProofOutcome:
@@ -251,7 +256,7 @@ def prove_file_any_layer(req: ProofRequest, *, project_root: Path | None = None)
             _State.layer_roots = None
             reset_for_fork()
             out = prove_file(req, project_root=project_root)
-            payload: dict[str, Any] = {"entry": out.entry, "stderr": out.stderr, "exit_code": out.exit_code,
+            payload: dict[str, Any] = {"entry": out.entry, "stderr": out.stderr, "verdict": out.verdict,
                                        "deadline_expired": out.deadline_expired}
         except BaseException as exc:
             code = 1
@@ -276,8 +281,8 @@ def prove_file_any_layer(req: ProofRequest, *, project_root: Path | None = None)
         entry = _base_entry(req, "")
         line = f"error: {req.path}: the proof process failed" + (f" ({reason})" if reason else "")
         entry["diagnostics"] = [line]
-        return ProofOutcome(entry, [line], 2)
-    return ProofOutcome(doc["entry"], doc["stderr"], doc["exit_code"], doc["deadline_expired"])
+        return ProofOutcome(entry, [line], "refused")
+    return ProofOutcome(doc["entry"], doc["stderr"], doc["verdict"], doc["deadline_expired"])
 
 
 def _refused(entry: dict[str, Any], diagnostics: list[Any]) -> ProofOutcome:
@@ -288,14 +293,14 @@ def _refused(entry: dict[str, Any], diagnostics: list[Any]) -> ProofOutcome:
          "message": d.message, "hint": d.hint}
         for d in diagnostics
     ]
-    return ProofOutcome(entry, lines, 2 if any(d.severity == "error" for d in diagnostics) else 0)
+    return ProofOutcome(entry, lines, "refused" if any(d.severity == "error" for d in diagnostics) else "proved")
 
 
 def _deadline(entry: dict[str, Any]) -> ProofOutcome:
     line = f"error: {entry['path']}: proof deadline expired before a verdict"
     entry["status"] = "error"
     entry["diagnostics"] = [line]
-    return ProofOutcome(entry, [line], 2, deadline_expired=True)
+    return ProofOutcome(entry, [line], "expired", deadline_expired=True)
 
 
 def timeout_from_env(name: str, default: float, low: float, high: float, inclusive_low: bool) -> float:

@@ -209,7 +209,7 @@ class Worker:
         if outcome.deadline_expired or status == "error":
             raise Stop("proof_deadline", "proof deadline passed", obligation=_first_open(entry))
         self.proof_text = _proof_text(entry)
-        if entry.get("target_missing") or outcome.exit_code != 0:
+        if entry.get("target_missing") or outcome.verdict != "proved":
             raise Stop("proof_failed", _failure_message(entry), obligation=_first_open(entry),
                        diagnostics=outcome.stderr[:50], summary=_refusal_summary(path, req, entry, outcome, self.source))
         if entry.get("program_sha256") != hashlib.sha256(self.source.encode("utf-8")).hexdigest():
