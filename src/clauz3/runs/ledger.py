@@ -22,7 +22,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from clauz3.approvals.receipts import ReceiptClaims, ReceiptError, canonical_json
+from clauz3.approvals.canonical import canonical_json
+from clauz3.approvals.receipts import ReceiptClaims, ReceiptError
 from clauz3.runs.ledger_schema import open_ledger
 from clauz3.runs.nonces import consume
 from clauz3.runs.records import CHECKING, EXECUTING, FINAL_PHASES, PRE_EXECUTION, UNCERTAIN, RunRecord
