@@ -1,6 +1,6 @@
-"""tree_rss (06 §3, DEC-6): the bridge's warm prover holds z3, the prover and the loaded layer, but not the
-receipt check and ledger (cryptography, sqlite3): every forked worker's RSS counts the warm process's pages
-again, and the worker loads those while the authority proves its request. The real ``_warm_main`` on a real
+"""tree_rss (06 §3, DEC-6): the bridge's warm prover holds z3, the prover and the loaded layer, but no z3 context
+(01 WARM-1) and not the receipt check and ledger (cryptography, sqlite3): every forked worker's RSS counts the
+warm process's pages again, and the worker loads those while the authority proves its request. The real ``_warm_main`` on a real
 layer, in a fresh ``python -I`` as the bridge starts it; its modules are read once it has served and exited."""
 
 from __future__ import annotations
@@ -16,10 +16,11 @@ HEAVY = ("cryptography", "sqlite3", "_sqlite3", "clauz3.runs.ledger", "clauz3.ap
 WRAPPER = ("import json, sys\n"
            "from clauz3.bridge.warm import _warm_main\n"
            "code = _warm_main(int(sys.argv[1]))\n"
-           "print(json.dumps({'code': code, 'modules': sorted(sys.modules)}))\n")
+           "import z3.z3\n"
+           "print(json.dumps({'code': code, 'modules': sorted(sys.modules), 'z3_context': z3.z3._main_ctx is not None}))\n")
 
 
-def test_warm_prover_is_ready_without_cryptography_or_sqlite(project: Path) -> None:
+def test_warm_prover_is_ready_without_a_z3_context_cryptography_or_sqlite(project: Path) -> None:
     parent, child = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
     proc = subprocess.Popen([sys.executable, "-I", "-B", "-X", "utf8", "-c", WRAPPER, str(child.fileno())],
                             pass_fds=[child.fileno()], cwd=str(project), stdin=subprocess.DEVNULL,
@@ -41,3 +42,5 @@ def test_warm_prover_is_ready_without_cryptography_or_sqlite(project: Path) -> N
     # it really got warm: z3, the prover, the interpreter, the worker and the submit client are loaded
     assert {"z3", "clauz3.prover.api", "clauz3.interp.api", "clauz3.runs.worker", "clauz3.runs.client"} <= loaded
     assert sorted(m for m in loaded if any(m == h or m.startswith(h + ".") for h in HEAVY)) == []
+    # 01 WARM-1: it waits with no z3 context (~18 MiB each; a forked worker makes its own on first use)
+    assert doc["z3_context"] is False

@@ -16,13 +16,11 @@ import z3
 from clauz3.language import ir
 from clauz3.language.digits import INT_DIGIT_LIMIT
 from clauz3.prover import ops
-from clauz3.prover.logic import TRUE, mk_not, truthy
+from clauz3.prover.logic import mk_not, truthy, z3_true
 from clauz3.prover.state import SymbolicExecutor
 from clauz3.prover.strfold import fold_method
 from clauz3.prover.values import (
-    F64,
     NONE_V,
-    RNE,
     DictV,
     ListV,
     NoneV,
@@ -35,6 +33,7 @@ from clauz3.prover.values import (
     dict_lookup,
     dict_visible,
     eq,
+    f64,
     float_lit,
     int_to_float,
     is_bool,
@@ -44,6 +43,7 @@ from clauz3.prover.values import (
     length,
     merge,
     raw,
+    rne,
     str_lit,
     to_float,
     to_int,
@@ -89,7 +89,7 @@ def _round(ex: SymbolicExecutor, node: CallNode, args: list[Any], kw: dict[str, 
             return to_int(v)
         ex.exception("ValueError", node, z3.Not(z3.fpIsNaN(v)), _src(node) or "round(…)", (("value", v),))
         ex.exception("OverflowError", node, z3.Not(z3.fpIsInf(v)), _src(node) or "round(…)", (("value", v),))
-        return z3.ToInt(z3.fpToReal(z3.fpRoundToIntegral(RNE, v)))
+        return z3.ToInt(z3.fpToReal(z3.fpRoundToIntegral(rne(), v)))
     digits = z3.simplify(to_int(val(args[1])))
     if not z3.is_int_value(digits):
         raise Unsupported("round() with computed digits")
@@ -107,7 +107,7 @@ def _round(ex: SymbolicExecutor, node: CallNode, args: list[Any], kw: dict[str, 
     if known is not None:
         return float_lit(round(known, n))
     # A decimal rounding of an unknown float: nothing is assumed about the result.
-    return ex.ctx.fresh(F64, "round", abstract=True)
+    return ex.ctx.fresh(f64(), "round", abstract=True)
 
 
 def _bool(ex: SymbolicExecutor, node: CallNode, args: list[Any], kw: dict[str, Any]) -> Any:
@@ -132,7 +132,7 @@ def _float(ex: SymbolicExecutor, node: CallNode, args: list[Any], kw: dict[str, 
                 return float_lit(0.0)
         flag = ex.ctx.fresh_bool("float_ok")
         ex.exception("ValueError", node, flag, _src(node) or "float(…)", (("text", v),))
-        return ex.ctx.fresh(F64, "float", abstract=True)
+        return ex.ctx.fresh(f64(), "float", abstract=True)
     ops._overflow_check(ex, node, v)
     return int_to_float(v)
 
@@ -164,7 +164,7 @@ def _minmax(which: str) -> Model:
             ex.exception("ValueError", node, length(coll) > 0, _src(node) or f"{which}(…)")
             items = [(visible(coll, k, ex.ctx.fresh_bool), it) for k, it in enumerate(coll.items)]
         else:
-            items = [(TRUE, a) for a in args]
+            items = [(z3_true(), a) for a in args]
         if not items:
             return ex.fresh_value(node.type, which, abstract=True)
         best = items[0][1]
@@ -294,8 +294,8 @@ def _isclose(ex: SymbolicExecutor, node: CallNode, args: list[Any], kw: dict[str
     abs_tol = to_float(kw["abs_tol"]) if "abs_tol" in kw else float_lit(0.0)
     ex.exception("ValueError", node, z3.And(z3.Not(z3.fpIsNegative(rel)), z3.Not(z3.fpIsNegative(abs_tol))),
                  _src(node) or "math.isclose(…)")
-    diff = z3.fpAbs(z3.fpSub(RNE, b, a))
-    close = z3.Or(z3.fpLEQ(diff, z3.fpAbs(z3.fpMul(RNE, rel, b))), z3.fpLEQ(diff, z3.fpAbs(z3.fpMul(RNE, rel, a))),
+    diff = z3.fpAbs(z3.fpSub(rne(), b, a))
+    close = z3.Or(z3.fpLEQ(diff, z3.fpAbs(z3.fpMul(rne(), rel, b))), z3.fpLEQ(diff, z3.fpAbs(z3.fpMul(rne(), rel, a))),
                   z3.fpLEQ(diff, abs_tol))
     return z3.If(z3.fpEQ(a, b), z3.BoolVal(True),
                  z3.If(z3.Or(z3.fpIsInf(a), z3.fpIsInf(b)), z3.BoolVal(False), close))
@@ -498,7 +498,7 @@ def _mutator(which: str) -> Model:
         cur = check(ex.frame.env[node.obj.id])
         if not isinstance(cur, ListV):
             raise Unsupported(f"{which} on this value")
-        cond = z3.And(*ex.local_conds) if ex.local_conds else TRUE
+        cond = z3.And(*ex.local_conds) if ex.local_conds else z3_true()
         if which == "extend":
             new = cur
             for g, it in ops.items_of(ex, args[1]):

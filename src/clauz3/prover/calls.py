@@ -12,7 +12,7 @@ from typing import Any
 import z3
 
 from clauz3.language import ir
-from clauz3.prover.logic import FALSE, mk_or
+from clauz3.prover.logic import mk_or, z3_false
 from clauz3.prover.state import CallRecord, Frame, SymbolicExecutor, TrustedResult
 from clauz3.prover.values import NONE_V, RowClassV, Unsupported, check, merge_many
 
@@ -94,7 +94,7 @@ def inline(ex: SymbolicExecutor, name: str, args: list[Any], node: Any) -> Any:
         result = NONE_V
         ex.pc = mk_or(fall_pc, *[g for g, _ in rets])
     if z3.is_false(ex.pc) and not z3.is_false(start_pc):
-        ex.pc = FALSE
+        ex.pc = z3_false()
     renv = dict(env)
     renv["result"] = result
     for k, cond in enumerate(fn.ensures):

@@ -22,7 +22,7 @@ from clauz3.prover import ops
 from clauz3.prover.builtins import call_builtin, call_method
 from clauz3.prover.calls import call_effect, inline
 from clauz3.prover.fresh import fresh_value
-from clauz3.prover.logic import FALSE, TRUE, mk_and, mk_not, mk_or, truthy
+from clauz3.prover.logic import mk_and, mk_not, mk_or, truthy, z3_false, z3_true
 from clauz3.prover.state import CallRecord, Ctx, Decision, Frame, LoopInfo, Site
 from clauz3.prover.strfold import known_float, known_str
 from clauz3.prover.values import (
@@ -79,7 +79,7 @@ class Executor:
     def __init__(self, ctx: Ctx) -> None:
         self.ctx = ctx
         self.program = ctx.program
-        self.pc: Any = TRUE
+        self.pc: Any = z3_true()
         self.frame = Frame({})
         self.pure = False
         self.loops: list[LoopCtl] = []
@@ -161,7 +161,7 @@ class Executor:
         elif isinstance(s, ir.Return):
             value = self.eval(s.value) if s.value is not None else NONE_V
             self.frame.returns.append((self.pc, value))
-            self.pc = FALSE
+            self.pc = z3_false()
         elif isinstance(s, ir.If):
             self.exec_if(s)
         elif isinstance(s, ir.For):
@@ -171,10 +171,10 @@ class Executor:
                 self.exec_unrolled_for(s)
         elif isinstance(s, ir.Break):
             self.loops[-1].breaks.append((self.pc, dict(self.frame.env)))
-            self.pc = FALSE
+            self.pc = z3_false()
         elif isinstance(s, ir.Continue):
             self.loops[-1].continues.append((self.pc, dict(self.frame.env)))
-            self.pc = FALSE
+            self.pc = z3_false()
         elif isinstance(s, ir.Assert):
             cond = truthy(self.eval(s.test))
             fn = self.fn_stack[-1].name if self.fn_stack else ""
@@ -184,8 +184,8 @@ class Executor:
             for a in s.args:
                 self.eval(a)
             expr = s.source or f"raise {s.exception}"
-            self.exception(s.exception, s, FALSE, expr)
-            self.pc = FALSE
+            self.exception(s.exception, s, z3_false(), expr)
+            self.pc = z3_false()
         elif isinstance(s, ir.Pass):
             pass
         else:
@@ -207,7 +207,7 @@ class Executor:
         index = self.eval(s.index)
         cur = check(self.frame.env[s.name])
         if isinstance(cur, DictV):
-            self.frame.env[s.name] = DictV([*cur.keys, index], [*cur.vals, value], [*cur.present, TRUE])
+            self.frame.env[s.name] = DictV([*cur.keys, index], [*cur.vals, value], [*cur.present, z3_true()])
             return
         if isinstance(cur, ListV):
             i = ops.to_index(index)
@@ -245,7 +245,7 @@ class Executor:
         steps: list[Any] = []
         if not self.pure:
             src = getattr(s.iter, "source", "") or ""
-            self.ctx.decisions.append(Decision(s.line, f"for … in {src}" if src else "for loop", TRUE, self.pc,
+            self.ctx.decisions.append(Decision(s.line, f"for … in {src}" if src else "for loop", z3_true(), self.pc,
                                                tuple(self.ctx.loops), steps=steps))
         for number, (guard, item) in enumerate(items, 1):
             if z3.is_false(self.pc):
@@ -281,7 +281,7 @@ class Executor:
         ctx.loops.append(loop)
         self.pc = mk_and(pc0, idx >= 0, idx < coll.length)
         if not self.pure:
-            ctx.decisions.append(Decision(s.line, f"for … in {coll.label}", TRUE, pc0, tuple(ctx.loops[:-1]),
+            ctx.decisions.append(Decision(s.line, f"for … in {coll.label}", z3_true(), pc0, tuple(ctx.loops[:-1]),
                                           loop=loop))
         try:
             self.bind(s.target, item)
@@ -310,7 +310,7 @@ class Executor:
         if kind == "dict":
             keys = [self.const(k) for k, _ in value]
             vals = [self.const(v) for _, v in value]
-            return DictV(keys, vals, [TRUE] * len(keys))
+            return DictV(keys, vals, [z3_true()] * len(keys))
         if kind in ("filepath", "dirpath"):
             return str_lit(str(value))
         if kind == "column":
@@ -337,7 +337,7 @@ class Executor:
         if isinstance(value, dict):
             keys = [self.const(k) for k in value]
             vals = [self.const(v) for v in value.values()]
-            return DictV(keys, vals, [TRUE] * len(keys))
+            return DictV(keys, vals, [z3_true()] * len(keys))
         if isinstance(value, type):
             return RowClassV(getattr(value, "__qualname__", str(value)))
         raise Unsupported(f"constant {value!r}")
@@ -408,7 +408,7 @@ class Executor:
         for k, v in zip(e.keys, e.values, strict=True):  # k1, v1, k2, v2…: CPython's (and the interpreter's) order
             keys.append(self.eval(k))
             vals.append(self.eval(v))
-        return DictV(keys, vals, [TRUE] * len(keys))
+        return DictV(keys, vals, [z3_true()] * len(keys))
 
     def e_ListComp(self, e: ir.ListComp) -> Any:
         items = ops.iterate(self, e.iter)
@@ -420,7 +420,7 @@ class Executor:
         for guard, item in items:
             with self.under(guard):
                 self.bind(e.target, item)
-                keep = TRUE
+                keep = z3_true()
                 for c in e.conds:
                     with self.under(keep):
                         keep = mk_and(keep, truthy(self.eval(c)))
@@ -442,7 +442,7 @@ class Executor:
 
     def e_BoolOp(self, e: ir.BoolOp) -> Any:
         value = self.eval(e.values[0])
-        guard = TRUE
+        guard = z3_true()
         for nxt in e.values[1:]:
             t = truthy(value)
             go = t if e.op == "and" else mk_not(t)
@@ -453,7 +453,7 @@ class Executor:
 
     def e_Compare(self, e: ir.Compare) -> Any:
         left = self.eval(e.left)
-        result = TRUE
+        result = z3_true()
         for op, comp in zip(e.ops, e.comparators, strict=True):
             with self.under(result):
                 right = self.eval(comp)
@@ -530,7 +530,7 @@ class Executor:
         so inlined helpers give the same terms everywhere: ``if is_plain_path(p)`` then matches
         the precondition ``is_plain_path(path)`` syntactically instead of by solver search."""
         saved_frame, saved_pure, saved_pc = self.frame, self.pure, self.pc
-        self.frame, self.pure, self.pc = Frame(dict(env), file=cond.file), True, TRUE
+        self.frame, self.pure, self.pc = Frame(dict(env), file=cond.file), True, z3_true()
         try:
             return truthy(self.eval(cond.expr))
         finally:
@@ -538,7 +538,7 @@ class Executor:
 
     def eval_pred(self, pred: ir.Pred, record: Any) -> Any:
         saved_frame, saved_pure, saved_pc = self.frame, self.pure, self.pc
-        self.frame, self.pure, self.pc = Frame({pred.param: record}, file=pred.file), True, TRUE
+        self.frame, self.pure, self.pc = Frame({pred.param: record}, file=pred.file), True, z3_true()
         try:
             return self.eval(pred.body)
         finally:

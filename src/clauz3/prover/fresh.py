@@ -8,7 +8,7 @@ import z3
 
 from clauz3.language import ir
 from clauz3.language.types import show  # the Python spelling, never the IR's class names
-from clauz3.prover.logic import TRUE
+from clauz3.prover.logic import z3_true
 from clauz3.prover.state import CallRecord, SymbolicExecutor
 from clauz3.prover.values import (
     NONE_V,
@@ -68,7 +68,7 @@ def fresh_value(ex: SymbolicExecutor, t: ir.Type, hint: str, *, label: str = "",
         out = {}
         for fname, ftype in fields:
             v = ctx.fresh(sort_of(ftype), f"{hint}_{fname}")
-            out[fname] = Tagged(v, (Prov(TRUE, t.schema, fname, ident),)) if record else v
+            out[fname] = Tagged(v, (Prov(z3_true(), t.schema, fname, ident),)) if record else v
         return RowV(t.schema, out)
     if isinstance(t, ir.TObject):
         return OpaqueV(label or hint)
@@ -87,7 +87,7 @@ def _elements(ex: SymbolicExecutor, elem_t: ir.Type, hint: str, record: CallReco
 
         def row(i: Any) -> RowV:
             ident = (site_id, *outer, i)
-            return RowV(elem_t.schema, {f: Tagged(fn(i), (Prov(TRUE, elem_t.schema, f, ident),))
+            return RowV(elem_t.schema, {f: Tagged(fn(i), (Prov(z3_true(), elem_t.schema, f, ident),))
                                         for f, fn in fns.items()})
         return row
     if isinstance(elem_t, ir.TScalar) and elem_t.name != "None":

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from functools import cache
 from typing import Any
 
 import z3
@@ -29,20 +30,31 @@ from clauz3.prover.values import (
     raw,
 )
 
-TRUE = z3.BoolVal(True)
-FALSE = z3.BoolVal(False)
+
+@cache
+def z3_true() -> z3.BoolRef:
+    """``True`` in z3's main context, made on first use (see :func:`clauz3.prover.values.f64`)."""
+    return z3.BoolVal(True)
+
+
+@cache
+def z3_false() -> z3.BoolRef:
+    """``False`` in z3's main context, made on first use."""
+    return z3.BoolVal(False)
+
+
 
 
 def mk_and(*parts: Any) -> z3.BoolRef:
     out = []
     for p in parts:
         if z3.is_false(p):
-            return FALSE
+            return z3_false()
         if z3.is_true(p):
             continue
         out.append(p)
     if not out:
-        return TRUE
+        return z3_true()
     return out[0] if len(out) == 1 else z3.And(*out)
 
 
@@ -50,20 +62,20 @@ def mk_or(*parts: Any) -> z3.BoolRef:
     out = []
     for p in parts:
         if z3.is_true(p):
-            return TRUE
+            return z3_true()
         if z3.is_false(p):
             continue
         out.append(p)
     if not out:
-        return FALSE
+        return z3_false()
     return out[0] if len(out) == 1 else z3.Or(*out)
 
 
 def mk_not(p: Any) -> z3.BoolRef:
     if z3.is_true(p):
-        return FALSE
+        return z3_false()
     if z3.is_false(p):
-        return TRUE
+        return z3_true()
     return z3.Not(p)
 
 
@@ -73,7 +85,7 @@ def truthy(v: Any) -> z3.BoolRef:
     if isinstance(v, MixedV):
         return mk_or(*[mk_and(g, truthy(t)) for g, t in v.opts])
     if isinstance(v, NoneV):
-        return FALSE
+        return z3_false()
     if is_bool(v):
         return v
     if is_int(v):
@@ -87,7 +99,7 @@ def truthy(v: Any) -> z3.BoolRef:
     if isinstance(v, ListV | TListV | DictV | TDictV):
         return length(v) > 0
     if isinstance(v, RowV):
-        return TRUE
+        return z3_true()
     raise Unsupported("truth value of this value")
 
 

@@ -9,12 +9,10 @@ from typing import Any
 import z3
 
 from clauz3.language import ir
-from clauz3.prover.logic import TRUE, mk_and
+from clauz3.prover.logic import mk_and, z3_true
 from clauz3.prover.state import SymbolicExecutor
 from clauz3.prover.values import (
-    F64,
     NONE_V,
-    RNE,
     ColumnV,
     DictV,
     ListV,
@@ -32,6 +30,7 @@ from clauz3.prover.values import (
     dict_lookup,
     dict_visible,
     eq,
+    f64,
     float_lit,
     int_to_float,
     is_bool,
@@ -41,6 +40,7 @@ from clauz3.prover.values import (
     length,
     merge_many,
     raw,
+    rne,
     str_lit,
     to_float,
     to_int,
@@ -199,9 +199,9 @@ def _float_op(ex: SymbolicExecutor, node: ir.Expr, op: str, a: Any, b: Any) -> A
         x, y = to_int(a), to_int(b)
         ex.exception("ZeroDivisionError", node, y != 0, _src(node) or "… / …",
                      _operand_detail(getattr(node, "right", None), y))
-        exact = z3.fpToFP(RNE, z3.ToReal(x) / z3.ToReal(y), F64)
+        exact = z3.fpToFP(rne(), z3.ToReal(x) / z3.ToReal(y), f64())
         # CPython's int / int: an exact zero takes the divisor's sign (`0 / -5` is -0.0, str "-0.0").
-        exact = z3.If(z3.And(x == 0, y < 0), z3.fpMinusZero(F64), exact)
+        exact = z3.If(z3.And(x == 0, y < 0), z3.fpMinusZero(f64()), exact)
         if not (z3.is_int_value(z3.simplify(x)) and z3.is_int_value(z3.simplify(y))):
             ex.exception("OverflowError", node, z3.Or(y == 0, z3.Not(z3.fpIsInf(exact))),
                          _src(node) or "… / …")
@@ -211,17 +211,17 @@ def _float_op(ex: SymbolicExecutor, node: ir.Expr, op: str, a: Any, b: Any) -> A
             _overflow_check(ex, node, v)
     fa, fb = to_float(a), to_float(b)
     if op == "+":
-        return z3.fpAdd(RNE, fa, fb)
+        return z3.fpAdd(rne(), fa, fb)
     if op == "-":
-        return z3.fpSub(RNE, fa, fb)
+        return z3.fpSub(rne(), fa, fb)
     if op == "*":
-        return z3.fpMul(RNE, fa, fb)
+        return z3.fpMul(rne(), fa, fb)
     if op in ("/", "//", "%"):
         ex.exception("ZeroDivisionError", node, z3.Not(z3.fpIsZero(fb)), _src(node) or f"… {op} …",
                      _operand_detail(getattr(node, "right", None), fb))
         if op == "/":
-            return z3.fpDiv(RNE, fa, fb)
-        return ex.ctx.fresh(F64, "fdivmod", abstract=True)
+            return z3.fpDiv(rne(), fa, fb)
+        return ex.ctx.fresh(f64(), "fdivmod", abstract=True)
     if op == "**":
         return _float_pow(ex, node, fa, fb)
     raise Unsupported(f"operator {op} on floats")
@@ -241,7 +241,7 @@ def _float_pow(ex: SymbolicExecutor, node: ir.Expr, fa: Any, fb: Any) -> Any:
             return float_lit(ca ** cb)
         except (ZeroDivisionError, OverflowError, ValueError) as exc:
             ex.exception(type(exc).__name__, node, z3.BoolVal(False), src)
-            return ex.ctx.fresh(F64, "fpow", abstract=True)
+            return ex.ctx.fresh(f64(), "fpow", abstract=True)
 
     def finite(v: Any) -> Any:
         return z3.Not(z3.Or(z3.fpIsNaN(v), z3.fpIsInf(v)))
@@ -249,7 +249,7 @@ def _float_pow(ex: SymbolicExecutor, node: ir.Expr, fa: Any, fb: Any) -> Any:
     zero = float_lit(0.0)
     one = float_lit(1.0)
     ex.exception("ZeroDivisionError", node, z3.Not(z3.And(z3.fpIsZero(fa), z3.fpLT(fb, zero))), src)
-    integral = z3.fpEQ(z3.fpRoundToIntegral(RNE, fb), fb)
+    integral = z3.fpEQ(z3.fpRoundToIntegral(rne(), fb), fb)
     ex.exception("ValueError", node, z3.Not(z3.And(finite(fa), z3.fpLT(fa, zero), finite(fb), z3.Not(integral))),
                  src)
     size = z3.fpAbs(fa)
@@ -258,7 +258,7 @@ def _float_pow(ex: SymbolicExecutor, node: ir.Expr, fa: Any, fb: Any) -> Any:
     bounded = z3.Or(z3.fpIsZero(fb), z3.fpEQ(fa, one), z3.Not(finite(fa)), z3.Not(finite(fb)),
                     z3.And(z3.fpLEQ(size, one), z3.fpGEQ(fb, zero)), z3.And(z3.fpGEQ(size, one), z3.fpLEQ(fb, zero)))
     ex.exception("OverflowError", node, bounded, src)
-    return ex.ctx.fresh(F64, "fpow", abstract=True)
+    return ex.ctx.fresh(f64(), "fpow", abstract=True)
 
 
 def unary(ex: SymbolicExecutor, node: ir.UnaryOp, v: Any) -> Any:
@@ -492,7 +492,7 @@ def iterate(ex: SymbolicExecutor, it: ir.Expr) -> list[tuple[Any, Any]]:
             bounds = [const_int(ex.eval(a)) for a in it.args]
             if any(b is None for b in bounds):
                 raise Unsupported("range() with non-constant arguments")
-            return [(TRUE, z3.IntVal(k)) for k in range(*(b for b in bounds if b is not None))]  # none is None (tested above)
+            return [(z3_true(), z3.IntVal(k)) for k in range(*(b for b in bounds if b is not None))]  # none is None (tested above)
         inner = iterate(ex, it.args[0])
         start = 0
         if len(it.args) > 1:
@@ -530,7 +530,7 @@ def items_of(ex: SymbolicExecutor, coll: Any) -> list[tuple[Any, Any]]:
             from clauz3.prover.counterexample import string_chars
 
             text = string_chars(s)
-            return [(TRUE, str_lit(ch)) for ch in text]
+            return [(z3_true(), str_lit(ch)) for ch in text]
         raise Unsupported("iterating a string of unknown length")
     raise Unsupported("unrolling a loop over a collection of unknown length")
 

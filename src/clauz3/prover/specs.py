@@ -17,7 +17,7 @@ import z3
 
 from clauz3.language import ir
 from clauz3.prover.counterexample import hashable
-from clauz3.prover.logic import FALSE, TRUE, conjuncts, mk_and, mk_not, mk_or, occurs, subst, truthy
+from clauz3.prover.logic import conjuncts, mk_and, mk_not, mk_or, occurs, subst, truthy, z3_false, z3_true
 from clauz3.prover.state import CallRecord, LoopInfo, SymbolicExecutor
 from clauz3.prover.values import RecordV, Unsupported, eq, raw, to_int, val
 
@@ -86,12 +86,12 @@ def encode(ex: SymbolicExecutor, spec: ir.Spec, label: str) -> SpecEnc:
     try:
         return _encode(ex, spec, label)
     except Unsupported as exc:
-        return SpecEnc(FALSE, unsupported=str(exc))
+        return SpecEnc(z3_false(), unsupported=str(exc))
 
 
 def _encode(ex: SymbolicExecutor, spec: ir.Spec, label: str) -> SpecEnc:
     if isinstance(spec, ir.TrueSpec):
-        return SpecEnc(FALSE)
+        return SpecEnc(z3_false())
     if isinstance(spec, ir.ConjunctionSpec):
         return _conjunction(ex, spec, label)
     if isinstance(spec, ir.AllSpec):
@@ -113,7 +113,7 @@ def _under(p: SpecEnc) -> Any:
     """Formula whose every model is a real failing run of ``p`` (FALSE when none is known)."""
     if not p.approximate:
         return p.fails
-    return p.fails_under if p.fails_under is not None else FALSE
+    return p.fails_under if p.fails_under is not None else z3_false()
 
 
 def _conjunction(ex: SymbolicExecutor, spec: ir.ConjunctionSpec, label: str) -> SpecEnc:
@@ -393,4 +393,4 @@ def _fluent(ex: SymbolicExecutor, spec: ir.FluentFinalSpec) -> SpecEnc:
     return SpecEnc(fails, explain=explain)
 
 
-__all__ = ["TRUE", "Explanation", "SpecEnc", "encode", "relation_items"]
+__all__ = ["Explanation", "SpecEnc", "encode", "relation_items", "z3_true"]

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import cache
 from typing import Any
 
 import z3
@@ -25,8 +26,20 @@ import z3
 from clauz3.language import ir
 from clauz3.language.types import show  # the Python spelling, never the IR's class names
 
-F64 = z3.Float64()
-RNE = z3.RNE()
+
+@cache
+def f64() -> z3.FPSortRef:
+    """IEEE double in z3's main context, made on first use: importing the prover creates no z3 context, so the
+    bridge's warm prover waits without one (01 WARM-1) and each forked worker makes its own (06 tree_rss)."""
+    return z3.Float64()
+
+
+@cache
+def rne() -> z3.FPRMRef:
+    """Round-to-nearest-even, made on first use (see :func:`f64`)."""
+    return z3.RNE()
+
+
 MAX_CHAR = 0x2FFFF  # z3's Unicode alphabet ends here; larger code points cannot be represented
 
 
@@ -228,12 +241,12 @@ def str_lit(text: str) -> z3.SeqRef:
 
 def float_lit(x: float) -> z3.FPRef:
     if x != x:
-        return z3.fpNaN(F64)
+        return z3.fpNaN(f64())
     if x == float("inf"):
-        return z3.fpPlusInfinity(F64)
+        return z3.fpPlusInfinity(f64())
     if x == float("-inf"):
-        return z3.fpMinusInfinity(F64)
-    return z3.FPVal(x, F64)
+        return z3.fpMinusInfinity(f64())
+    return z3.FPVal(x, f64())
 
 
 def to_int(v: Any) -> Any:
@@ -252,7 +265,7 @@ def to_int(v: Any) -> Any:
 
 def int_to_float(v: Any) -> z3.FPRef:
     v = to_int(v)
-    return z3.fpToFP(RNE, z3.ToReal(v), F64)
+    return z3.fpToFP(rne(), z3.ToReal(v), f64())
 
 
 def to_float(v: Any) -> z3.FPRef:
@@ -271,7 +284,7 @@ def sort_of(t: ir.Type) -> z3.SortRef:
         if t.name == "int":
             return z3.IntSort()
         if t.name == "float":
-            return F64
+            return f64()
         if t.name == "str":
             return z3.StringSort()
     raise Unsupported(f"values of type {show(t)} here")
