@@ -236,6 +236,10 @@ class _Served:
         import clauz3.prover.api  # noqa: F401 - warm: the first proof pays no import
 
         layer_for(self.trusted, self.imports)
+        from clauz3.prover.logic import z3_false, z3_true
+        from clauz3.prover.values import f64, rne
+
+        f64(), rne(), z3_true(), z3_false()  # z3's context now (importing makes none), not on the first card's path
         self.layer_sha = fingerprint(self.trusted, self.project)
         if before != self.layer_sha:
             raise RuntimeError("the trusted libraries changed while they were loaded")
