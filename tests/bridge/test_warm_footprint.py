@@ -44,3 +44,34 @@ def test_warm_prover_is_ready_without_a_z3_context_cryptography_or_sqlite(projec
     assert sorted(m for m in loaded if any(m == h or m.startswith(h + ".") for h in HEAVY)) == []
     # 01 WARM-1: it waits with no z3 context (~18 MiB each; a forked worker makes its own on first use)
     assert doc["z3_context"] is False
+
+
+SPAWN_EARLY = """
+import json, os, sys
+from pathlib import Path
+from clauz3.bridge.warm import WarmProver
+project = Path(sys.argv[1])
+warm = WarmProver.start(project=project, trusted_roots=[str(project / "tools" / "email" / "trusted")],
+                        import_roots=[str(project / ".clauz3"), str(project)], wait=False)
+ready_at_spawn = warm._ready.is_set()
+r, w = os.pipe()
+worker = warm.spawn({"PATH": "/usr/bin:/bin"}, str(project), [r])
+out = {"ready_at_spawn": ready_at_spawn, "warm": worker is not None, "forks": warm.forks}
+if worker is not None:
+    worker.stdin.close()  # no configuration: the forked worker says so and exits 2
+    out["worker_exit"] = worker.wait(60)
+    out["stderr"] = worker.stderr.read().decode()
+warm.stop()
+print(json.dumps(out))
+"""
+
+
+def test_a_run_that_comes_while_the_warm_prover_starts_waits_for_it(project: Path) -> None:
+    """Not a cold worker beside a loading warm process (two z3 loads at once, both in the tree at the card)."""
+    done = subprocess.run([sys.executable, "-I", "-c", SPAWN_EARLY, str(project)], capture_output=True, text=True,
+                          timeout=180, cwd=str(project))  # a process of its own: the warm prover makes it a subreaper
+    assert done.returncode == 0, done.stderr[-2000:]
+    out = json.loads(done.stdout.strip().splitlines()[-1])
+    assert out["ready_at_spawn"] is False  # the run really came before the warm process was ready
+    assert out["warm"] is True and out["forks"] == 1
+    assert out["worker_exit"] == 2 and "invalid worker configuration" in out["stderr"]

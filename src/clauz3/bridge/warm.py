@@ -406,6 +406,7 @@ def _fork_worker(request: dict[str, Any], fds: list[int]) -> int:
 
 
 def _become_worker(request: dict[str, Any], fds: list[int], targets: list[int]) -> None:
+    code = 1  # as a cold worker that raised
     try:
         os.setsid()
         parked = [os.dup(fd) if fd >= FD_FLOOR else _park(fd) for fd in fds]
@@ -428,11 +429,11 @@ def _become_worker(request: dict[str, Any], fds: list[int], targets: list[int]) 
         tempfile.tempdir = None  # TMPDIR is this run's scratch directory
         from clauz3.runs.worker import main
 
-        main()
+        code = main()  # a cold worker's exit status too (e.g. 2 for a bad configuration)
     except BaseException:
         pass
     finally:
-        os._exit(0)
+        os._exit(code)
 
 
 def _park(fd: int) -> int:
