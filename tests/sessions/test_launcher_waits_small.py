@@ -56,12 +56,15 @@ def test_ui_waits_as_waiting_py_and_sigterm_ends_the_service_and_tmp(tmp_path: P
                             stderr=subprocess.PIPE, text=True)
     try:
         assert proc.stdout is not None
-        assert proc.stdout.readline().startswith(LINK)
+        link = proc.stdout.readline()
+        assert link.startswith(LINK)
+        token = link.strip().split("key=", 1)[1]
         deadline = time.monotonic() + 30
         while "-S" not in _cmdline(proc.pid) and time.monotonic() < deadline:
             time.sleep(0.05)
         argv = _cmdline(proc.pid)
         assert argv[1:3] == ["-I", "-S"] and argv[3] == os.path.abspath(waiting.__file__), argv
+        assert len(token) == 43 and not any(token in arg for arg in argv)  # no secret in a readable cmdline
         services = [p for p in _children(proc.pid) if "clauz3.sessions.web.service" in _cmdline(p)]
         assert len(services) == 1  # the service is still the (same-pid) launcher's child
         tmp_dirs = list((tmp_path / "tmpdir").glob("clauz3-ui-*"))

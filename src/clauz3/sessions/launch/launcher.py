@@ -129,10 +129,12 @@ class Launcher:
         Ctrl-C at that moment still ends the service and removes <tmp>.
         """
         assert self.control is not None and self.proc is not None and self.tmp is not None
+        if self._buffer:
+            return  # an unread line from the service never goes into an argv (other users can read cmdlines)
         from clauz3.sessions.launch import waiting
 
         argv = [sys.executable, "-I", "-S", os.path.abspath(waiting.__file__), str(self.proc.pid),
-                str(self.control.fileno()), str(self.tmp), "1" if interactive else "0", self._buffer.hex()]
+                str(self.control.fileno()), str(self.tmp), "1" if interactive else "0"]
         sys.stdout.flush()
         sys.stderr.flush()
         signal.pthread_sigmask(signal.SIG_BLOCK, waiting.GUARDED)

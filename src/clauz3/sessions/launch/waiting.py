@@ -10,7 +10,9 @@ group and removes ``<tmp>``.
 
 Run as a script (``-S`` leaves site-packages out, so nothing here may import ``clauz3``)::
 
-    python -I -S waiting.py SERVICE_PID CONTROL_FD TMP_DIR INTERACTIVE(0|1) PENDING_HEX
+    python -I -S waiting.py SERVICE_PID CONTROL_FD TMP_DIR INTERACTIVE(0|1)
+
+(no secret ever goes into these arguments: the launcher execs only with nothing unread from the service)
 """
 
 from __future__ import annotations
@@ -163,8 +165,8 @@ def _terminate(_signum: int, _frame: object) -> None:
 
 
 def main(argv: list[str]) -> int:
-    pid, fd, tmp, interactive, pending = int(argv[0]), int(argv[1]), argv[2], argv[3] == "1", bytes.fromhex(argv[4])
-    waiter = Waiter(pid, socket.socket(fileno=fd), tmp, interactive, pending)
+    pid, fd, tmp, interactive = int(argv[0]), int(argv[1]), argv[2], argv[3] == "1"
+    waiter = Waiter(pid, socket.socket(fileno=fd), tmp, interactive, b"")
     signal.signal(signal.SIGTERM, _terminate)
     code = 1
     try:
