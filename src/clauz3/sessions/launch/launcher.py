@@ -151,9 +151,8 @@ class Launcher:
         assert self.control is not None and self.proc is not None and self.tmp is not None
         from clauz3.sessions.launch.waiting import Waiter
 
-        waiter = Waiter(self.proc.pid, self.control, str(self.tmp), interactive, self._buffer)
-        waiter.poll = self.proc.poll  # type: ignore[method-assign]  # Popen reaps the service: ask it
-        return waiter.wait()
+        return Waiter(self.proc.pid, self.control, str(self.tmp), interactive, self._buffer,
+                      service_exited=self.proc.poll).wait()
 
     def _send(self, obj: dict[str, object]) -> None:
         assert self.control is not None

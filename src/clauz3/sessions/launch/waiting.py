@@ -25,6 +25,7 @@ import signal
 import socket
 import sys
 import time
+from collections.abc import Callable
 
 STOP_GRACE = 5.0
 EXIT_SERVICE_DIED = 70
@@ -63,8 +64,10 @@ def read_line(control: socket.socket, buffer: bytes, timeout: float) -> tuple[ob
 
 
 class Waiter:
-    def __init__(self, pid: int, control: socket.socket, tmp: str, interactive: bool, pending: bytes) -> None:
+    def __init__(self, pid: int, control: socket.socket, tmp: str, interactive: bool, pending: bytes,
+                 service_exited: Callable[[], int | None] | None = None) -> None:
         self.pid = pid
+        self._exited = service_exited  # the launcher's own Popen.poll when it waits in-process (Popen reaps)
         self.control: socket.socket | None = control
         self.tmp = tmp
         self.interactive = interactive
@@ -72,6 +75,8 @@ class Waiter:
         self.returncode: int | None = None
 
     def poll(self) -> int | None:
+        if self._exited is not None:
+            return self._exited()
         if self.returncode is None:
             try:
                 pid, status = os.waitpid(self.pid, os.WNOHANG)
