@@ -15,11 +15,13 @@ is never used. Writers replace entries by atomic rename, so concurrent writers a
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import hmac
 import json
 import os
 import secrets
+import tempfile
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
@@ -178,12 +180,25 @@ class ProofCache:
             return None
         secret = secrets.token_bytes(32)
         private_dir(self.key_file.parent)
+        # Written whole under a private name, then published with link(): a concurrent first writer sees
+        # either no key or the complete one, never the empty file O_EXCL creation used to show it (its put
+        # then returned False). link() fails if another writer published first: that key wins.
+        fd, tmp = tempfile.mkstemp(prefix=".key.", dir=self.key_file.parent)
         try:
-            fd = os.open(self.key_file, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-        except FileExistsError:
-            return self._secret(create=False)
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(secret)
+            with os.fdopen(fd, "wb") as fh:
+                os.fchmod(fh.fileno(), 0o600)
+                fh.write(secret)
+                fh.flush()
+                os.fsync(fh.fileno())
+            try:
+                os.link(tmp, self.key_file)
+            except FileExistsError:
+                return self._secret(create=False)
+        except OSError:
+            return None
+        finally:
+            with contextlib.suppress(OSError):
+                os.unlink(tmp)
         return secret
 
     def _path(self, key: str) -> Path:
