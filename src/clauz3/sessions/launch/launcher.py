@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import contextlib
 import errno
-import json
 import os
 import shutil
 import signal
@@ -154,36 +153,22 @@ class Launcher:
         return Waiter(self.proc.pid, self.control, str(self.tmp), interactive, self._buffer,
                       service_exited=self.proc.poll).wait()
 
-    def _send(self, obj: dict[str, object]) -> None:
-        assert self.control is not None
-        with contextlib.suppress(OSError):
-            self.control.sendall((json.dumps(obj) + "\n").encode())
-
     def _read_line(self, timeout: float) -> object:
         assert self.control is not None
         line, self._buffer = read_line(self.control, self._buffer, timeout)
         return line
 
     def stop(self) -> None:
-        """LAUNCH-8: SIGTERM the service, wait 5 s, SIGKILL its group, remove ``<tmp>``."""
-        old = signal.signal(signal.SIGINT, signal.SIG_IGN)
-        try:
+        """LAUNCH-8: SIGTERM the service, wait 5 s, SIGKILL its group, remove ``<tmp>`` — the waiting form's
+        own stop (one routine for both forms), given this process's Popen to reap the service."""
+        from clauz3.sessions.launch.waiting import Waiter
+
+        if self.proc is not None and self.tmp is not None:
+            Waiter(self.proc.pid, self.control, str(self.tmp), False, b"", service_exited=self.proc.poll).stop()
+        else:  # the service never started: only our own socket and <tmp> to clean
             if self.control is not None:
                 with contextlib.suppress(OSError):
                     self.control.close()
-                self.control = None
-            proc = self.proc
-            if proc is not None:
-                if proc.poll() is None:
-                    with contextlib.suppress(ProcessLookupError):
-                        proc.send_signal(signal.SIGTERM)
-                    with contextlib.suppress(subprocess.TimeoutExpired):
-                        proc.wait(STOP_GRACE)
-                with contextlib.suppress(ProcessLookupError, PermissionError):
-                    os.killpg(proc.pid, signal.SIGKILL)
-                with contextlib.suppress(subprocess.TimeoutExpired):
-                    proc.wait(2.0)
             if self.tmp is not None:
                 shutil.rmtree(self.tmp, ignore_errors=True)
-        finally:
-            signal.signal(signal.SIGINT, old)
+        self.control = None

@@ -64,7 +64,7 @@ def read_line(control: socket.socket, buffer: bytes, timeout: float) -> tuple[ob
 
 
 class Waiter:
-    def __init__(self, pid: int, control: socket.socket, tmp: str, interactive: bool, pending: bytes,
+    def __init__(self, pid: int, control: socket.socket | None, tmp: str, interactive: bool, pending: bytes,
                  service_exited: Callable[[], int | None] | None = None) -> None:
         self.pid = pid
         self._exited = service_exited  # the launcher's own Popen.poll when it waits in-process (Popen reaps)
