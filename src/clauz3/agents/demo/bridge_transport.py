@@ -52,10 +52,6 @@ class BridgeProcess:
         )
         return cls(process)
 
-    @property
-    def pid(self) -> int:
-        return self._process.pid
-
     @contextlib.asynccontextmanager
     async def streams(
         self,
