@@ -54,7 +54,7 @@ class AssignCompiler(CallCompiler):
         if value_node is not None:
             self.release(value_node)  # MUT-1: bound to a second name, through any expression form
         self.env[name] = Var(t, owned=fresh, trusted=trusted, max_len=self.static_len(value), refinable=refinable,
-                             loop_depth=self.symbolic_depth)
+                             loop_depth=self.symbolic_depth, min_len=self.min_len(value))
         return ir.NameTarget(name, t)
 
     def check_outer_assign(self, node: ast.AST, name: str) -> None:
@@ -293,6 +293,50 @@ class AssignCompiler(CallCompiler):
         if isinstance(e, ir.Slice):
             return self.static_len(e.value)
         return None
+
+    def min_len(self, e: Any) -> int:
+        """A lower bound on the length of ``e`` (0 when unknown), so a loop over it is known to run.
+
+        ``static_len`` is an upper bound (a list appended to under a branch, a comprehension with a
+        filter, a set display with equal elements); a name is bound after a loop only when the loop
+        surely runs (issue 18), which needs this bound instead. The checked subset has no mutation
+        that shrinks a collection (append, extend, add, item assignment), so a bound taken at the
+        binding stays a lower bound until the name is bound again.
+        """
+        if isinstance(e, (ir.ListExpr, ir.TupleExpr)):
+            return len(e.elts)
+        if isinstance(e, ir.SetExpr):
+            return 1 if e.elts else 0  # equal elements collapse
+        if isinstance(e, ir.DictExpr):
+            return 1 if e.keys else 0  # a repeated key overwrites
+        if isinstance(e, ir.Const):
+            if e.kind in ("list", "tuple"):
+                return len(e.value)
+            if e.kind in ("set", "dict"):
+                return 1 if e.value else 0
+            if isinstance(e.value, str) and e.kind == "scalar":
+                return len(e.value)
+            return 0
+        if isinstance(e, ir.Name):
+            v = self.env.get(e.id)
+            return v.min_len if v is not None and v.state == "bound" else 0
+        if isinstance(e, ir.ListComp):
+            return 0 if e.conds else self.min_len(e.iter)
+        if isinstance(e, ir.BuiltinCall):
+            if e.name in ("list", "tuple"):
+                return self.min_len(e.args[0]) if e.args else 0
+            if e.name in ("set", "dict"):
+                return 1 if e.args and self.min_len(e.args[0]) > 0 else 0
+            if e.name == "enumerate":
+                return self.min_len(e.args[0])
+            if e.name == "range" and all(isinstance(a, ir.Const) and type(a.value) is int for a in e.args):
+                return len(range(*[a.value for a in e.args]))  # type: ignore[union-attr, arg-type]  # each is an int Const (tested above)
+            return 0
+        if isinstance(e, ir.MethodCall) and e.receiver == "dict" and e.method in ("keys", "values", "items"):
+            return self.min_len(e.obj)
+        if isinstance(e, ir.BinOp) and e.op == "+":
+            return self.min_len(e.left) + self.min_len(e.right)
+        return 0
 
     def static_len_of_type(self, node: ast.expr) -> int | None:
         """Length bound of an already-typed argument node (re-reads names only; no new diagnostics)."""

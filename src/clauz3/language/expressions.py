@@ -50,6 +50,7 @@ class Var:
     owned: bool = False  # MUT-1: uniquely owned local collection
     trusted: bool = False  # a read-only trusted result (or element of one)
     max_len: int | None = None  # statically known bound on length (LOOP-1)
+    min_len: int = 0  # a lower bound on length: a loop over the name runs at least this often (issue 18)
     state: str = "bound"  # "bound", "maybe" (not bound on every path), "conflict"
     other: Any = None  # the clashing type when state == "conflict"
     refinable: bool = False  # empty display whose element type the first insertion decides

@@ -22,6 +22,7 @@ from clauz3.language.expressions import Var, copy_env
 
 MAX_LOOP_ITERATIONS = 1_000
 MAX_TOTAL_ITERATIONS = 10_000
+MAX_FIXPOINT_ROUNDS = 8  # loop-typing rounds before the checker refuses a loop whose types do not settle
 
 REFUSED_STMT: dict[type, tuple[str, str | None]] = {
     ast.While: ("`while` loop", "iterate a literal, a constant range, or a trusted result with `for`"),
@@ -85,8 +86,17 @@ def merge(envs: list[dict[str, Var]]) -> dict[str, Var]:
         first.refinable = all(v.refinable for v in present)
         lens = [v.max_len for v in present]
         first.max_len = None if any(x is None for x in lens) else max(x for x in lens if x is not None)
+        first.min_len = min(v.min_len for v in present)
         out[n] = first
     return out
+
+
+def _loop_head(v: Var, m: Var) -> Var:
+    """What an iteration may start with: the name ``v`` before the loop joined with ``m``, its join with
+    every way an iteration ends. Length bounds stay those before the loop (insertions in the body
+    already count every iteration through ``loop_mult``)."""
+    return replace(v, state=m.state, type=m.type, other=m.other, owned=v.owned and m.owned,
+                   trusted=m.trusted, refinable=v.refinable and m.refinable, min_len=min(v.min_len, m.min_len))
 
 
 def _unrefined(v: Var) -> bool:
@@ -252,7 +262,14 @@ class BodyCompiler(AssignCompiler):
         target: Any = None
         loop = LoopCtx("unrolled")
         exits: list[dict[str, Var]] = []
-        for _attempt in range(4):
+        unsettled: list[str] = []
+        # The body is checked again until what it may leave in every name bound before the loop
+        # stops changing (a fixpoint over types, path states and ownership), so a later iteration
+        # is checked with every type an earlier one can hand it (issue 18: a chain `c = b; b = a;
+        # a = None` reaches `c` only on the third iteration). Names first bound in the body need no
+        # round: an iteration's start sees them unbound, so any read before their binding is an
+        # error already.
+        for _round in range(MAX_FIXPOINT_ROUNDS):
             sink = Diagnostics(real_diags.file)
             self.ctx.diags = sink
             self.env = copy_env(env_in)
@@ -266,18 +283,26 @@ class BodyCompiler(AssignCompiler):
             self.loops.pop()
             exits = ([] if term else [self.env]) + loop.continues
             merged = merge([env_in, *exits])
-            changed = False
+            unsettled = []
             for n, v in env_in.items():
                 m = merged.get(n)
-                if m is not None and m.state == "bound" and v.state == "bound" and m.type != v.type:
-                    env_in[n] = replace(v, type=m.type)
-                    changed = True
-            if not changed:
+                if m is not None and _loop_head(v, m) != v:
+                    env_in[n] = _loop_head(v, m)
+                    unsettled.append(n)
+            if not unsettled:
                 break
         self.ctx.diags = real_diags
         real_diags.extend(sink)
+        if unsettled:
+            names = ", ".join(f"`{n}`" for n in unsettled)
+            self.err(node, "loop-restriction",
+                     f"the type of {names} keeps changing from one iteration of this loop to the next "
+                     f"(checked {MAX_FIXPOINT_ROUNDS} times)", "give the variable one type before the loop")
         paths = exits + loop.breaks
-        self.env = merge(paths) if count and count > 0 and not loop.breaks and exits else merge([env_in, *paths])
+        # Bound after the loop only where bound on every path: the loop surely runs (a lower bound
+        # on its length, never the upper bound `count`) and no `break` leaves it early.
+        runs = int(info.get("min", 0)) > 0
+        self.env = merge(paths) if runs and not loop.breaks and exits else merge([env_in, *paths])
         if target is None:
             return None, False
         return ir.For(target, it, body, "unrolled", line, col), False
@@ -367,7 +392,8 @@ class BodyCompiler(AssignCompiler):
                      f"loop over `{self.seg(node)}`, whose length is not bounded by a constant",
                      "iterate a literal, a constant range, or a trusted result")
             return None, T.ERR, {}
-        return value, elem, {"mode": "unrolled", "count": count, "trusted": self.is_trusted(value)}
+        return value, elem, {"mode": "unrolled", "count": count, "min": self.min_len(value),
+                             "trusted": self.is_trusted(value)}
 
     def range_or_enumerate(self, node: ast.Call, name: str, comprehension: bool) -> tuple[Any, Any, dict[str, Any]]:
         line, col = self.loc(node)
@@ -393,7 +419,7 @@ class BodyCompiler(AssignCompiler):
                 return None, T.ERR, {}
             count = len(range(*vals))
             return ir.BuiltinCall("range", tuple(args), (), ir.TList(ir.INT), line, col, self.seg(node)), ir.INT, {
-                "mode": "unrolled", "count": count}
+                "mode": "unrolled", "count": count, "min": count}
         if not 1 <= len(node.args) <= 2:
             self.err(node, "type-error", f"`enumerate` takes 1–2 arguments, got {len(node.args)}")
             return None, T.ERR, {}
@@ -412,4 +438,4 @@ class BodyCompiler(AssignCompiler):
             args.append(start)
         t = ir.TTuple(elems=(ir.INT, elem))
         return ir.BuiltinCall("enumerate", tuple(args), (), ir.TList(t), line, col, self.seg(node)), t, {
-            "mode": "unrolled", "count": info["count"], "trusted": info.get("trusted")}
+            "mode": "unrolled", "count": info["count"], "min": info.get("min", 0), "trusted": info.get("trusted")}

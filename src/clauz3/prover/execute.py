@@ -22,7 +22,7 @@ from clauz3.prover import ops
 from clauz3.prover.builtins import call_builtin, call_method
 from clauz3.prover.calls import call_effect, inline
 from clauz3.prover.fresh import fresh_value
-from clauz3.prover.logic import mk_and, mk_not, mk_or, truthy, z3_false, z3_true
+from clauz3.prover.logic import conjuncts, mk_and, mk_not, mk_or, truthy, z3_false, z3_true
 from clauz3.prover.state import CallRecord, Ctx, Decision, Frame, LoopInfo, Site
 from clauz3.prover.strfold import known_float, known_str
 from clauz3.prover.values import (
@@ -40,6 +40,7 @@ from clauz3.prover.values import (
     is_int,
     merge,
     merge_many,
+    none_uses,
     options,
     raw,
     str_lit,
@@ -98,7 +99,23 @@ class Executor:
             self.ctx.inputs.append((p.name, value))
         self.frame = Frame(env, file=fn.file)
         self.fn_stack.append(fn)
-        self.exec_block(fn.body)
+        with none_uses(self.none_used):
+            self.exec_block(fn.body)
+
+    def none_used(self, is_none: Any) -> None:
+        """An operation needs a value that is ``None`` when ``is_none``: an obligation that it is not
+        (CPython raises TypeError there). A path whose test already says so needs none."""
+        if self.pure:
+            return
+        cond = mk_not(is_none)
+        if z3.is_true(cond) or any(c.eq(cond) for c in conjuncts(self.pc)):
+            return
+        fn = self.fn_stack[-1].name if self.fn_stack else ""
+        line = self.line
+        self.obligation("exception", ("exc", fn, line, 0, "TypeError", "None"), line, 0,
+                        f"exception TypeError at line {line}: a value that may be None is used as a value",
+                        cond, exception="TypeError", expression="a value that may be None",
+                        module=self.fn_stack[-1].module if self.fn_stack else "")
 
     # --------------------------------------------------------------------------- helpers
 

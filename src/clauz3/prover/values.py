@@ -16,7 +16,9 @@ binary64, never Real), ``str`` → String. Everything else is a small Python wra
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
@@ -224,10 +226,30 @@ def check(v: Any) -> Any:
     return v
 
 
+# Told about every ``T | None`` an operation needs as a ``T`` (``val``): the executor makes it an obligation
+# that the value is not None there (issue 18), so a None the checker's narrowing missed is never
+# computed with as its payload.
+_NONE_USE: ContextVar[Callable[[Any], None] | None] = ContextVar("clauz3_none_use", default=None)
+
+
+@contextmanager
+def none_uses(report: Callable[[Any], None]) -> Iterator[None]:
+    """While the body runs, ``report(is_none)`` is called for each Optional an operation unwraps."""
+    token = _NONE_USE.set(report)
+    try:
+        yield
+    finally:
+        _NONE_USE.reset(token)
+
+
 def val(v: Any) -> Any:
-    """The plain value for an operation; ``T | None`` narrowed by the checker yields its payload."""
+    """The plain value for an operation; ``T | None`` yields its payload, and its None flag goes to
+    the executor as an obligation (the operation would raise TypeError on None)."""
     v = check(raw(v))
     if isinstance(v, OptV):
+        report = _NONE_USE.get()
+        if report is not None:
+            report(v.is_none)
         return val(v.value)
     return v
 
