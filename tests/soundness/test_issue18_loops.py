@@ -85,6 +85,9 @@ LOOP_TYPES = {
                                     "    g = f.upper()\n" + indent(SHIFT) + 'lock("d")'),
     "f1_none_chain_nested_loops": prog(LOCKED, CHAIN + 'unlock("d")\nfor j in range(2):\n    for i in range(4):\n'
                                        '        g = f + "!"\n' + indent(SHIFT, 2) + 'lock("d")'),
+    "f1_none_chain_into_a_trusted_call": prog(LOCKED, CHAIN.replace('"ok"', "1").replace("str | None", "int | None")
+                                              + 'unlock("d")\nfor i in range(7):\n    pay(f)\n' + indent(SHIFT)
+                                              + 'lock("d")'),
     # int -> str on a later iteration, through a second name.
     "f1_int_to_str_mod": prog(LOCKED, 'a = 1\nb = 1\nunlock("d")\nfor i in range(3):\n    s = b % 2\n    b = a\n'
                               '    a = "x"\nlock("d")'),
@@ -101,7 +104,7 @@ LOOP_TYPES = {
                                                       for j in range(len(LONG) - 1, 0, -1))
                                             + '    a = "x"\nlock("d")'),
 }
-PROVED_BEFORE_F1 = {"f1_none_chain_concat", "f1_none_chain_len", "f1_none_chain_method_into_send",
+PROVED_BEFORE_F1 = {"f1_none_chain_concat", "f1_none_chain_into_a_trusted_call", "f1_none_chain_len", "f1_none_chain_method_into_send",
                     "f1_none_chain_used_after_loop", "f1_none_chain_tuple_unpacking", "f1_none_chain_augmented",
                     "f1_none_chain_in_comprehension", "f1_none_chain_enumerate", "f1_none_chain_nested_loops",
                     "f1_list_nests_deeper", "f1_chain_longer_than_the_rounds"}

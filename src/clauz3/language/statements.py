@@ -269,7 +269,12 @@ class BodyCompiler(AssignCompiler):
         # a = None` reaches `c` only on the third iteration). Names first bound in the body need no
         # round: an iteration's start sees them unbound, so any read before their binding is an
         # error already.
+        # Each round counts the body's unrolled iterations and inlined calls afresh (only the last
+        # round's diagnostics are kept, so a limit crossed in an earlier round must be crossed again).
+        limits = self.ctx.limits
+        counted = (limits.unrolled_total, limits.inlined_sites, getattr(self.ctx, "_iter_reported", 0))
         for _round in range(MAX_FIXPOINT_ROUNDS):
+            limits.unrolled_total, limits.inlined_sites, self.ctx._iter_reported = counted
             sink = Diagnostics(real_diags.file)
             self.ctx.diags = sink
             self.env = copy_env(env_in)

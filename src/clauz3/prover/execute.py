@@ -30,6 +30,7 @@ from clauz3.prover.values import (
     ColumnV,
     DictV,
     ListV,
+    OptV,
     RecordV,
     RowClassV,
     RowV,
@@ -519,7 +520,19 @@ class Executor:
         return out
 
     def e_EffectCall(self, e: ir.EffectCall) -> Any:
-        return call_effect(self, e)
+        result = call_effect(self, e)
+        # A trusted function receives the value itself: one declared `str` must not get a None the
+        # checker's types missed (issue 18), nor may its contracts be judged on the payload.
+        record = self.ctx.records[-1] if self.ctx.records else None
+        if record is not None and record.site == e.site:
+            for p in record.effect.params:
+                if not isinstance(p.type, ir.TOptional | ir.TObject) and p.type != ir.NONE:
+                    v = raw(record.args.get(p.name))
+                    if isinstance(v, OptV):
+                        self.none_used(v.is_none)
+                    elif v is NONE_V:
+                        self.none_used(z3_true())
+        return result
 
     def eval_args(self, exprs: tuple[ir.Expr, ...], order: tuple[int, ...]) -> list[Any]:
         """Arguments evaluated in the order the call writes them (as the interpreter does)."""
