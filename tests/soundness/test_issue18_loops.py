@@ -191,10 +191,11 @@ NONE_FLAGS_OK = {
 ALL = {**LOOP_TYPES, **LOOP_TYPES_OK, **ZERO_ITERATIONS, **ZERO_ITERATIONS_OK, **NONE_FLAGS_OK}
 
 
-def _run(programs: dict[str, str], runner: Path = RUNNER) -> dict[str, Any]:
+def _run(programs: dict[str, str], plant: str | None = None) -> dict[str, Any]:
     env = dict(os.environ, PYTHONHASHSEED="0")
-    proc = subprocess.run([sys.executable, str(runner)], input=json.dumps(programs), capture_output=True, text=True,
-                          env=env, cwd=ROOT, timeout=600)
+    cmd = [sys.executable, str(RUNNER)] if plant is None else [sys.executable, str(PLANT), plant]
+    proc = subprocess.run(cmd, input=json.dumps(programs), capture_output=True, text=True, env=env, cwd=ROOT,
+                          timeout=600)
     assert proc.returncode == 0, proc.stderr[-3000:]
     out: dict[str, Any] = json.loads(proc.stdout)
     return out
@@ -266,10 +267,28 @@ def test_none_flag_survives_a_checker_that_types_a_name_wrongly() -> None:
     """With the loop fixpoint planted away the checker accepts the family-1 None chains with a stale
     ``str`` type; the prover's None obligations still keep every one from being proved."""
     programs = {k: v for k, v in LOOP_TYPES.items() if k.startswith("f1_none_chain")}
-    planted = _run(programs, PLANT)
+    planted = _run(programs, "head")
     accepted = [k for k, r in planted.items() if r["status"] != "refused"]
     assert len(accepted) >= 6, planted  # the plant really lets them through the checker
     for name in accepted:
         r = planted[name]
         _refused_or_unproved(name, r)
         assert any(o[0] == "exception" and "may be None" in o[2] and o[1] != "proved" for o in r["obligations"]), r
+
+
+def test_family2_unbound_name_survives_a_checker_that_counts_iterations_wrongly() -> None:
+    """With the loop's unrolling bound planted in as its count the checker accepts the family-2 reads
+    after loops that may run zero times; the prover's UnboundLocalError obligations still keep every
+    one from being proved."""
+    programs = {k: ZERO_ITERATIONS[k] for k in sorted(PROVED_BEFORE_F2)}
+    programs.update(ZERO_ITERATIONS_OK)
+    planted = _run(programs, "zero")
+    accepted = [k for k in PROVED_BEFORE_F2 if planted[k]["status"] != "refused"]
+    assert len(accepted) >= 10, planted  # the plant really lets them through the checker
+    for name in accepted:
+        r = planted[name]
+        _refused_or_unproved(name, r)
+        assert any(o[0] == "exception" and "UnboundLocalError" in o[2] and o[1] != "proved"
+                   for o in r["obligations"]), r
+    for name in ZERO_ITERATIONS_OK:  # where the loop surely runs, the prover agrees it is bound
+        _proves(name, planted[name])

@@ -55,7 +55,13 @@ class LoopCtl:
     iteration: int = 0  # 1-based iteration being executed (shown on the path of a counterexample)
 
 
+UNBOUND = "?"  # env key "?x": the paths on which the name x is not bound (no identifier starts with "?")
+
+
 def merge_env(states: list[tuple[Any, dict[str, Any]]]) -> dict[str, Any]:
+    """The environment where paths meet. A name some live path lacks keeps the value the others give it,
+    and ``"?name"`` holds the paths where it is unbound, so a read there is an obligation (issue 18;
+    the checker refuses such reads, this keeps the proof honest if it ever does not)."""
     live = [(g, e) for g, e in states if not z3.is_false(g)]
     if not live:
         return dict(states[-1][1]) if states else {}
@@ -64,7 +70,8 @@ def merge_env(states: list[tuple[Any, dict[str, Any]]]) -> dict[str, Any]:
     names: dict[str, None] = {}
     for _, env in live:
         for k in env:
-            names[k] = None
+            if not k.startswith(UNBOUND):
+                names[k] = None
     out: dict[str, Any] = {}
     for k in names:
         choices = [(g, env[k]) for g, env in live if k in env]
@@ -72,6 +79,10 @@ def merge_env(states: list[tuple[Any, dict[str, Any]]]) -> dict[str, Any]:
             out[k] = choices[0][1]
         else:
             out[k] = merge_many(choices)
+        unbound = [g if k not in env else mk_and(g, env[UNBOUND + k]) for g, env in live
+                   if k not in env or UNBOUND + k in env]
+        if unbound:
+            out[UNBOUND + k] = mk_or(*unbound)
     return out
 
 
@@ -168,7 +179,7 @@ class Executor:
         if isinstance(s, ir.Assign):
             self.bind(s.target, self.eval(s.value))
         elif isinstance(s, ir.AugAssign):
-            cur = self.frame.env[s.name]
+            cur = self.read(s.name, s)
             node = ir.BinOp(s.op, ir.Name(s.name, s.type, s.line, s.col), s.value, s.type, s.line, s.col,
                             s.source)
             self.frame.env[s.name] = ops.binop(self, node, s.op, cur, self.eval(s.value))
@@ -212,6 +223,7 @@ class Executor:
     def bind(self, target: ir.Target, value: Any) -> None:
         if isinstance(target, ir.NameTarget):
             self.frame.env[target.id] = value
+            self.frame.env.pop(UNBOUND + target.id, None)
             return
         value = check(value)
         if isinstance(value, ListV) and isinstance(value.n, int) and value.n == len(target.elts):
@@ -223,7 +235,7 @@ class Executor:
     def set_item(self, s: ir.SetItem) -> None:
         value = self.eval(s.value)  # CPython's order (and the interpreter's): value, subscript, target
         index = self.eval(s.index)
-        cur = check(self.frame.env[s.name])
+        cur = check(self.read(s.name, s))
         if isinstance(cur, DictV):
             self.frame.env[s.name] = DictV([*cur.keys, index], [*cur.vals, value], [*cur.present, z3_true()])
             return
@@ -361,10 +373,19 @@ class Executor:
         raise Unsupported(f"constant {value!r}")
 
     def e_Name(self, e: ir.Name) -> Any:
+        return self.read(e.id, e)
+
+    def read(self, name: str, node: ir.Expr | ir.Stmt) -> Any:
+        """The value of a local name; where some path reaching here left it unbound, an obligation
+        that this is not such a path (CPython raises UnboundLocalError)."""
         try:
-            return self.frame.env[e.id]
+            value = self.frame.env[name]
         except KeyError:
-            raise Unsupported(f"name {e.id!r} is not bound here") from None
+            raise Unsupported(f"name {name!r} is not bound here") from None
+        unbound = self.frame.env.get(UNBOUND + name)
+        if unbound is not None:
+            self.exception("UnboundLocalError", node, mk_not(unbound), name)
+        return value
 
     def e_RecordVar(self, e: ir.RecordVar) -> Any:
         return self.frame.env[e.id]
@@ -433,6 +454,7 @@ class Executor:
         # Only the comprehension's own variables are scoped (as in the interpreter): a mutation in
         # its element or condition (xs.append(…)) stays.
         names = _target_names(e.target)
+        names += [UNBOUND + n for n in names]
         saved = {n: self.frame.env[n] for n in names if n in self.frame.env}
         out = ListV([], 0, "list")
         for guard, item in items:
