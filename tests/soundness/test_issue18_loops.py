@@ -88,6 +88,16 @@ LOOP_TYPES = {
     "f1_none_chain_into_a_trusted_call": prog(LOCKED, CHAIN.replace('"ok"', "1").replace("str | None", "int | None")
                                               + 'unlock("d")\nfor i in range(7):\n    pay(f)\n' + indent(SHIFT)
                                               + 'lock("d")'),
+    # A name first bound in the body is unbound when each iteration starts: a read before its binding
+    # (here on later iterations only) is refused, whatever type it would have.
+    "f1_body_name_read_on_a_later_iteration": prog(LOCKED, 'unlock("d")\nfor i in range(3):\n    if i > 0:\n'
+                                                   '        g = y + "!"\n    y = None if i == 1 else "ok"\n'
+                                                   'lock("d")'),
+    # `while` and `try` are outside the subset (refused), so no loop or handler of theirs can lie.
+    "f1_while_loop": prog(LOCKED, 'x: str | None = "ok"\nunlock("d")\nn = 0\nwhile n < 3:\n    g = len(x)\n'
+                          '    x = None\n    n += 1\nlock("d")'),
+    "f1_try_except": prog(LOCKED, 'unlock("d")\ntry:\n    y = int("x")\nexcept ValueError:\n    pass\nz = y\n'
+                          'lock("d")'),
     # int -> str on a later iteration, through a second name.
     "f1_int_to_str_mod": prog(LOCKED, 'a = 1\nb = 1\nunlock("d")\nfor i in range(3):\n    s = b % 2\n    b = a\n'
                               '    a = "x"\nlock("d")'),
