@@ -46,6 +46,9 @@ def test_child_failure_names_its_reason(tmp_path: Path, monkeypatch: pytest.Monk
 
     monkeypatch.setattr(pipeline, "prove_file", broken)
     out = prove_file_any_layer(_request(tmp_path))
-    line = f"error: {tmp_path / 'prog.py'}: the proof process failed (RuntimeError: boom)"
-    assert out.stderr == [line] and out.entry["diagnostics"] == [line]
-    assert out.verdict == "refused" and out.entry["status"] == "error"
+    # Issue 18: an internal failure is the refusal `internal-error`, naming the exception's class only
+    # (its text names internals).
+    assert len(out.stderr) == 1 and "internal-error" in out.stderr[0] and "RuntimeError" in out.stderr[0]
+    assert "boom" not in out.stderr[0]
+    assert [d["code"] for d in out.entry["diagnostics"]] == ["internal-error"]
+    assert out.verdict == "refused" and out.entry["status"] == "refused"

@@ -355,7 +355,8 @@ class CallCompiler(ExprCompiler):
             e = T.elem_type(a)
             if e is None:
                 return bad(f"`{name}` of {T.show(a)}")
-            if name == "set" and T.unhashable(e):
+            empty = isinstance(args[0], (ir.ListExpr, ir.TupleExpr, ir.SetExpr)) and not args[0].elts
+            if name == "set" and T.unhashable(e) and not empty:
                 return bad(f"`set` of unhashable elements ({T.show(e)})")
             return {"list": ir.TList(e), "set": ir.TSet(e), "tuple": ir.TTuple(elem=e)}[name]
         if name == "dict":

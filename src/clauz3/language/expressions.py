@@ -361,15 +361,12 @@ class ExprCompiler:
             if isinstance(b, (ir.TList, ir.TSet, ir.TTuple)):
                 return None
             return f"`in` needs a container on the right, got {T.show(b)}"
-        if (T.is_numeric(a) and T.is_numeric(b)) or a == b == ir.STR:
-            return None
-        if (isinstance(a, ir.TList) and isinstance(b, ir.TList)) or (isinstance(a, ir.TTuple) and isinstance(
-                b, ir.TTuple)):
+        if T.orderable(a, b):
             return None
         if isinstance(a, ir.TSet) and isinstance(b, ir.TSet):
-            return None
-        sym = {"<": "<", "<=": "<=", ">": ">", ">=": ">="}[op]
-        return f"`{sym}` not supported between {T.show(a)} and {T.show(b)}"
+            return (f"`{op}` between sets: in Python a subset test, and clauz3's sets have no order "
+                    "(a TypeError when run)")
+        return f"`{op}` not supported between {T.show(a)} and {T.show(b)} (a TypeError when run)"
 
     def x_IfExp(self, node: ast.IfExp) -> Any:
         line, col = self.loc(node)

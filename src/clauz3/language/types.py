@@ -72,13 +72,40 @@ def is_intlike(t: Any) -> bool:
 
 
 def unhashable(t: Any) -> bool:
-    """A value of type ``t`` cannot be a dict key or set element (TypeError at run time)."""
-    if isinstance(t, (ir.TList, ir.TSet, ir.TDict)):
+    """A value of type ``t`` may not be a dict key or set element (TypeError at run time).
+
+    ``object`` counts as unhashable: an element of a mixed display (``[1, ["x"]]``) or a trusted
+    ``object`` may be a list, a set or a dict, and storing it raises (issue 18, family 5). Lookups
+    (``in``, ``.get``) never raise in the interpreter, so only stores ask this."""
+    if isinstance(t, (ir.TList, ir.TSet, ir.TDict, ir.TObject)):
         return True
     if isinstance(t, ir.TTuple):
         return any(unhashable(e) for e in (t.elems or ())) or (t.elem is not None and unhashable(t.elem))
     if isinstance(t, ir.TOptional):
         return unhashable(t.inner)
+    return False
+
+
+def orderable(a: Any, b: Any) -> bool:
+    """``a < b`` is defined in the interpreter for every pair of values of these types.
+
+    Numbers with numbers and str with str; lists with lists and tuples with tuples, position by
+    position (only the positions both have are ever compared). Never sets (CPython's ``<`` there is a
+    subset test, and the interpreter's sets have no order at all), dicts, None, rows, ``object``, or a
+    tuple against a list: each raises TypeError at run time (issue 18, family 4).
+    """
+    if is_numeric(a) and is_numeric(b):
+        return True
+    if a == STR and b == STR:
+        return True
+    if isinstance(a, TList) and isinstance(b, TList):
+        return orderable(a.elem, b.elem)
+    if isinstance(a, TTuple) and isinstance(b, TTuple):
+        if a.elems is not None and b.elems is not None:
+            return all(orderable(x, y) for x, y in zip(a.elems, b.elems, strict=False))
+        ea = a.elem if a.elems is None else (join_all(list(a.elems)) if a.elems else None)
+        eb = b.elem if b.elems is None else (join_all(list(b.elems)) if b.elems else None)
+        return ea is None or eb is None or orderable(ea, eb)
     return False
 
 

@@ -6,8 +6,6 @@ import sys
 import time
 from typing import Any
 
-import z3
-
 from clauz3.language import ir
 from clauz3.prover import plain
 from clauz3.prover.counterexample import ModelView, build
@@ -61,8 +59,23 @@ def prove(program: ir.CheckedProgram, *, obligation_timeout: float = 10.0,
     sys.set_int_max_str_digits(0)
     try:
         return _prove(program, ctx, ex, started, obligation_timeout, deadline, old_limit)
+    except Exception as exc:
+        return internal_error(program, exc, started, ex.line)
     finally:
+        sys.setrecursionlimit(old_limit)
         sys.set_int_max_str_digits(old_digits)
+
+
+def internal_error(program: ir.CheckedProgram, exc: BaseException, started: float, line: int) -> ProofResult:
+    """A result that is neither proved nor not proved: every obligation unknown, ``internal_error`` set."""
+    what = f"{type(exc).__name__} at line {line}" if line else type(exc).__name__
+    results = [ObligationResult(index=k, kind=g.kind, subject=g.expression if g.kind == "guarantee" else g.bound_call,
+                                conclusion="unknown", line=g.line, column=g.col, source_kind="generated_proof",
+                                reason="internal-error", result=f"the prover failed ({what})")
+               for k, g in enumerate(program.guarantees)]
+    out = _finish(program, results, started)
+    out.internal_error = what
+    return out
 
 
 def _prove(program: ir.CheckedProgram, ctx: Ctx, ex: Executor, started: float, obligation_timeout: float,
@@ -72,8 +85,6 @@ def _prove(program: ir.CheckedProgram, ctx: Ctx, ex: Executor, started: float, o
         ex.run_target()
     except Unsupported as exc:
         broken = str(exc)
-    except (z3.Z3Exception, RecursionError, KeyError, IndexError, AttributeError, TypeError, ValueError):
-        broken = plain.encode_program(ex.line)  # never the exception text: it names internals
     finally:
         sys.setrecursionlimit(old_limit)
 
@@ -112,11 +123,8 @@ def _prove(program: ir.CheckedProgram, ctx: Ctx, ex: Executor, started: float, o
 def _check_site(checker: Checker, ctx: Ctx, res: ObligationResult, site: Site) -> None:
     try:
         out = checker.run(checker.site_formula(site))
-    except (Unsupported, z3.Z3Exception) as exc:
-        if isinstance(exc, Unsupported):
-            _unknown(res, "unsupported", str(exc))
-        else:
-            _unknown(res, "solver-error", plain.SOLVER)
+    except Unsupported as exc:
+        _unknown(res, "unsupported", str(exc))
         return
     res.elapsed_ms = out.elapsed_ms
     if out.status == "unsat":
@@ -143,19 +151,11 @@ def _check_site(checker: Checker, ctx: Ctx, res: ObligationResult, site: Site) -
 
 def _check_guarantee(checker: Checker, ctx: Ctx, ex: Executor, res: ObligationResult, g: ir.Guarantee) -> None:
     label = g.description or g.bound_call
-    try:
-        enc: SpecEnc = encode(ex, g.spec, label)
-    except (z3.Z3Exception, KeyError, AttributeError, TypeError):
-        _unknown(res, "unsupported", plain.ENCODE_GUARANTEE)
-        return
+    enc: SpecEnc = encode(ex, g.spec, label)
     if enc.unsupported:
         _unknown(res, "unsupported", enc.unsupported)
         return
-    try:
-        out = checker.run(checker.guarantee_formula(enc.fails, enc.mappings))
-    except z3.Z3Exception:
-        _unknown(res, "solver-error", plain.SOLVER)
-        return
+    out = checker.run(checker.guarantee_formula(enc.fails, enc.mappings))
     res.elapsed_ms = out.elapsed_ms
     if out.status == "unsat":
         if ctx.unicode_sensitive:

@@ -104,8 +104,18 @@ def _round(ex: SymbolicExecutor, node: CallNode, args: list[Any], kw: dict[str, 
     from clauz3.prover.strfold import known_float
 
     known = known_float(v)
+    src = _src(node) or "round(…)"
     if known is not None:
-        return float_lit(round(known, n))
+        try:
+            return float_lit(round(known, n))  # the interpreter's own round
+        except OverflowError:  # round(1.5e308, -308): the fold raises what the general path does
+            ex.exception("OverflowError", node, z3.BoolVal(False), src, (("value", v),))
+            return ex.ctx.fresh(f64(), "round", abstract=True)
+    if n < 0:
+        # Rounding to a multiple of 10**-n may round past the largest float (OverflowError). Below
+        # 1e307 it cannot: the result is 0 or at most |x| + 10**-n / 2 <= 2 * |x| (issue 18, family 6).
+        safe = z3.Or(z3.fpIsNaN(v), z3.fpIsInf(v), z3.fpLEQ(z3.fpAbs(v), float_lit(1e307)))
+        ex.exception("OverflowError", node, safe, src, (("value", v),))
     # A decimal rounding of an unknown float: nothing is assumed about the result.
     return ex.ctx.fresh(f64(), "round", abstract=True)
 
@@ -277,8 +287,8 @@ def _enumerate(ex: SymbolicExecutor, node: CallNode, args: list[Any], kw: dict[s
     src = val(args[0])
     start = ops.const_int(args[1]) if len(args) > 1 else ops.const_int(kw.get("start", z3.IntVal(0)))
     out = ListV([], 0, "list")
-    for k, (guard, it) in enumerate(ops.items_of(ex, src)):
-        out = ops.append_if(out, guard, ListV([z3.IntVal((start or 0) + k), it], 2, "tuple"))
+    for guard, index, it in ops.positions(ops.items_of(ex, src), start or 0):
+        out = ops.append_if(out, guard, ListV([index, it], 2, "tuple"))
     return out
 
 

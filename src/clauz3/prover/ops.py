@@ -65,6 +65,8 @@ def const_int(v: Any) -> int | None:
 
 
 MAX_SSIZE = 2 ** 63 - 1  # sys.maxsize on the 64-bit platforms clauz3 runs on
+MAX_SHIFT = 100_000  # as the checker's MAX_INT_EXPONENT: larger shifts are never folded
+MAX_ITEMS = 10_000  # a list repeated past this many items is not unrolled
 
 
 def _src(node: Any) -> str:
@@ -125,7 +127,7 @@ def _binop(ex: SymbolicExecutor, node: ir.Expr, op: str, a: Any, b: Any) -> Any:
         if k is not None and k <= 10_000:
             if is_str(seq):
                 return z3.Concat(*([seq] * k)) if k > 1 else (seq if k == 1 else z3.StringVal(""))
-            if isinstance(seq.n, int):
+            if isinstance(seq.n, int) and len(seq.items) * max(k, 0) <= MAX_ITEMS:
                 items = seq.items * max(k, 0)
                 return ListV(items, len(items), seq.kind)
         if is_str(seq):
@@ -178,10 +180,16 @@ def _bitop(ex: SymbolicExecutor, node: ir.Expr, op: str, a: Any, b: Any) -> Any:
         if op in ("<<", ">>") and cy < 0:
             ex.exception("ValueError", node, z3.BoolVal(False), _src(node) or "negative shift count")
             return z3.IntVal(0)
+        if op == "<<" and cy > MAX_SHIFT:
+            # The interpreter would build an int of cy bits (a MemoryError or a hang after effects
+            # ran); the checker refuses such a literal shift, and a computed one is not folded here.
+            raise Unsupported(f"a shift by {cy}, which builds an int too large to compute")
         value = {"&": lambda: cx & cy, "|": lambda: cx | cy, "^": lambda: cx ^ cy,
                  "<<": lambda: cx << cy, ">>": lambda: cx >> cy}[op]()
         return z3.IntVal(value)
     if op in ("<<", ">>") and cy is not None:
+        if cy > MAX_SHIFT:
+            raise Unsupported(f"a shift by {cy}, which builds an int too large to compute")
         if cy < 0:
             ex.exception("ValueError", node, z3.BoolVal(False), _src(node) or "negative shift count")
             return z3.IntVal(0)
@@ -202,9 +210,19 @@ def _float_op(ex: SymbolicExecutor, node: ir.Expr, op: str, a: Any, b: Any) -> A
         exact = z3.fpToFP(rne(), z3.ToReal(x) / z3.ToReal(y), f64())
         # CPython's int / int: an exact zero takes the divisor's sign (`0 / -5` is -0.0, str "-0.0").
         exact = z3.If(z3.And(x == 0, y < 0), z3.fpMinusZero(f64()), exact)
-        if not (z3.is_int_value(z3.simplify(x)) and z3.is_int_value(z3.simplify(y))):
-            ex.exception("OverflowError", node, z3.Or(y == 0, z3.Not(z3.fpIsInf(exact))),
-                         _src(node) or "… / …")
+        cx, cy = const_int(x), const_int(y)
+        if cx is not None and cy is not None:
+            # Known operands: the interpreter's own division decides, and a fold raises exactly what
+            # the general path below would (issue 18, family 6: (1 << 1100) / 3 is an OverflowError).
+            if cy != 0:
+                try:
+                    return float_lit(cx / cy)
+                except OverflowError:
+                    ex.exception("OverflowError", node, z3.BoolVal(False), _src(node) or "… / …")
+                    return ex.ctx.fresh(f64(), "div", abstract=True)
+            return exact
+        ex.exception("OverflowError", node, z3.Or(y == 0, z3.Not(z3.fpIsInf(exact))),
+                     _src(node) or "… / …")
         return exact
     for v in (a, b):
         if not is_float(v):
@@ -389,8 +407,10 @@ def order(ex: SymbolicExecutor, op: str, a: Any, b: Any) -> Any:
     if (is_int(a) or is_bool(a)) and (is_int(b) or is_bool(b)):
         x, y = to_int(a), to_int(b)
         return {"<": x < y, "<=": x <= y, ">": x > y, ">=": x >= y}[op]
-    if isinstance(a, ListV) and isinstance(b, ListV):
+    if isinstance(a, ListV) and isinstance(b, ListV) and a.kind == b.kind and a.kind in ("list", "tuple"):
         return _seq_order(ex, op, a, b)
+    # Sets, a tuple against a list, None, dicts: a TypeError in the interpreter, which the checker
+    # refuses by type; never compared here as sequences (issue 18, family 4).
     raise Unsupported(f"ordering {op} on these values")
 
 
@@ -500,10 +520,7 @@ def iterate(ex: SymbolicExecutor, it: ir.Expr) -> list[tuple[Any, Any]]:
         for name, val in it.kwargs:
             if name == "start":
                 start = const_int(ex.eval(val)) or 0
-        out = []
-        for k, (guard, item) in enumerate(inner):
-            out.append((guard, ListV([z3.IntVal(start + k), item], 2, "tuple")))
-        return out
+        return [(guard, ListV([index, item], 2, "tuple")) for guard, index, item in positions(inner, start)]
     if isinstance(it, ir.MethodCall) and it.receiver == "dict" and it.method in ("items", "keys", "values"):
         d = check(ex.eval(it.obj))
         if not isinstance(d, DictV):
@@ -516,6 +533,21 @@ def iterate(ex: SymbolicExecutor, it: ir.Expr) -> list[tuple[Any, Any]]:
             out.append((dict_visible(d, k), item))
         return out
     return items_of(ex, ex.eval(it))
+
+
+def positions(items: list[tuple[Any, Any]], start: int = 0) -> list[tuple[Any, Any, Any]]:
+    """``(guard, index, item)``: an item's index counts only the items before it that exist.
+
+    A set hides a repeat of an earlier element and a dict an overwritten key (their guards are false
+    there), so the interpreter's index of an item is the number of real items before it, never its
+    position among the entries the proof keeps (issue 18, family 3).
+    """
+    out = []
+    count: Any = z3.IntVal(start)
+    for guard, item in items:
+        out.append((guard, z3.simplify(count), item))
+        count = count + z3.If(guard, 1, 0) if not z3.is_true(guard) else count + 1
+    return out
 
 
 def items_of(ex: SymbolicExecutor, coll: Any) -> list[tuple[Any, Any]]:

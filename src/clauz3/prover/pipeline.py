@@ -117,7 +117,33 @@ def _base_entry(req: ProofRequest, program_sha: str) -> dict[str, Any]:
     }
 
 
+INTERNAL = "internal-error"
+
+
+def internal_outcome(entry: dict[str, Any], path: str, what: str) -> ProofOutcome:
+    """Refused with code ``internal-error`` (exit 2): the prover failed, so there is no verdict (issue 18)."""
+    from clauz3.language.ir import Diagnostic
+
+    diag = Diagnostic("error", path, 1, 1, INTERNAL, f"the prover failed ({what}); no verdict was reached",
+                      "this is a clauz3 bug, not a problem in the program; report it with the program")
+    entry["obligations"] = []
+    entry["coverage"] = []
+    return _refused(entry, [diag])
+
+
 def prove_file(req: ProofRequest, *, project_root: Path | None = None) -> ProofOutcome:
+    """:func:`_prove_file`; any exception of the checker or prover itself is refused, never a verdict."""
+    from clauz3.language.layer import LayerAlreadyLoaded
+
+    try:
+        return _prove_file(req, project_root=project_root)
+    except LayerAlreadyLoaded:
+        raise  # prove_file_any_layer proves in a child then
+    except Exception as exc:
+        return internal_outcome(_base_entry(req, ""), str(req.path), type(exc).__name__)
+
+
+def _prove_file(req: ProofRequest, *, project_root: Path | None = None) -> ProofOutcome:
     started = time.monotonic()
     deadline = started + req.proof_timeout
     try:
@@ -209,6 +235,9 @@ def prove_file(req: ProofRequest, *, project_root: Path | None = None) -> ProofO
     if remaining <= 0:
         return _deadline(entry)
     result = prove(program, obligation_timeout=req.obligation_timeout, deadline=time.monotonic() + remaining)
+    if result.internal_error is not None:
+        entry.update(ir_sha256=ir_sha256(program), elapsed_ms=round((time.monotonic() - started) * 1000))
+        return internal_outcome(entry, str(req.path), result.internal_error)  # never cached
     from clauz3.prover.result import to_json
 
     proved = to_json(result)
@@ -260,7 +289,7 @@ def prove_file_any_layer(req: ProofRequest, *, project_root: Path | None = None)
                                        "deadline_expired": out.deadline_expired}
         except BaseException as exc:
             code = 1
-            payload = {"error": (f"{type(exc).__name__}: {exc}".splitlines() or [""])[0][:500]}
+            payload = {"error": type(exc).__name__}  # never the text: it names internals
         try:
             with os.fdopen(write_fd, "wb") as fh:
                 fh.write(json.dumps(payload).encode())
@@ -279,9 +308,8 @@ def prove_file_any_layer(req: ProofRequest, *, project_root: Path | None = None)
     if not isinstance(doc, dict) or "entry" not in doc:
         reason = doc.get("error") if isinstance(doc, dict) else None
         entry = _base_entry(req, "")
-        line = f"error: {req.path}: the proof process failed" + (f" ({reason})" if reason else "")
-        entry["diagnostics"] = [line]
-        return ProofOutcome(entry, [line], "refused")
+        return internal_outcome(entry, str(req.path), f"the proof process failed: {reason}" if reason
+                                else "the proof process failed")
     return ProofOutcome(doc["entry"], doc["stderr"], doc["verdict"], doc["deadline_expired"])
 
 

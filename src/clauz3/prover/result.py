@@ -59,9 +59,14 @@ class ProofResult:
     obligations: list[ObligationResult]
     coverage: list[dict[str, Any]] = field(default_factory=list)
     elapsed_ms: int = 0
+    # The prover itself failed (an exception that is no Unsupported): no verdict at all, whatever the
+    # obligations say (issue 18). One line: the exception's class, never its text (it names internals).
+    internal_error: str | None = None
 
     @property
     def status(self) -> str:
+        if self.internal_error is not None:
+            return "error"
         return "proved" if all(o.conclusion == "proved" for o in self.obligations) else "not_proved"
 
 
@@ -73,6 +78,7 @@ def to_json(result: ProofResult) -> dict[str, Any]:
         "obligations": [o.to_json() for o in result.obligations],
         "coverage": result.coverage,
         "elapsed_ms": result.elapsed_ms,
+        **({"internal_error": result.internal_error} if result.internal_error is not None else {}),
     }
 
 
