@@ -33,19 +33,32 @@ ALLOW = {"name": "small", "decision": "auto_approved", "reason": "one email to b
          "when_proven": ["mail.at_most(count=3)"]}
 
 
+SEND_EMAIL = "tools.email.trusted.effects.send_email"
+# What the email program can do (the prover's effect facts): issue 19 binds every automatic approval to it.
+SENDS = {"complete": True, "effects": [{"effect": "send_email", "name": SEND_EMAIL, "domain": "email", "mock": True,
+                                        "exact": True, "calls": [{"line": 9, "always": True, "args": {}}]}]}
+# A remembered program that sent email (a planted history row's card, as the authority keeps it).
+SENT_EMAIL_RECORD = {"presentation": {"proof": {"by": "submitter", "effects": [SEND_EMAIL]}}}
+
+
+def email_request(project: Path, **over: Any) -> dict[str, Any]:
+    """:func:`make_request` with the email program's effect facts (this authority has no verifier)."""
+    return make_request(project, **{"effects": SENDS, **over})
+
+
 def fake(verdicts: dict[str, Any]):
     """An explicit fake prover: rule name → True/False, an exception to raise, or a delay."""
     seen: list[EntailmentQuery] = []
 
-    def entails(query: EntailmentQuery) -> bool:
+    def entails(query: EntailmentQuery) -> dict[str, Any]:
         seen.append(query)
         verdict = verdicts[query.rule_name]
         if isinstance(verdict, Exception):
             raise verdict
         if isinstance(verdict, float):
             time.sleep(verdict)
-            return True
-        return bool(verdict)
+            verdict = True
+        return {"entailed": bool(verdict), "covers": [SEND_EMAIL]}  # every email rule speaks about send_email
 
     entails.seen = seen  # type: ignore[attr-defined]
     return entails
@@ -80,7 +93,7 @@ def test_entailed_allow_rule_auto_approves(data_dir: Path, project: Path) -> Non
     entails = fake({"small": True})
     h = _harness(data_dir, project, _policy(ALLOW), entails)
     with h.client:
-        body = h.submit(make_request(h.project)).json()
+        body = h.submit(email_request(h.project)).json()
     assert body["state"] == "approved" and body["decision"] == "auto_approved" and body["decided_by"] == "policy"
     assert body["feedback"] == "one email to bob" and body["rule"]["name"] == "small"
     assert body["receipt"].startswith("c3r1.")
@@ -92,13 +105,13 @@ def test_entailed_allow_rule_auto_approves(data_dir: Path, project: Path) -> Non
 def test_not_entailed_allow_goes_to_human(data_dir: Path, project: Path) -> None:
     h = _harness(data_dir, project, _policy(ALLOW), fake({"small": False}))
     with h.client:
-        assert h.submit(make_request(h.project)).json()["state"] == "pending"
+        assert h.submit(email_request(h.project)).json()["state"] == "pending"
 
 
 def test_unprovable_deny_beats_allow(data_dir: Path, project: Path) -> None:
     h = _harness(data_dir, project, _policy(ALLOW, DENY), fake({"small": True, "deny-external": False}))
     with h.client:
-        body = h.submit(make_request(h.project)).json()
+        body = h.submit(email_request(h.project)).json()
     assert body["decision"] == "auto_rejected" and body["rule"]["name"] == "deny-external"
     assert "receipt" not in body and body["receipt_issued"] is False
 
@@ -106,10 +119,10 @@ def test_unprovable_deny_beats_allow(data_dir: Path, project: Path) -> None:
 def test_default_entailment_is_conservative(data_dir: Path, project: Path) -> None:
     h = _harness(data_dir, project, _policy(ALLOW))
     with h.client:
-        assert h.submit(make_request(h.project)).json()["state"] == "pending"
+        assert h.submit(email_request(h.project)).json()["state"] == "pending"
     h2 = _harness(data_dir, project, _policy(DENY))
     with h2.client:
-        assert h2.submit(make_request(h2.project)).json()["decision"] == "auto_rejected"
+        assert h2.submit(email_request(h2.project)).json()["decision"] == "auto_rejected"
 
 
 @pytest.mark.parametrize("trouble", [2.0, RuntimeError("prover crashed")])
@@ -117,7 +130,7 @@ def test_undecidable_deny_blocks_automatic_approval(data_dir: Path, project: Pat
     h = _harness(data_dir, project, _policy(DENY, ALLOW), fake({"deny-external": trouble, "small": True}),
                  policy_timeout=0.3)
     with h.client:
-        body = h.submit(make_request(h.project)).json()
+        body = h.submit(email_request(h.project)).json()
     assert body["state"] == "pending"
     assert [u["rule"] for u in body["automatic"]["undecidable"]] == ["deny-external"]
 
@@ -142,47 +155,47 @@ def _profiled(data: Path, project: Path, **config: Any) -> Harness:
 def test_approve_and_remember_then_same_contract_other_body(data_dir: Path, project: Path) -> None:
     h = _profiled(data_dir, project)
     with h.client:
-        first = h.submit(make_request(h.project)).json()
+        first = h.submit(email_request(h.project)).json()
         assert first["profile"]["eligible"] is True
         assert h.decide(RID, {"decision": "approved_once", "remember": True}).json()["decision"] == \
             "approved_remember"
         other_body = PROGRAM.replace("Hi from clauz3", "Another body")
-        again = h.submit(make_request(h.project, request_id="req_00000002", program=other_body)).json()
+        again = h.submit(email_request(h.project, request_id="req_00000002", program=other_body)).json()
         assert again["decision"] == "auto_approved" and again["decided_by"] == "profile"
         assert again["rule"]["reason"] == "Remembered decision for this exact contract in this project"
         assert again["receipt_nonce"] != h.client.get(f"/api/requests/{RID}", headers=h.appr()).json()[
             "receipt_nonce"]
         literal = PROGRAM.replace("at_most(1)", "at_most(2)")
-        changed = h.submit(make_request(h.project, request_id="req_00000003", program=literal,
+        changed = h.submit(email_request(h.project, request_id="req_00000003", program=literal,
                                         guarantees=['emails.only(["bob@example.com"])', "emails.at_most(2)"])).json()
         assert changed["state"] == "pending"
         imported = "import math\n" + PROGRAM
-        assert h.submit(make_request(h.project, request_id="req_00000004", program=imported)).json()[
+        assert h.submit(email_request(h.project, request_id="req_00000004", program=imported)).json()[
             "state"] == "pending"
         effects = h.project / "tools" / "email" / "trusted" / "effects.py"
         effects.write_text(effects.read_text() + "\n# edited\n")
-        assert h.submit(make_request(h.project, request_id="req_00000005")).json()["state"] == "pending"
+        assert h.submit(email_request(h.project, request_id="req_00000005")).json()["state"] == "pending"
 
 
 def test_reject_and_remember_beats_older_allow_and_disable_reexposes(data_dir: Path, project: Path) -> None:
     h = _profiled(data_dir, project)
     with h.client:
-        h.submit(make_request(h.project))
+        h.submit(email_request(h.project))
         h.decide(RID, {"decision": "approved_remember"})
-        h.submit(make_request(h.project, request_id="req_00000002", program=PROGRAM + "\n"))
+        h.submit(email_request(h.project, request_id="req_00000002", program=PROGRAM + "\n"))
         # the second was auto-approved by the allow; remember a rejection through a third (human) one
         h.authority.set_paused(None, True)
-        third = h.submit(make_request(h.project, request_id="req_00000003", program=PROGRAM + "\n\n")).json()
+        third = h.submit(email_request(h.project, request_id="req_00000003", program=PROGRAM + "\n\n")).json()
         assert third["state"] == "pending" and third["approvals_paused"] is True
         assert third["automatic"]["suppressed"]["source"] == "profile"
         h.authority.set_paused(None, False)
         deny = h.decide("req_00000003", {"decision": "rejected", "remember": True}).json()
         deny_rule = deny["rule"]["id"]
-        fourth = h.submit(make_request(h.project, request_id="req_00000004", program=PROGRAM + "#\n")).json()
+        fourth = h.submit(email_request(h.project, request_id="req_00000004", program=PROGRAM + "#\n")).json()
         assert fourth["decision"] == "auto_rejected" and fourth["rule"]["id"] == deny_rule
         assert h.client.post("/api/profile/disable", json={"rule_id": deny_rule}, headers=h.appr()).json() == \
             {"ok": True}
-        fifth = h.submit(make_request(h.project, request_id="req_00000005", program=PROGRAM + "##\n")).json()
+        fifth = h.submit(email_request(h.project, request_id="req_00000005", program=PROGRAM + "##\n")).json()
         assert fifth["decision"] == "auto_approved"
 
 
@@ -190,13 +203,13 @@ def test_not_rememberable_cases_and_concurrent_remember(data_dir: Path, project:
     h = _profiled(data_dir, project)
     with h.client:
         nonliteral = PROGRAM.replace('emails.only(["bob@example.com"])', "emails.only(ADDRESSES)")
-        body = make_request(h.project, program=nonliteral, guarantees=["emails.only(ADDRESSES)", "emails.at_most(1)"])
+        body = email_request(h.project, program=nonliteral, guarantees=["emails.only(ADDRESSES)", "emails.at_most(1)"])
         record = h.submit(body).json()
         assert record["profile"]["eligible"] is False
         assert record["profile"]["reason"].startswith("This contract must be approved each time: ")
         refused = h.decide(RID, {"decision": "approved_remember"})
         assert refused.status_code == 400 and refused.json()["error"]["code"] == "not_rememberable"
-        h.submit(make_request(h.project, request_id="req_00000002"))
+        h.submit(email_request(h.project, request_id="req_00000002"))
         more = h.decide("req_00000002", {"decision": "request_more", "remember": True})
         assert more.status_code == 400 and more.json()["error"]["code"] == "not_rememberable"
         assert h.decide("req_00000002", {"decision": "approved_once"}).status_code == 200
@@ -226,7 +239,7 @@ def test_not_rememberable_cases_and_concurrent_remember(data_dir: Path, project:
 def test_profile_store_scoping_privacy_and_index(data_dir: Path, project: Path, tmp_path: Path) -> None:
     h = _profiled(data_dir, project)
     with h.client:
-        h.submit(make_request(h.project))
+        h.submit(email_request(h.project))
         h.decide(RID, {"decision": "approved_remember"})
         receipt = h.client.get(f"/api/requests/{RID}", headers=h.sub()).json()["receipt"]
         signature = h.authority.lookup(h.authority.submitter_for(h.token), RID).profile["signature"]
@@ -281,11 +294,11 @@ def test_sixteen_combinations_follow_precedence(data_dir: Path, project: Path, c
         signature = _signature(h)
         for effect, wanted in (("deny", profile_deny), ("allow", profile_allow)):
             if wanted:
-                hid, _ = store.append(project=h.authority.project, record={}, signature=signature, basis={},
+                hid, _ = store.append(project=h.authority.project, record=SENT_EMAIL_RECORD, signature=signature, basis={},
                                       decision="rejected" if effect == "deny" else "approved_once",
                                       decided_by="human")
                 store.remember(h.authority.project, hid)
-        body = h.submit(make_request(h.project)).json()
+        body = h.submit(email_request(h.project)).json()
     expected: tuple[str | None, str | None]
     if policy_deny:
         expected = ("auto_rejected", "policy")
@@ -305,7 +318,7 @@ def _signature(h: Harness) -> str:
     from clauz3.approvals.requests import parse_request
     from clauz3.approvals.signature import compute_signature
 
-    request = parse_request(make_request(h.project))
+    request = parse_request(email_request(h.project))
     conv = h.authority._conversations["standalone"]
     scan = scan_layer(conv.layer.trusted_roots, conv.layer.import_roots)
     imports, names = program_imports(request.program)
@@ -317,11 +330,11 @@ def test_paused_conversation_still_applies_denials(data_dir: Path, project: Path
     h = _harness(data_dir, project, _policy(DENY, ALLOW), fake({"deny-external": False, "small": True}))
     h.authority.set_paused(None, True)
     with h.client:
-        assert h.submit(make_request(h.project)).json()["decision"] == "auto_rejected"
+        assert h.submit(email_request(h.project)).json()["decision"] == "auto_rejected"
     h2 = _harness(data_dir, project, _policy(ALLOW), fake({"small": True}))
     h2.authority.set_paused(None, True)
     with h2.client:
-        body = h2.submit(make_request(h2.project)).json()
+        body = h2.submit(email_request(h2.project)).json()
     assert body["state"] == "pending" and body["approvals_paused"] is True
     assert body["automatic"]["suppressed"]["source"] == "policy"
 

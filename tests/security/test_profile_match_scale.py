@@ -46,6 +46,10 @@ def request(project: Path, request_id: str, program: str) -> dict[str, Any]:
         "proofs": [{"name": g, "conclusion": "proved", "description": "ok"} for g in GUARANTEES],
         "execution_timeout_seconds": 60,
         "sandbox": {"mode": "unavailable", "detail": "tests", "extra_read": [], "extra_write": []},
+        # What it can do (issue 19: a remembered approval covers only the effects its program called).
+        "effects": {"complete": True, "effects": [{"effect": "send_email", "domain": "email", "mock": True,
+                                                   "name": "tools.email.trusted.effects.send_email", "exact": True,
+                                                   "calls": [{"line": 9, "always": True, "args": {}}]}]},
     }
 
 

@@ -15,7 +15,7 @@ import hashlib
 import json
 import re
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -167,7 +167,9 @@ class EntailmentQuery:
     timeout_seconds: float
 
 
-Entailment = Callable[[EntailmentQuery], bool]
+# A bare bool is a verdict that says nothing about what the rule covers (an allow rule then decides
+# nothing); ``{"entailed": bool, "covers": [qualified effect names]}`` is the prover's full answer.
+Entailment = Callable[[EntailmentQuery], "bool | Mapping[str, Any]"]
 
 
 def never_entails(query: EntailmentQuery) -> bool:
@@ -179,12 +181,32 @@ class PolicyOutcome:
     deny: PolicyRule | None = None
     allow: PolicyRule | None = None
     undecidable: list[dict[str, str]] = field(default_factory=list)
+    # Issue 19: allow rules whose clauses were proved but which do not cover every effect of the program.
+    uncovered: list[dict[str, Any]] = field(default_factory=list)
+
+
+def _verdict(result: object) -> tuple[bool | None, frozenset[str] | None]:
+    """(entailed or None when no verdict, the effects the clauses cover or None when not said)."""
+    if type(result) is bool:
+        return result, None
+    if isinstance(result, Mapping) and type(result.get("entailed")) is bool:
+        covers = result.get("covers")
+        ok = isinstance(covers, list) and all(isinstance(c, str) for c in covers)
+        return result["entailed"], frozenset(covers) if ok and isinstance(covers, list) else None
+    return None, None
 
 
 async def evaluate_policy(policy: Policy, *, program: str, target: str, trusted_roots: tuple[str, ...],
                           import_roots: tuple[str, ...], project: str, entails: Entailment,
-                          timeout: float = DEFAULT_POLICY_TIMEOUT) -> PolicyOutcome:
-    """POL-3..6 in rule order: deny rules first, then allow rules (none if any deny was undecidable)."""
+                          timeout: float = DEFAULT_POLICY_TIMEOUT,
+                          effects: frozenset[str] | None = None) -> PolicyOutcome:
+    """POL-3..6 in rule order: deny rules first, then allow rules (none if any deny was undecidable).
+
+    Issue 19: an allow rule fires only when, besides every clause being proved, every effect the program
+    can perform (``effects``, from the proof's effect facts; None = unknown) is one its clauses constrain.
+    A proved allow rule that does not cover the program is listed in ``uncovered`` and the next allow
+    rule is tried. Deny rules apply to every program, whatever it calls.
+    """
     outcome = PolicyOutcome()
     deadline = time.monotonic() + timeout
     denies = [r for r in policy.rules if r.is_deny]
@@ -195,6 +217,7 @@ async def evaluate_policy(policy: Policy, *, program: str, target: str, trusted_
             break
         remaining = deadline - time.monotonic()
         verdict: bool | None = None
+        covers: frozenset[str] | None = None
         why = "policy evaluation deadline passed"
         if remaining > 0:
             query = EntailmentQuery(program, target, trusted_roots, import_roots, project,
@@ -205,9 +228,8 @@ async def evaluate_policy(policy: Policy, *, program: str, target: str, trusted_
                 result = None
             except Exception as exc:  # POL-5: an evaluation that raises is undecidable, never a pass
                 result, why = None, f"{type(exc).__name__}: {exc}"[:300]
-            if type(result) is bool:
-                verdict = result
-            elif result is not None:
+            verdict, covers = _verdict(result)
+            if verdict is None and result is not None:
                 why = "entailment gave no verdict"
         if verdict is None:
             outcome.undecidable.append({"rule": rule.name, "why": why})
@@ -215,5 +237,10 @@ async def evaluate_policy(policy: Policy, *, program: str, target: str, trusted_
         elif rule.is_deny and not verdict:
             outcome.deny = rule
         elif not rule.is_deny and verdict:
-            outcome.allow = rule
+            outside = None if effects is None or covers is None else sorted(effects - covers)
+            if outside == []:
+                outcome.allow = rule
+            else:
+                outcome.uncovered.append({"rule": rule.name, "outside": outside or [],
+                                          "covers": sorted(covers or ())})
     return outcome

@@ -98,6 +98,25 @@ class ProfileStore:
         allow = next((RuleMatch(*r) for r in rows if r[1] == "allow"), None)
         return deny, allow
 
+    def approved_effects(self, project: str, history_id: str | None) -> frozenset[str] | None:
+        """The effects the remembered decision's program could perform, as its card's proof listed them
+        (issue 19: a remembered approval covers exactly those); None when the row does not say."""
+        if history_id is None:
+            return None
+        with self._lock:
+            row = self._conn.execute(
+                "SELECT json_extract(record, '$.presentation.proof.effects') FROM history WHERE id = ?"
+                " AND project = ?", (history_id, project)).fetchone()
+        if row is None or not isinstance(row[0], str):
+            return None
+        try:
+            listed = json.loads(row[0])
+        except ValueError:
+            return None
+        if not isinstance(listed, list) or not all(isinstance(n, str) for n in listed):
+            return None
+        return frozenset(listed)
+
     def allow_rules(self, project: str) -> list[tuple[RuleMatch, dict[str, Any], dict[str, Any]]]:
         """Every enabled allow rule of ``project`` with its decision's basis and kept record, newest first
         (issue 12: a remembered approval also covers programs proved at least as strict)."""

@@ -4,9 +4,10 @@ The exact signature (:mod:`clauz3.approvals.signature`: same guarantees, imports
 the fast path. When it misses, an enabled allow rule still decides a new program only when all hold:
 
 * reach: the same project, owner, trusted and import roots, library files (the per-file hashes of the
-  authority's own scan) and engine as when it was remembered, and the new program imports nothing the
-  remembered one did not (by full dotted name; aliases do not matter) — a program that can call other
-  library functions is not "a program like this", whatever it proves;
+  authority's own scan) and engine as when it was remembered, the new program imports nothing the
+  remembered one did not (by full dotted name; aliases do not matter), and — issue 19 — every effect the
+  new program can perform (the proof's effect facts, every path) is one the approved program called, by
+  qualified name: importing the module that holds ``write_file`` does not make ``remove`` remembered;
 * proof: the authority's own prover child proved the new program (the card's proof block), and proves
   every remembered guarantee on it too, through the policy-entailment machinery (issue 11: the clauses
   are added on the syntax tree under fresh aliases and each obligation must resolve to the remembered
@@ -36,6 +37,7 @@ from clauz3.approvals.layers import AuthorisedLayer
 from clauz3.approvals.layerscan import LayerScan, scan_layer
 from clauz3.approvals.policies import EntailmentQuery
 from clauz3.approvals.profiles import ProfileStore, RuleMatch
+from clauz3.approvals.reach import inside, proof_effects
 from clauz3.approvals.requests import Record
 
 # ``(holds, fingerprint of the library files it was proved against)``; raises when undecidable.
@@ -165,13 +167,20 @@ def _sentences(record: Mapping[str, Any]) -> tuple[str, ...]:
 
 
 def candidates(rows: Sequence[tuple[RuleMatch, dict[str, Any], dict[str, Any]]], basis: Mapping[str, Any],
-               scan: LayerScan) -> list[Candidate]:
-    """The allow rules that reach ``basis`` and can be written as clauses; one per guarantee set."""
+               scan: LayerScan, effects: frozenset[str] | None,
+               outside: set[str] | None = None) -> list[Candidate]:
+    """The allow rules that reach ``basis`` and ``effects`` and can be written as clauses; one per guarantee
+    set. ``outside`` collects the effects that kept an otherwise reaching rule from covering the program."""
     out: list[Candidate] = []
     seen: set[tuple[str, ...]] = set()
     for rule, remembered, record in rows:
         layer = _proof_layer(record)
         if layer is None or not same_reach(remembered, basis):
+            continue
+        ok, missing = inside(effects, proof_effects(record.get("presentation")))
+        if not ok:
+            if outside is not None:
+                outside.update(missing)
             continue
         built = clauses_for(remembered.get("guarantees") or [], scan)
         if built is None or built[1] in seen:
@@ -184,9 +193,13 @@ def candidates(rows: Sequence[tuple[RuleMatch, dict[str, Any], dict[str, Any]]],
 
 
 async def covering_rule(store: ProfileStore, record: Record, layer: AuthorisedLayer, verify: object, *,
-                        timeout: float) -> tuple[RuleMatch, dict[str, Any]] | None:
+                        timeout: float, outside: set[str] | None = None) -> tuple[RuleMatch, dict[str, Any]] | None:
     """The newest enabled allow rule whose every guarantee the authority proves on ``record``'s program
-    against the layer its card was proved on, with the rule as the card shows it; else None."""
+    against the layer its card was proved on, and whose approved program called every effect this one can
+    perform, with the rule as the card shows it; else None (``outside``: see :func:`candidates`)."""
+    effects = proof_effects(record.presentation)
+    if effects is None:
+        return None
     entail = layer_entailment(verify)
     proof = record.presentation.get("proof") if isinstance(record.presentation, dict) else None
     proved_on = proof.get("layer_sha256") if isinstance(proof, dict) and proof.get("by") == "authority" else None
@@ -199,7 +212,7 @@ async def covering_rule(store: ProfileStore, record: Record, layer: AuthorisedLa
     if dict(sorted(scan.files.items())) != record.basis.get("layer"):
         return None  # the files changed since the card was built: nothing is remembered for them
     deadline = time.monotonic() + timeout
-    for found in candidates(rows, record.basis, scan):
+    for found in candidates(rows, record.basis, scan, effects, outside):
         if found.proof_layer != proved_on:
             continue
         remaining = deadline - time.monotonic()

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from clauz3.approvals.errors import ApprovalError
+from clauz3.approvals.reach import UNLISTED, covers_sentence, effect_names
 from clauz3.approvals.requests import ApprovalRequest
 
 DEFAULT_VERIFY_TIMEOUT = 60.0
@@ -76,9 +77,11 @@ def check_verdict(request: ApprovalRequest, answer: Mapping[str, Any]) -> dict[s
     if request.effects is not None and \
             json.dumps(request.effects, sort_keys=True) != json.dumps(entry.get("effects"), sort_keys=True):
         raise _refuse("claims_mismatch", "the request's effect facts are not what the authority's proof found")
+    # Issue 19: what the program can do, by qualified effect name on every path (the authority's own
+    # facts); an automatic decision covers a program only when these lie inside its rule.
     return {"by": "authority", "status": "proved", "obligations": len(obligations),
             "layer_sha256": entry.get("layer_sha256"), "engine": entry.get("engine"),
-            "cached": bool(entry.get("cached"))}
+            "cached": bool(entry.get("cached")), "effects": effect_names(entry.get("effects"))}
 
 
 def _answer(verify: Verifier, query: ProofQuery) -> Mapping[str, Any]:
@@ -95,7 +98,7 @@ def start_verify(verify: Verifier | None, request: ApprovalRequest, *, trusted_r
     caller does next, e.g. building the card), and return what to await for the checked proof block."""
     if verify is None:
         done: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
-        done.set_result({"by": "submitter", "status": UNVERIFIED})
+        done.set_result({"by": "submitter", "status": UNVERIFIED, "effects": effect_names(request.effects)})
         return done
     query = ProofQuery(request.program, request.target, trusted_roots, import_roots, project, timeout,
                        request.allow_imports)
@@ -122,6 +125,10 @@ async def verify_request(verify: Verifier | None, request: ApprovalRequest, *, t
 def show_proof(presentation: dict[str, Any], proof: Mapping[str, Any]) -> None:
     """Put the proof block on the card; unverified proofs never read as a bare "proved"."""
     presentation["proof"] = dict(proof)
+    summary = presentation.get("summary")
+    if isinstance(summary, dict):  # the remember confirmation names the effects a rule would cover
+        effects = proof.get("effects")
+        summary["covers"] = covers_sentence(effects) if isinstance(effects, list) else UNLISTED
     if proof.get("by") != "authority":
         presentation["proofs"] = [{**p, "conclusion": f"{p.get('conclusion')} ({UNVERIFIED})"}
                                   for p in presentation.get("proofs", [])]

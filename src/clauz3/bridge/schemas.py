@@ -179,7 +179,21 @@ def _string(args: dict[str, Any], name: str, *, required: bool = False, default:
         raise ArgumentError(f"{name!r} must be a string")
     if max_chars is not None and len(value) > max_chars:
         raise ArgumentError(f"{name!r} is longer than {max_chars} characters")
+    bad = invalid_text(value)
+    if bad is not None:
+        raise ArgumentError(f"{name!r} is not valid text: {bad}")
     return value
+
+
+def invalid_text(value: str) -> str | None:
+    """Why ``value`` is not text a tool can take (issue 19), else None: a lone surrogate cannot be encoded as
+    UTF-8 (it hung a ``run``: nothing downstream could write it), and a NUL ends strings in the layers below."""
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError as exc:
+        return f"a lone surrogate U+{ord(value[exc.start]):04X} at character {exc.start + 1}"
+    nul = value.find("\x00")
+    return f"a NUL character at character {nul + 1}" if nul >= 0 else None
 
 
 @dataclass(frozen=True)

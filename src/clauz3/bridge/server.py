@@ -34,6 +34,7 @@ from clauz3.bridge.schemas import (
     validate,
 )
 from clauz3.bridge.skills import UNKNOWN, SkillSnapshot
+from clauz3.bridge.textguard import Flagged, GuardedReader
 from clauz3.runs.records import RunRecord
 
 SERVER_NAME = "clauz3"
@@ -184,13 +185,16 @@ async def _run_tool(ctx: Ctx, runs: RunService, args: RunArgs) -> types.CallTool
     return _text_result(outcome.text(), outcome.structured())
 
 
-def build_server(state: BridgeState) -> Server[Any]:
+def build_server(state: BridgeState, flagged: Flagged | None = None) -> Server[Any]:
     async def list_tools(ctx: Ctx, params: types.PaginatedRequestParams | None) -> types.ListToolsResult:
         return types.ListToolsResult(tools=[
             types.Tool(name=t.name, title=t.title, description=t.description, input_schema=t.input_schema,
                        output_schema=t.output_schema) for t in TOOLS])
 
     async def call_tool(ctx: Ctx, params: types.CallToolRequestParams) -> types.CallToolResult:
+        unreadable = flagged.take(ctx.request_id) if flagged is not None else None
+        if unreadable is not None:  # its text was repaired only so the SDK could parse it (textguard)
+            return _error(f"invalid arguments: {unreadable}")
         try:
             args = validate(params.name, params.arguments)
         except ArgumentError as exc:
@@ -230,10 +234,11 @@ async def serve_stdio(state: BridgeState) -> None:
     """Serve until the client closes stdin; then stop any active run (RUN-11, `stopped`)."""
     from mcp.server.stdio import stdio_server
 
-    server = build_server(state)
+    flagged = Flagged()
+    server = build_server(state, flagged)
     try:
         async with stdio_server() as (read_stream, write_stream):
-            await server.run(read_stream, write_stream, server.create_initialization_options())
+            await server.run(GuardedReader(read_stream, flagged), write_stream, server.create_initialization_options())
     finally:
         runs = state.runs
         if runs is not None and runs.active_request_id is not None:

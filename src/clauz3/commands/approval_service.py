@@ -132,7 +132,7 @@ def run(args: argparse.Namespace) -> int:
     verifier = ProofVerifier()  # one warm child per layer proves requests and evaluates policy rules
     authority = ApprovalAuthority(AuthorityConfig(
         data_dir=data, project=str(project), signing_key=key, approval_wait_seconds=wait, policy=policy,
-        policy_timeout=policy_timeout, profiles=args.profiles, entails=verifier.entails, verify=verifier))
+        policy_timeout=policy_timeout, profiles=args.profiles, entails=verifier.entailment, verify=verifier))
     authority.register_conversation(None, trusted, imports, token=submission)
     http = ApprovalHTTP(authority, cookies, approver_token=approver, port=sock.getsockname()[1])
     base = f"http://{url_host(sock)}"

@@ -39,8 +39,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from clauz3.approvals.policies import PolicyError, evaluate_policy, load_policy
+    from clauz3.approvals.reach import effect_names, not_decided
     from clauz3.commands._roots import resolve_roots
-    from clauz3.prover.entailment import entails
+    from clauz3.prover.entailment import entailment
     from clauz3.prover.pipeline import ProofRequest, prove_file
 
     if not _IDENT.match(args.target) or len(args.target) > 128:
@@ -86,9 +87,23 @@ def run(args: argparse.Namespace) -> int:
         sys.stdout.write(render_entry(outcome.entry))
         print("not submittable: proof failed")
         return 1
+    from clauz3.prover.facts import effect_facts
+
+    # Issue 19: an allow rule decides only a program whose every effect its clauses constrain.
+    program = outcome.program
+    if program is None:  # a cache hit keeps no checked program: check the same bytes again (no proving)
+        from clauz3.language import check_source
+        from clauz3.prover.pipeline import layer_for
+
+        program = check_source(data, str(path), layer_for(trusted, imports), args.target, list(args.allow_import))
+    facts = effect_facts(program)
+    listed = effect_names(facts)
     result = asyncio.run(evaluate_policy(
         policy, program=source, target=args.target, trusted_roots=tuple(str(p) for p in trusted),
-        import_roots=tuple(str(p) for p in imports), project=str(project), entails=entails, timeout=timeout))
+        import_roots=tuple(str(p) for p in imports), project=str(project), entails=entailment, timeout=timeout,
+        effects=frozenset(listed) if listed is not None else None))
+    for item in result.uncovered:
+        print(not_decided(item["rule"], item["outside"], remembered=False), file=sys.stderr)
     for item in result.undecidable:
         print(f"undecidable: {item['rule']}: {item['why']}", file=sys.stderr)
     if result.deny is not None:

@@ -71,6 +71,12 @@ def query_doc(query: Query) -> dict[str, Any]:
 
 def entails(query: Query) -> bool:
     """True iff every clause is proved on the query's program; raises when undecidable."""
+    return bool(entailment(query)["entailed"])
+
+
+def entailment(query: Query) -> dict[str, Any]:
+    """``{"entailed": bool, "covers": [qualified effect names the clauses constrain]}``; raises when
+    undecidable (issue 19: an allow rule decides only programs whose every effect it covers)."""
     doc = query_doc(query)
     timeout = float(doc.get("timeout_seconds") or 20.0)
     cwd = doc.get("project") or None
@@ -95,7 +101,15 @@ def entails(query: Query) -> bool:
     if not isinstance(answer, dict) or type(answer.get("entailed")) is not bool:
         why = answer.get("error") if isinstance(answer, dict) else None
         raise EntailmentError(why or f"policy evaluation failed (exit {proc.returncode})")
-    return answer["entailed"]
+    return verdict(answer)
+
+
+def verdict(answer: Mapping[str, Any]) -> dict[str, Any]:
+    """The child's answer as ``{"entailed", "covers"}``; a missing or malformed ``covers`` covers nothing."""
+    covers = answer.get("covers")
+    if not isinstance(covers, list) or not all(isinstance(c, str) for c in covers):
+        covers = []
+    return {"entailed": bool(answer["entailed"]), "covers": list(covers)}
 
 
 # ------------------------------------------------------------------------------ the augmented tree
@@ -267,7 +281,13 @@ def evaluate(doc: Mapping[str, Any]) -> dict[str, Any]:
             return {"error": f"clause resolved to {g.helper}, not the policy's {aug.expected[g.line]}"}
     if any(r.reason in ("deadline", "timeout") for _, r in mine):
         return {"error": "policy evaluation deadline passed"}
-    return {"entailed": all(r.conclusion == "proved" for _, r in mine)}
+    from clauz3.prover.facts import spec_effects
+
+    # Issue 19: what the rule speaks about, so an allow rule decides only programs inside it.
+    covers: set[str] = set()
+    for g, _ in mine:
+        covers |= spec_effects(g.spec, program)
+    return {"entailed": all(r.conclusion == "proved" for _, r in mine), "covers": sorted(covers)}
 
 
 def _child() -> int:

@@ -115,3 +115,41 @@ def effect_facts(program: ir.CheckedProgram) -> dict[str, Any] | None:
         if not always:
             entry["exact"] = False
     return {"complete": complete, "effects": list(by_effect.values())}
+
+
+def _relation_effects(rel: ir.Relation, program: ir.CheckedProgram) -> set[str]:
+    from clauz3.prover.specs import effect_matches
+
+    out: set[str] = set()
+    for eff in program.effects.values():
+        if rel.event is None:
+            if effect_matches(eff, rel.targets):
+                out.add(eff.name)
+            continue
+        for pe in eff.performs:
+            cls = program.events.get(pe.event)
+            if pe.event == rel.event or (cls is not None and rel.event in cls.bases):
+                out.add(eff.name)
+    return out
+
+
+def spec_effects(spec: ir.Spec, program: ir.CheckedProgram) -> frozenset[str]:
+    """The qualified names of the program's effects ``spec`` constrains (issue 19: what a rule is about).
+
+    A relation speaks about the effects it selects (by name, or by an event they perform); an end-state
+    guarantee about the effects that update its fluent; ``no_guarantees()`` about nothing. A spec kind
+    not listed here speaks about nothing, so a rule made of it decides nothing automatically.
+    """
+    if isinstance(spec, ir.ConjunctionSpec):
+        found: set[str] = set()
+        for part in spec.specs:
+            found |= spec_effects(part, program)
+        return frozenset(found)
+    if isinstance(spec, ir.AllSpec | ir.EmptySpec | ir.DistinctSpec | ir.AggregateSpec):
+        return frozenset(_relation_effects(spec.relation, program))
+    if isinstance(spec, ir.SharesValueSpec):
+        return frozenset(_relation_effects(spec.left, program) | _relation_effects(spec.right, program))
+    if isinstance(spec, ir.FluentFinalSpec):
+        return frozenset(e.name for e in program.effects.values()
+                         if any(u.fluent == spec.fluent for u in e.fluent_updates))
+    return frozenset()

@@ -29,7 +29,7 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
-from clauz3.prover.entailment import EntailmentError, child_env, query_doc
+from clauz3.prover.entailment import EntailmentError, child_env, query_doc, verdict
 
 if TYPE_CHECKING:
     from clauz3.language.ir import CheckedProgram
@@ -155,6 +155,16 @@ class ProofVerifier:
     def entails(self, query: Query) -> bool:
         """:func:`clauz3.prover.entailment.entails` in the layer's warm child (same tree, same checks)."""
         return self.entails_on_layer(query)[0]
+
+    def entailment(self, query: Query) -> dict[str, Any]:
+        """:func:`clauz3.prover.entailment.entailment` in the layer's warm child: the verdict and the
+        effects the clauses constrain (issue 19)."""
+        doc = query_doc(query)
+        answer = self._ask(doc, {**doc, "op": "entail"}).get("entail")
+        if not isinstance(answer, dict) or type(answer.get("entailed")) is not bool:
+            why = answer.get("error") if isinstance(answer, dict) else None
+            raise EntailmentError(str(why or "policy evaluation failed"))
+        return verdict(answer)
 
     def entails_on_layer(self, query: Query) -> tuple[bool, str]:
         """:meth:`entails` and the fingerprint of the library files the child proved it against, so a caller

@@ -94,7 +94,7 @@ def authority_config(config: LaunchConfig, project: str | None = None) -> Author
     # first agent (build_service), so they do not compete with it for the CPU (issue 13).
     verifier = LaterWarmVerifier()
     return AuthorityConfig(data_dir=Path(config.data_dir), project=project or config.project, profiles=True,
-                           policy=policy, require_sandbox=config.require_sandbox, entails=verifier.entails,
+                           policy=policy, require_sandbox=config.require_sandbox, entails=verifier.entailment,
                            verify=verifier, **extra)
 
 
