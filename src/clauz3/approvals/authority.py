@@ -381,7 +381,9 @@ class ApprovalAuthority:
             covered = await covering_rule(self.profiles, record, conv.layer, self.config.verify,
                                           timeout=self.config.policy_timeout)
             allow_match = covered[0] if covered is not None else None
-        chosen, suppressed = choose_automatic(outcome, policy, deny_match, allow_match, paused=conv.paused)
+        # Issue 19: a run missing a sandbox protection is never approved automatically (deny rules still apply).
+        paused = conv.paused or not record.request.sandbox.automatic_allowed
+        chosen, suppressed = choose_automatic(outcome, policy, deny_match, allow_match, paused=paused)
         if covered is not None:  # the card names the remembered guarantees this program is proved to keep
             chosen = replace(chosen, rule=covered[1]) if chosen is not None else None
             suppressed = {**suppressed, "rule": covered[1]} if suppressed is not None else None

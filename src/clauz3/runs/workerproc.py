@@ -45,14 +45,19 @@ def worker_environment(scratch: Path, base: dict[str, str] | None = None,
         overrides["CLAUZ3_SANDBOX"] = "off"  # SBX: the person's choice, shown on the card as "unavailable"
     if data_dir is not None:
         overrides["CLAUZ3_HOME"] = str(data_dir)
-        from clauz3.stdlib.smtpconfig import password_variable
-
-        # stdlib:smtp's password variable, named by the person's settings: the worker takes it out of
-        # its own environment before any program runs (smtpsend.preload).
-        name = password_variable(data_dir)
-        if name is not None and source.get(name):
-            overrides[name] = source[name]
     return clean_environment(base, effects=True, overrides=overrides)
+
+
+def worker_secrets(data_dir: Path, base: dict[str, str] | None = None) -> dict[str, str]:
+    """Variables the worker needs but must not get in its environment block (issue 19 §3: any
+    same-user process reads it at /proc/<pid>/environ): stdlib:smtp's password variable, named by the
+    person's settings. They travel in the stdin configuration; the worker sets them in ``os.environ``
+    only, and smtpsend.preload removes them before any program runs."""
+    from clauz3.stdlib.smtpconfig import password_variable
+
+    source = os.environ if base is None else base
+    name = password_variable(data_dir)
+    return {name: source[name]} if name is not None and source.get(name) else {}
 
 
 def start_worker(env: dict[str, str], cwd: Path, child_fds: list[int], spawner: Spawner | None
