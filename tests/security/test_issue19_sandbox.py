@@ -224,8 +224,10 @@ def control(data: Path, project: Path) -> Iterator[Path]:
 
 @needs_landlock
 def test_a_hostile_effect_cannot_reach_loopback_the_control_socket_or_the_trusted_roots(
-        project: Path, data: Path, listener: int, control: Path) -> None:
+        project: Path, data: Path, listener: int, control: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     from clauz3.sessions.web.control import request_link
+
+    monkeypatch.setenv("CLAUZ3_SEARCH_API_KEY", "search-key-0123456789")  # an effect setting that is a secret
 
     trusted_file = project / "tools" / "lab" / "trusted" / "effects.py"
     before = trusted_file.read_bytes()
@@ -236,6 +238,7 @@ def test_a_hostile_effect_cannot_reach_loopback_the_control_socket_or_the_truste
         f'print("newtrusted " + plant({str(trusted_file.parent / "extra.py")!r}))',
         f'print("dotclauz3 " + plant({str(project / ".clauz3" / "settings.txt")!r}))',
         f'print("workspace " + plant({str(project / "notes.txt")!r}))',
+        'print("own " + own_environment())',
     )
     with MockApprovalService(data, project) as svc:
         result = _run(project, data, svc, program)
@@ -250,6 +253,8 @@ def test_a_hostile_effect_cannot_reach_loopback_the_control_socket_or_the_truste
     assert trusted_file.read_bytes() == before and not (trusted_file.parent / "extra.py").exists()
     assert (project / ".clauz3" / "settings.txt").read_text() == "the person's\n"
     assert (project / "notes.txt").read_text() == "planted\n"
+    block = got["own"].split(" | ")[0]
+    assert "CLAUZ3_HOME=" in block and "search-key-0123456789" not in block, got["own"]
     # The card says which protection keeps the network out; none is missing, so automatic approvals stay on.
     assert request["sandbox"]["network"]["mode"] == "landlock", request["sandbox"]
     assert "cannot use the network (Landlock" in request["sandbox"]["network"]["text"]
@@ -299,14 +304,27 @@ def _env(data: Path, **extra: str) -> dict[str, str]:
 
 
 @needs_landlock
+@pytest.mark.parametrize("given", ["environment", "descriptor"])
 def test_clauz3_run_leaves_no_approval_token_in_any_environment_the_worker_can_read(
-        project: Path, data: Path) -> None:
+        project: Path, data: Path, given: str) -> None:
     (project / "main.py").write_text(_program('print("parent " + parent_environment())',
                                               'print("own " + own_environment())'))
     with MockApprovalService(data, project) as svc:
-        out = subprocess.run([sys.executable, "-m", "clauz3", "run", "--trusted-root", "tools/lab/trusted", "main.py"],
-                             cwd=project, env=_env(data, CLAUZ3_APPROVAL_TOKEN=svc.token), capture_output=True,
-                             text=True, timeout=180, stdin=subprocess.DEVNULL)
+        argv = [sys.executable, "-m", "clauz3", "run", "--trusted-root", "tools/lab/trusted", "main.py"]
+        fds: tuple[int, ...] = ()
+        env = _env(data, CLAUZ3_APPROVAL_TOKEN=svc.token)
+        if given == "descriptor":  # `clauz3 run --token-fd 3 3<token-file`: the token is in no environment
+            read, write = os.pipe()
+            os.write(write, svc.token.encode())
+            os.close(write)
+            fds, env = (read,), _env(data)
+            argv[4:4] = ["--token-fd", str(read)]
+        try:
+            out = subprocess.run(argv, cwd=project, env=env, capture_output=True, text=True, timeout=180,
+                                 stdin=subprocess.DEVNULL, pass_fds=fds)
+        finally:
+            for fd in fds:
+                os.close(fd)
         token = svc.token
     assert out.returncode == 0, (out.stdout, out.stderr)
     assert "executed: main" in out.stdout
@@ -349,3 +367,87 @@ def test_clauz3_run_refuses_an_interpreter_inside_the_workspace(project: Path, d
     assert len(lines) == 1, out.stderr
     assert str(venv) in lines[0] and "inside the workspace" in lines[0] and "UV_PROJECT_ENVIRONMENT" in lines[0]
     assert "Traceback" not in out.stderr
+
+
+def _in_child(code: str) -> list[str]:
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr
+    return out.stdout.split()
+
+
+CONNECT = """
+import errno, socket
+def attempt(family, kind, where):
+    try:
+        s = socket.socket(family, kind)
+    except OSError as exc:
+        return "socket:" + errno.errorcode[exc.errno]
+    try:
+        s.settimeout(10)
+        s.connect(where)
+        return "connected"
+    except OSError as exc:
+        return "connect:" + errno.errorcode.get(exc.errno, "?")
+"""
+
+
+@pytest.mark.skipif(PROBE.abi is None or PROBE.abi < 4, reason="kernel Landlock ABI < 4: no network rules")
+def test_landlock_network_rules_alone_stop_a_socket_made_before_the_sandbox(listener: int, tmp_path: Path) -> None:
+    code = CONNECT + f"""
+from pathlib import Path
+from clauz3.runs import sandbox
+early = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+abi = sandbox.probe(env={{}}).abi
+sandbox.apply(sandbox.build_rules(abi=abi, workspace=Path({str(tmp_path)!r}), scratch=Path({str(tmp_path)!r})),
+              abi, deny_tcp=True)
+try:
+    early.connect(("127.0.0.1", {listener}))
+    print("early:connected")
+except OSError as exc:
+    print("early:" + errno.errorcode[exc.errno])
+print(attempt(socket.AF_INET, socket.SOCK_STREAM, ("127.0.0.1", {listener})))
+"""
+    assert _in_child(code) == ["early:EACCES", "connect:EACCES"]
+
+
+def test_the_seccomp_guard_refuses_internet_sockets_of_every_kind_and_keeps_unix_ones(listener: int) -> None:
+    from clauz3.runs import netguard
+
+    if not netguard.seccomp_available():
+        pytest.skip(f"no seccomp filter for {sys.platform}/{os.uname().machine}")
+    code = CONNECT + f"""
+from clauz3.runs import netguard
+print(attempt(socket.AF_INET, socket.SOCK_STREAM, ("127.0.0.1", {listener})))
+netguard.deny_sockets()
+print(attempt(socket.AF_INET, socket.SOCK_STREAM, ("127.0.0.1", {listener})))
+print(attempt(socket.AF_INET, socket.SOCK_DGRAM, ("127.0.0.1", 9)))
+print(attempt(socket.AF_INET6, socket.SOCK_STREAM, ("::1", 9)))
+a, b = socket.socketpair()
+print("unix:ok")
+"""
+    assert _in_child(code) == ["connected", "socket:EACCES", "socket:EACCES", "socket:EACCES", "unix:ok"]
+
+
+def test_an_unsandboxed_run_says_what_is_missing_and_turns_automatic_approvals_off(
+        project: Path, data: Path, listener: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("CLAUZ3_SANDBOX", "off")
+    with MockApprovalService(data, project) as svc:
+        result = _run(project, data, svc, _program(f'print("tcp " + tcp_connect({listener}))'))
+        request = svc.requests[-1]
+    assert result.record.phase == "completed", (result.record.reason, result.record.message)
+    assert request["sandbox"]["network"]["mode"] == "unavailable"
+    assert request["sandbox"]["gaps"] and "not sandboxed" in request["sandbox"]["gaps"][0]
+    from clauz3.approvals.requests import parse_request
+
+    assert not parse_request(request).sandbox.automatic_allowed
+
+
+def test_worker_environment_hands_secret_settings_over_stdin_only(tmp_path: Path) -> None:
+    from clauz3.runs.workerproc import worker_environment, worker_secrets
+
+    base = {"PATH": "/usr/bin", "CLAUZ3_SEARCH_API_KEY": "k", "HTTPS_PROXY": "http://u:pw@proxy:3128",
+            "HTTP_PROXY": "http://proxy:3128", "CLAUZ3_APPROVAL_TOKEN": "t"}
+    env = worker_environment(tmp_path, base=base, data_dir=tmp_path)
+    assert "CLAUZ3_SEARCH_API_KEY" not in env and "HTTPS_PROXY" not in env and "CLAUZ3_APPROVAL_TOKEN" not in env
+    assert env["HTTP_PROXY"] == "http://proxy:3128"
+    assert worker_secrets(tmp_path, base) == {"CLAUZ3_SEARCH_API_KEY": "k", "HTTPS_PROXY": "http://u:pw@proxy:3128"}
