@@ -399,7 +399,9 @@ class ApprovalAuthority:
         if allow_match is None and (outside or exact_missed):
             not_decided.append({"source": "profile", "rule": None, "outside": sorted(outside),
                                 "text": reach.not_decided("", outside, remembered=True)})
-        chosen, suppressed = choose_automatic(outcome, policy, deny_match, allow_match, paused=conv.paused)
+        # Issue 19: a run missing a sandbox protection is never approved automatically (deny rules still apply).
+        paused = conv.paused or not record.request.sandbox.automatic_allowed
+        chosen, suppressed = choose_automatic(outcome, policy, deny_match, allow_match, paused=paused)
         if covered is not None:  # the card names the remembered guarantees this program is proved to keep
             chosen = replace(chosen, rule=covered[1]) if chosen is not None else None
             suppressed = {**suppressed, "rule": covered[1]} if suppressed is not None else None

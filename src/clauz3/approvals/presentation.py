@@ -17,6 +17,7 @@ from clauz3.approvals.requests import ApprovalRequest
 MOCK_NOTICE = "Uses simulated tools. Simulation is declared by the library and is not an isolation guarantee."
 UNDECLARED_NOTICE = "Some tools here do nothing, but their author has not declared them as mocks."
 NO_POLICIES = "No domain policies applied."
+AUTOMATIC_OFF = "Remembered and policy approvals are off for this run: a sandbox protection is missing."
 _KIND_TEXT = {
     "mock": "simulated: its author declares that it does nothing real",
     "mixed": "partly simulated: some of its functions act for real",
@@ -30,6 +31,7 @@ _COVERAGE = {
     "recommended_gap": (1, "amber"),
     "covered": (0, "neutral"),
 }
+
 
 
 def library_call(bound: BoundGuarantee) -> str | None:
@@ -189,5 +191,9 @@ def _presentation(request: ApprovalRequest, scan: LayerScan, bound: list[BoundGu
         "execution": {"target": request.target, "timeout_seconds": request.execution_timeout_seconds,
                       "sandbox": request.sandbox.mode, "sandbox_detail": request.sandbox.detail,
                       "extra_read": list(request.sandbox.extra_read),
-                      "extra_write": list(request.sandbox.extra_write)},
+                      "extra_write": list(request.sandbox.extra_write),
+                      # Issue 19: "This run cannot use the network (Landlock)", and what protection is missing.
+                      "network": request.sandbox.network.text if request.sandbox.network else None,
+                      "gaps": list(request.sandbox.gaps),
+                      "automatic": None if request.sandbox.automatic_allowed else AUTOMATIC_OFF},
     }

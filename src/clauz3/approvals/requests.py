@@ -60,16 +60,44 @@ class Proof:
         return {"name": self.name, "conclusion": self.conclusion, "description": self.description}
 
 
+NETWORK_MODES = ("landlock", "seccomp", "declared", "unavailable")
+
+
+@dataclass(frozen=True)
+class Network:
+    """Issue 19 §3: what keeps the run off the network (or which library declared it needs it)."""
+
+    mode: str
+    text: str
+    declared_by: tuple[str, ...] = ()
+
+    def to_json(self) -> dict[str, Any]:
+        return {"mode": self.mode, "text": self.text, "declared_by": list(self.declared_by)}
+
+
 @dataclass(frozen=True)
 class Sandbox:
     mode: str
     detail: str
     extra_read: tuple[str, ...]
     extra_write: tuple[str, ...]
+    network: Network | None = None
+    # The protections the run lacks, in words; any gap (or an unsandboxed run) turns automatic approvals off.
+    gaps: tuple[str, ...] = ()
+
+    @property
+    def automatic_allowed(self) -> bool:
+        """No protection the worker names is missing: only then may a policy or remembered approval
+        decide (issue 19). A request without the network block (an older submitter) names none."""
+        return not self.gaps
 
     def to_json(self) -> dict[str, Any]:
-        return {"mode": self.mode, "detail": self.detail, "extra_read": list(self.extra_read),
-                "extra_write": list(self.extra_write)}
+        doc: dict[str, Any] = {"mode": self.mode, "detail": self.detail, "extra_read": list(self.extra_read),
+                               "extra_write": list(self.extra_write)}
+        if self.network is not None:
+            doc["network"] = self.network.to_json()
+            doc["gaps"] = list(self.gaps)
+        return doc
 
 
 @dataclass(frozen=True)
@@ -227,12 +255,24 @@ def parse_request(obj: Any) -> ApprovalRequest:
     execution_timeout = _int(obj, "execution_timeout_seconds", 1, 300)
     approval_timeout = _int(obj, "approval_timeout_seconds", 1, 86400) if "approval_timeout_seconds" in obj \
         and obj["approval_timeout_seconds"] is not None else None
-    sb = _exact_keys(obj["sandbox"], "sandbox", ("mode", "detail", "extra_read", "extra_write"))
+    base_keys = ("mode", "detail", "extra_read", "extra_write")
+    raw_sb = obj["sandbox"]
+    with_network = type(raw_sb) is dict and ("network" in raw_sb or "gaps" in raw_sb)
+    sb = _exact_keys(raw_sb, "sandbox", (*base_keys, "network", "gaps") if with_network else base_keys)
     if sb["mode"] not in SANDBOX_MODES:
         raise _bad("sandbox.mode", 'must be "landlock" or "unavailable"')
+    network = None
+    gaps: tuple[str, ...] = ()
+    if with_network:
+        net = _exact_keys(sb["network"], "sandbox.network", ("mode", "text", "declared_by"))
+        if net["mode"] not in NETWORK_MODES:
+            raise _bad("sandbox.network.mode", f"must be one of {', '.join(NETWORK_MODES)}")
+        network = Network(net["mode"], _str(net["text"], "sandbox.network.text", 1024),
+                          _str_list(net["declared_by"], "sandbox.network.declared_by", 64, 512))
+        gaps = _str_list(sb["gaps"], "sandbox.gaps", 16, 1024)
     sandbox = Sandbox(sb["mode"], _str(sb["detail"], "sandbox.detail", 4096),
                       _str_list(sb["extra_read"], "sandbox.extra_read", 256, 4096),
-                      _str_list(sb["extra_write"], "sandbox.extra_write", 256, 4096))
+                      _str_list(sb["extra_write"], "sandbox.extra_write", 256, 4096), network, gaps)
     effects = None
     if obj.get("effects") is not None:
         from clauz3.approvals.summary import FactsError, check_facts

@@ -45,6 +45,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="loopback approval service URL (default: $CLAUZ3_APPROVAL_SERVICE)")
     parser.add_argument("--token-file", default=None, metavar="PATH",
                         help="file holding the submission token (default: $CLAUZ3_APPROVAL_TOKEN)")
+    parser.add_argument("--token-fd", default=None, metavar="FD",
+                        help="read the submission token from this open descriptor, e.g. 3 3<token-file")
     parser.add_argument("--verify-key-file", default=None, metavar="PATH",
                         help="file holding the verifying key (default: $CLAUZ3_APPROVAL_VERIFY_KEY)")
     parser.add_argument("--approval-timeout", default="300", metavar="S",
@@ -92,7 +94,27 @@ def _secret_text(flag_path: str | None, env_name: str, flag: str, workspace: Pat
             raise CommandError(str(exc)) from None
         except (OSError, ValueError) as exc:
             raise CommandError(f"cannot read {flag} {flag_path}: {exc}") from None
+    if secret:  # issue 19 §3: never left in this process's environment, where /proc shows it
+        from clauz3.runs.envsecret import take
+
+        return take(env_name)
     return (os.environ.get(env_name) or "").strip() or None
+
+
+def _token_from_fd(raw: str) -> str:
+    fd = _int(raw, "--token-fd", 3, 1 << 20)
+    try:
+        with os.fdopen(fd, "rb", closefd=True) as fh:
+            data = fh.read(4097)
+    except OSError as exc:
+        raise CommandError(f"cannot read --token-fd {raw}: {exc.strerror or exc}") from None
+    try:
+        text = data.decode("ascii").strip()
+    except UnicodeDecodeError:
+        raise CommandError(f"--token-fd {raw} does not hold an ASCII token") from None
+    if not text or len(data) > 4096:
+        raise CommandError(f"--token-fd {raw} holds no token of at most 4096 bytes")
+    return text
 
 
 def _read_program(name: str | None) -> tuple[str, str]:
@@ -136,7 +158,14 @@ def run(args: argparse.Namespace) -> int:
     except ValueError as exc:
         raise CommandError(str(exc)) from None
     workspace = Path.cwd()
+    from clauz3.runs.envsecret import take
+    from clauz3.runs.interpreter import writable_interpreter
+
+    env_token = take("CLAUZ3_APPROVAL_TOKEN")  # out of /proc/<pid>/environ before anything else runs
     _refuse_workspace_on_path(workspace)
+    refusal = writable_interpreter(workspace)
+    if refusal is not None:
+        raise CommandError(refusal)
     try:
         data = data_dir()
     except RelativeHomeError as exc:
@@ -152,7 +181,12 @@ def run(args: argparse.Namespace) -> int:
         parse_service_url(url)
     except ServiceURLError as exc:
         raise CommandError(str(exc)) from None
-    token = _secret_text(args.token_file, "CLAUZ3_APPROVAL_TOKEN", "--token-file", workspace, secret=True)
+    if args.token_fd is not None:
+        token: str | None = _token_from_fd(args.token_fd)
+    elif args.token_file:
+        token = _secret_text(args.token_file, "CLAUZ3_APPROVAL_TOKEN", "--token-file", workspace, secret=True)
+    else:
+        token = env_token
     key_given = _secret_text(args.verify_key_file, "CLAUZ3_APPROVAL_VERIFY_KEY", "--verify-key-file", workspace,
                              secret=False)
     verify_key = key_given or (anchor.verify_key if anchor is not None else None)

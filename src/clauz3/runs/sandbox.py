@@ -50,6 +50,16 @@ IOCTL_DEV = 1 << 15  # ABI 5
 READ_RIGHTS = EXECUTE | READ_FILE | READ_DIR
 FILE_RIGHTS = EXECUTE | WRITE_FILE | READ_FILE | TRUNCATE | IOCTL_DEV
 
+# ABI 4: TCP bind/connect are handled rights; a ruleset that handles them and allows no port denies both.
+NET_BIND_TCP = 1 << 0
+NET_CONNECT_TCP = 1 << 1
+# ABI 6: no connecting to abstract Unix sockets or signalling processes outside the sandbox (the service,
+# the supervisor, the person's shell), whatever the filesystem rules say.
+SCOPE_ABSTRACT_UNIX_SOCKET = 1 << 0
+SCOPE_SIGNAL = 1 << 1
+NET_ABI = 4
+SCOPE_ABI = 6
+
 
 def handled_rights(abi: int) -> int:
     """Every filesystem right the kernel's ABI knows (SBX-3 handles them all)."""
@@ -158,7 +168,13 @@ def build_rules(*, abi: int, workspace: Path, scratch: Path, trusted_roots: Sequ
 
 
 class _RulesetAttr(ctypes.Structure):
-    _fields_ = [("handled_access_fs", ctypes.c_uint64)]
+    _fields_ = [("handled_access_fs", ctypes.c_uint64), ("handled_access_net", ctypes.c_uint64),
+                ("scoped", ctypes.c_uint64)]
+
+
+def _attr_size(abi: int) -> int:
+    """The kernel rejects fields it does not know (E2BIG), so pass only the ABI's prefix of the struct."""
+    return 24 if abi >= SCOPE_ABI else 16 if abi >= NET_ABI else 8
 
 
 class _PathBeneathAttr(ctypes.Structure):
@@ -166,11 +182,16 @@ class _PathBeneathAttr(ctypes.Structure):
     _fields_ = [("allowed_access", ctypes.c_uint64), ("parent_fd", ctypes.c_int32)]
 
 
-def apply(rules: Sequence[Rule], abi: int) -> None:
-    """Restrict this process (and its future children) to ``rules``; raises :class:`SandboxError`."""
+def apply(rules: Sequence[Rule], abi: int, *, deny_tcp: bool = False) -> None:
+    """Restrict this thread (and its future children) to ``rules``; raises :class:`SandboxError`.
+
+    ``deny_tcp`` (ABI >= 4) also handles TCP bind and connect with no port allowed; from ABI 6 the
+    ruleset always scopes abstract Unix sockets and signals to the sandbox."""
     libc = _libc()
-    attr = _RulesetAttr(handled_rights(abi))
-    ruleset = libc.syscall(SYS_LANDLOCK_CREATE_RULESET, ctypes.byref(attr), ctypes.c_size_t(ctypes.sizeof(attr)),
+    net = NET_BIND_TCP | NET_CONNECT_TCP if deny_tcp and abi >= NET_ABI else 0
+    scoped = SCOPE_ABSTRACT_UNIX_SOCKET | SCOPE_SIGNAL if abi >= SCOPE_ABI else 0
+    attr = _RulesetAttr(handled_rights(abi), net, scoped)
+    ruleset = libc.syscall(SYS_LANDLOCK_CREATE_RULESET, ctypes.byref(attr), ctypes.c_size_t(_attr_size(abi)),
                            ctypes.c_uint32(0))
     if ruleset < 0:
         raise SandboxError(f"landlock_create_ruleset failed: {os.strerror(ctypes.get_errno())}")

@@ -49,6 +49,7 @@ from clauz3.runs.workerproc import (
     send_config,
     start_worker,
     worker_environment,
+    worker_secrets,
     write_report,
 )
 from clauz3.storage.migrations import MigrationError
@@ -307,6 +308,7 @@ class Supervisor:
             "require_sandbox": cfg.require_sandbox, "use_cache": cfg.use_cache,
             "extra_read": list(cfg.extra_read), "extra_write": list(cfg.extra_write),
             "progress_fd": progress_w, "gate_fd": gate_r, "lifetime_fd": life_r,
+            "environment_secrets": worker_secrets(data),  # stdin, never the worker's environment block
         }
         try:
             self._proc = start_worker(worker_environment(scratch, data_dir=data), project, child_fds,

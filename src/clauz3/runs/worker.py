@@ -119,13 +119,15 @@ class Worker:
         self.sandbox_abi: int | None = None
         self.sandbox_detail = ""
         self.pinned: Any = None  # the private copy of the layer that is proved and run (issue 11 §2)
+        self.confinement: Any = None  # runs.confine.Confinement, entered by main() while single-threaded
+        self.network: Any = None  # runs.netguard.NetPlan, decided once the program's effects are known
 
     # ---------------------------------------------------------------------------- phases
 
     def run(self) -> dict[str, Any]:
         try:
             program, layer, entry = self.check_and_prove()
-            request = self.build_request(program, entry)
+            request = self.build_request(program, entry, layer)
             record = self.ask(request)
             claims, decision = self.verify_and_claim(record, request)
             return self.execute(program, layer, entry, claims, decision)
@@ -153,6 +155,11 @@ class Worker:
                             "sandbox_detail": probe.detail})
         if self.c.get("require_sandbox") and probe.mode != "landlock":
             raise Stop("sandbox_unavailable", f"a sandbox is required but unavailable: {probe.detail}")
+        from clauz3.runs.interpreter import writable_interpreter
+
+        refusal = writable_interpreter(self.project)
+        if refusal is not None:  # issue 19 §4: a .pth written there would run before any sandbox
+            raise Stop("config", refusal)
         path = self._program_path()
         self.pinned = self._pin()
         self.progress.emit({"phase": "proving", "obligation": None})
@@ -241,7 +248,29 @@ class Worker:
             raise Stop("config", "the checked program differs from the cached proof; run again with --no-cache")
         return program, layer
 
-    def build_request(self, program: CheckedProgram, entry: dict[str, Any]) -> dict[str, Any]:
+    def gaps(self) -> list[str]:
+        """The protections this run lacks, in words; any gap turns automatic approvals off (issue 19)."""
+        from clauz3.runs.confine import protected_entries
+
+        if self.sandbox_mode != "landlock":
+            return [f"This run is not sandboxed: {self.sandbox_detail}."]
+        gaps = []
+        if self.network is not None and self.network.gap:
+            gaps.append(self.network.gap)
+        conf = self.confinement
+        if (conf is None or not conf.active) and protected_entries(self.project, self.c["trusted_roots"]):
+            why = conf.detail if conf is not None else "not entered"
+            gaps.append(f"This run could change the trusted libraries and .clauz3/ in the workspace: {why}.")
+        return gaps
+
+    def _plan_network(self, program: CheckedProgram, layer: Layer) -> None:
+        from clauz3.runs.netguard import declaring_modules, plan
+
+        declared = declaring_modules(program.effects, layer.modules)
+        self.network = plan(declared, self.sandbox_abi, sandboxed=self.sandbox_mode == "landlock")
+
+    def build_request(self, program: CheckedProgram, entry: dict[str, Any], layer: Layer) -> dict[str, Any]:
+        self._plan_network(program, layer)
         keys = ("domain", "status", "missing_required", "missing_recommended")
         coverage = [{k: c.get(k, [] if k.startswith("missing") else "") for k in keys}
                     for c in entry.get("coverage", [])]
@@ -258,7 +287,8 @@ class Worker:
             "layer_sha256": self.pinned.sha256,
             "sandbox": {"mode": self.sandbox_mode, "detail": self.sandbox_detail,
                         "extra_read": list(self.c.get("extra_read") or []),
-                        "extra_write": list(self.c.get("extra_write") or [])},
+                        "extra_write": list(self.c.get("extra_write") or []),
+                        "network": self.network.to_json(), "gaps": self.gaps()},
         }
         if self.c.get("workspace_generation") is not None:
             request["workspace_generation"] = self.c["workspace_generation"]
@@ -284,7 +314,8 @@ class Worker:
         # The receipt check's imports load while the authority proves (the GIL is free during submit): off
         # the decision's path, and no warm prover has to hold cryptography and sqlite for every run.
         threading.Thread(target=_import_decision_modules, daemon=True, name="imports").start()
-        client = ApprovalClient(self.c["service_url"], self.c["submission_token"])
+        # The token leaves the configuration here: nothing the program runs later finds it in this worker.
+        client = ApprovalClient(self.c["service_url"], self.c.pop("submission_token"))
         try:
             _status, record = client.submit(request)
         except ServiceError as exc:
@@ -312,6 +343,7 @@ class Worker:
                 time.sleep(0.5)
                 continue
             self._note(record)
+        del client
         return record
 
     def _note(self, record: dict[str, Any]) -> None:
@@ -380,6 +412,8 @@ class Worker:
         self._preload_smtp(program)
         if self.sandbox_mode == "landlock":
             self._apply_sandbox()
+        elif self.network is not None and self.network.deny:  # pragma: no cover - plan() denies only sandboxed
+            raise Stop("sandbox_failed", "the network guard was planned without a sandbox")
         scrub_environment()
         sys.stdout.flush()
         result = execute(program, layer.effects, step_budget=int(self.c.get("step_budget") or 1_000_000),
@@ -413,21 +447,29 @@ class Worker:
         """stdlib:smtp's settings and password live in the data dir, unreadable once the sandbox applies."""
         from clauz3.stdlib import smtpsend
 
+        # The password reaches this process in its configuration, never its environment block (which
+        # /proc/<pid>/environ shows to any process of the same user, whatever os.environ says later).
+        os.environ.update({str(k): str(v) for k, v in (self.c.pop("environment_secrets", None) or {}).items()})
         wanted = any(".smtp.trusted." in "." + name for name in program.effects)  # tools[.org].smtp
         smtpsend.preload(self.data_dir, wanted=wanted)
 
     def _apply_sandbox(self) -> None:
-        from clauz3.runs import sandbox
+        from clauz3.runs import confine, netguard, sandbox
 
+        network = self.network
         try:
+            if self.confinement is not None and self.confinement.active:
+                confine.cover(self.data_dir, self.project)  # the control socket, keys, ledgers: out of sight
             rules = sandbox.build_rules(
                 abi=int(self.sandbox_abi or 1), workspace=self.project, scratch=self.scratch,
                 trusted_roots=self.c["trusted_roots"], import_roots=self.c["import_roots"],
                 extra_read=[*(self.c.get("extra_read") or ()), self.pinned.directory],
                 extra_write=self.c.get("extra_write") or (),
             )
-            sandbox.apply(rules, int(self.sandbox_abi or 1))
-        except (sandbox.SandboxError, OSError) as exc:
+            sandbox.apply(rules, int(self.sandbox_abi or 1), deny_tcp=network is not None and network.deny)
+            if network is not None and network.deny:
+                netguard.deny_sockets()
+        except (sandbox.SandboxError, netguard.NetGuardError, OSError) as exc:
             raise Stop("sandbox_failed", f"the sandbox could not be applied: {exc}") from None
 
 
@@ -527,6 +569,19 @@ def _import_decision_modules() -> None:
         pass
 
 
+def _confine(config: dict[str, Any]) -> Any:
+    """Issue 19 §3: read-only trusted code inside the workspace (runs/confine.py), when sandboxed at all."""
+    from clauz3.runs import confine, sandbox
+
+    try:
+        project, data = Path(config["project"]), Path(config["data_dir"])
+        if sandbox.probe(workspace=project, data_dir=data).mode != "landlock":
+            return None
+        return confine.enter(project, [str(p) for p in config.get("trusted_roots") or ()])
+    except Exception as exc:  # never fatal here: the request names the gap and the person decides
+        return confine.Confinement("unavailable", f"{type(exc).__name__}: {exc}"[:200])
+
+
 def main() -> int:
     raw = sys.stdin.buffer.read(MAX_CONFIG_BYTES + 1)
     if len(raw) > MAX_CONFIG_BYTES:
@@ -540,9 +595,12 @@ def main() -> int:
         return 2
     for fd in fds:  # LIFE-3: nothing the program or a trusted effect starts may inherit them
         os.set_inheritable(fd, False)
+    confinement = _confine(config)  # before the first thread: a user namespace needs a single thread
     threading.Thread(target=_watch_lifetime, args=(fds[2],), daemon=True, name="lifetime").start()
     progress = Progress(fds[0])
-    result = Worker(config, progress).run()
+    worker = Worker(config, progress)
+    worker.confinement = confinement
+    result = worker.run()
     try:
         sys.stdout.flush()
         sys.stderr.flush()

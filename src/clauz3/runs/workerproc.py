@@ -45,14 +45,35 @@ def worker_environment(scratch: Path, base: dict[str, str] | None = None,
         overrides["CLAUZ3_SANDBOX"] = "off"  # SBX: the person's choice, shown on the card as "unavailable"
     if data_dir is not None:
         overrides["CLAUZ3_HOME"] = str(data_dir)
-        from clauz3.stdlib.smtpconfig import password_variable
+    env = clean_environment(base, effects=True, overrides=overrides)
+    for name in list(env):
+        if _is_secret_setting(name, env[name]):
+            del env[name]  # handed over by worker_secrets instead
+    return env
 
-        # stdlib:smtp's password variable, named by the person's settings: the worker takes it out of
-        # its own environment before any program runs (smtpsend.preload).
-        name = password_variable(data_dir)
-        if name is not None and source.get(name):
-            overrides[name] = source[name]
-    return clean_environment(base, effects=True, overrides=overrides)
+
+PROXY_NAMES = ("HTTP_PROXY", "HTTPS_PROXY", "http_proxy", "https_proxy")
+
+
+def _is_secret_setting(name: str, value: str) -> bool:
+    """An effect setting that is a credential: the search API key, a proxy URL with a user name and password."""
+    return name == "CLAUZ3_SEARCH_API_KEY" or (name in PROXY_NAMES and "@" in value)
+
+
+def worker_secrets(data_dir: Path, base: dict[str, str] | None = None) -> dict[str, str]:
+    """Variables the worker needs but must not get in its environment block (issue 19 §3: any
+    same-user process reads it at /proc/<pid>/environ): stdlib:smtp's password variable, named by the
+    person's settings, the search API key and a proxy URL holding a password. They travel in the stdin
+    configuration; the worker sets them in ``os.environ`` only (where the effects read them), and
+    smtpsend.preload removes the password again before any program runs."""
+    from clauz3.stdlib.smtpconfig import password_variable
+
+    source = os.environ if base is None else base
+    found = {k: v for k, v in source.items() if _is_secret_setting(k, v)}
+    name = password_variable(data_dir)
+    if name is not None and source.get(name):
+        found[name] = source[name]
+    return found
 
 
 def start_worker(env: dict[str, str], cwd: Path, child_fds: list[int], spawner: Spawner | None

@@ -155,9 +155,25 @@ def is_protected(segs: list[str], protected: tuple[str, ...]) -> bool:
     return False
 
 
+INTERPRETER_DIRS = ("site-packages", "dist-packages")
+INTERPRETER_FILES = ("sitecustomize.py", "usercustomize.py")
+
+
+def is_interpreter_path(segs: list[str]) -> bool:
+    """Issue 19 §4: a file Python runs at start (``*.pth``, ``sitecustomize``/``usercustomize``) or
+    anything under a ``site-packages``/``dist-packages`` folder, wherever it is in the project."""
+    if not segs:
+        return False
+    last = segs[-1]
+    return last.endswith(".pth") or last in INTERPRETER_FILES or any(s in INTERPRETER_DIRS for s in segs)
+
+
 def check_mutable(segs: list[str], protected: tuple[str, ...], shown: str) -> None:
     if is_protected(segs, protected):
         raise FsError(f"protected path: {shown}")
+    if is_interpreter_path(segs):
+        raise FsError(f"protected path: {shown} is an interpreter path (Python runs *.pth files, site-packages "
+                      "and sitecustomize.py at start, before any sandbox)")
 
 
 def _umask() -> int:

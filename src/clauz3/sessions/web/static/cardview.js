@@ -102,6 +102,9 @@ export function details(r, p, run, open) {
   const limits = [];
   if (e.timeout_seconds) limits.push(line("Time limit", `${e.timeout_seconds} s`));
   limits.push(el("div", { class: e.sandbox === "unavailable" ? "warn" : "", text: `Sandbox: ${e.sandbox || "unknown"}${e.sandbox_detail ? ` (${e.sandbox_detail})` : ""}` }));
+  if (e.network) limits.push(el("div", { class: e.network.includes("cannot") ? "" : "warn", text: e.network }));
+  for (const gap of Array.isArray(e.gaps) ? e.gaps : []) limits.push(el("div", { class: "warn", text: String(gap) }));
+  if (e.automatic) limits.push(el("div", { class: "warn", text: String(e.automatic) }));
   if ((e.extra_read || []).length) limits.push(line("Extra read paths", e.extra_read.join(", ")));
   if ((e.extra_write || []).length) limits.push(line("Extra write paths", e.extra_write.join(", ")));
   limits.push(line("Target", e.target || r.target || "main"));

@@ -12,6 +12,9 @@ from clauz3.events import performs
 from clauz3.paths import has_no_parent_segments
 from clauz3.stdlib import smtpsend
 
+# Issue 19: these effects talk to servers, so a run that calls one keeps the network.
+CLAUZ3_NETWORK = True
+
 
 def plain_address(to: str) -> bool:
     """One address local@domain: exactly one "@", no space, comma, semicolon, angle bracket, quote or line break."""

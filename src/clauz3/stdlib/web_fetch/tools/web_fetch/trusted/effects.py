@@ -4,6 +4,9 @@ import clauz3
 from clauz3.paths import url_has_no_parent_segments
 from clauz3.stdlib import webfetch
 
+# Issue 19: these effects talk to servers, so a run that calls one keeps the network.
+CLAUZ3_NETWORK = True
+
 
 def plain_url(url: str) -> bool:
     """The WEB-1 URL rules a prover can read: http(s), ≤ 2,048 characters, no fragment, space, encoded slash or dot segment."""
