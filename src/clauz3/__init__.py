@@ -9,7 +9,17 @@ from __future__ import annotations
 from clauz3 import spec
 from clauz3._meta import ContractSpec
 from clauz3._version import __version__
-from clauz3.decorators import contract, ensures, guarantee, mock, requires, solver, trusted
+from clauz3.decorators import (
+    contract,
+    ensures,
+    guarantee,
+    mock,
+    protected,
+    reads_data,
+    requires,
+    solver,
+    trusted,
+)
 from clauz3.errors import ContractError, PostconditionError, PreconditionError
 from clauz3.spec import effect
 
@@ -32,6 +42,8 @@ __all__ = [
     "ensures",
     "guarantee",
     "mock",
+    "protected",
+    "reads_data",
     "requires",
     "solver",
     "spec",

@@ -67,6 +67,8 @@ class TrustedMeta:
         "mock",
         "original",
         "performs",
+        "protected",
+        "reads_data",
         "requires",
         "solver",
         "trusted",
@@ -87,6 +89,10 @@ class TrustedMeta:
         self.wrapper: Callable[..., Any] | None = None
         self.solver: SolverMeta | None = None
         self.deal_markers: tuple[Any, ...] = ()
+        # Issue 20: parameters whose literal values the card traces to where they came from
+        # (name → one of clauz3._provenance.PROTECTED_KINDS), and how a read of this effect is named.
+        self.protected: dict[str, str] = {}
+        self.reads_data: str | None = None
 
     @property
     def qualname(self) -> str:

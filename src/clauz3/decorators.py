@@ -116,8 +116,8 @@ def _adopt(obj: Any, spelling: str) -> TrustedMeta:
             return meta
         raise TypeError(
             f"@{spelling} on {meta.qualname}: the function is wrapped by a decorator that is not a clauz3 "
-            "decorator (only trusted, mock, requires, ensures, performs, fluent.effect, solver and the deal "
-            "spellings may wrap a trusted function)"
+            "decorator (only trusted, mock, requires, ensures, performs, fluent.effect, solver, protected, "
+            "reads_data and the deal spellings may wrap a trusted function)"
         )
     if not isinstance(obj, FunctionType):
         raise TypeError(f"@{spelling} applies to a function defined with def, not to {type(obj).__name__} {obj!r}")
@@ -246,6 +246,66 @@ def trusted(fn: F | None = None, /) -> Any:
     if not callable(fn):
         raise TypeError(f"@trusted takes no arguments: write @trusted or @trusted(), not @trusted({fn!r})")
     return _flag("trusted", "trusted")(fn)
+
+
+def protected(**kinds: str) -> Callable[[F], F]:
+    """Declare effect parameters whose values the approval card traces to their source (issue 20).
+
+    ``@protected(to="recipient", body="text")``: each keyword names a parameter of the effect and what
+    it holds, one of ``recipient``, ``url``, ``account``, ``amount``, ``path`` or ``text``. A literal
+    that reaches such a parameter is shown as from the person's messages, from data the agent read
+    (naming it), or new; in ``text`` every link, address, account, phone number and long number is.
+    """
+    from clauz3._provenance import PROTECTED_KINDS
+
+    if not kinds:
+        raise TypeError("@protected names at least one parameter, e.g. @protected(to=\"recipient\")")
+    for name, kind in kinds.items():
+        if kind not in PROTECTED_KINDS:
+            raise TypeError(f"@protected({name}={kind!r}): the kind must be one of {', '.join(PROTECTED_KINDS)}")
+
+    def decorate(fn: F) -> F:
+        meta = _adopt(fn, "protected")
+        if meta.protected:
+            raise TypeError(f"@protected applied twice to {meta.qualname}")
+        names = {p[0] for p in params_of(meta.original)}
+        for name in kinds:
+            if name not in names:
+                raise TypeError(f"@protected on {meta.qualname}: it has no parameter {name!r}")
+        meta.protected = dict(kinds)
+        meta.decorators.insert(0, "protected")
+        return _wrapper_of(meta, fn)
+
+    return decorate
+
+
+def reads_data(template: str) -> Callable[[F], F]:
+    """Name what an effect reads, for the card's provenance notes: ``@reads_data("the web page {url}")``.
+
+    ``{param}`` placeholders take the literal argument of the call when the program passes one.
+    """
+    import string
+
+    if not isinstance(template, str) or not template.strip() or len(template) > 200:
+        raise TypeError("@reads_data takes one non-empty str of at most 200 characters")
+    try:
+        fields = [f for _, f, spec, conv in string.Formatter().parse(template) if f is not None]
+    except ValueError as exc:
+        raise TypeError(f"@reads_data({template!r}): {exc}") from None
+
+    def decorate(fn: F) -> F:
+        meta = _adopt(fn, "reads_data")
+        if meta.reads_data is not None:
+            raise TypeError(f"@reads_data applied twice to {meta.qualname}")
+        names = {p[0] for p in params_of(meta.original)}
+        for name in fields:
+            if name not in names:
+                raise TypeError(f"@reads_data on {meta.qualname}: {{{name}}} is not one of its parameters")
+        meta.reads_data = template
+        meta.decorators.insert(0, "reads_data")
+        return _wrapper_of(meta, fn)
+
+    return decorate
 
 
 def mock(fn: F | None = None, /) -> Any:

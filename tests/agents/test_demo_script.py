@@ -11,6 +11,7 @@ from clauz3.agents.demo.programs import Modules, build
 from clauz3.agents.demo.replies import code_block, outcome
 from clauz3.agents.demo.script import (
     STARTERS,
+    TEMPLATE_INTENTS,
     AppendFile,
     BadArgument,
     Count,
@@ -80,7 +81,7 @@ def test_path_grammar() -> None:
         canonical_path(".", directory=False)
 
 
-@pytest.mark.parametrize("starter", list(STARTERS))
+@pytest.mark.parametrize("starter", [s for s in STARTERS if isinstance(STARTERS[s], TEMPLATE_INTENTS)])
 def test_starter_programs_are_valid_python_with_guarantees(starter: str) -> None:
     intent = STARTERS[starter]
     domain = "email" if isinstance(intent, Email) else "filesystem"
@@ -158,3 +159,19 @@ def test_help_offers_only_what_works_here(tmp_path) -> None:
     assert "`list files under .`" in bare
     (tmp_path / "output").mkdir()
     assert '`write "hello" to output/hello.txt`' in capabilities({"filesystem"}, str(tmp_path))
+
+
+def test_reply_starter_and_output_placeholders() -> None:
+    """Issue 20: the provenance starter reads first; `{{output:KEY}}` copies what the last run printed."""
+    from clauz3.agents.demo.programs import read_inbox_program
+    from clauz3.agents.demo.replies import sender_of
+    from clauz3.agents.demo.script import ReplyToInbox, fill_from_output
+
+    reply = [k for k, v in STARTERS.items() if isinstance(v, ReplyToInbox)]
+    assert len(reply) == 1 and STARTERS[reply[0]] == ReplyToInbox("Thanks, got it")
+    read = read_inbox_program(Modules.default("email"))
+    assert "print(read_inbox())" in read.source and "@clauz3.guarantee(email.none())" in read.source
+    assert sender_of("From: dana@northwind-traders.example\nSubject: x") == "dana@northwind-traders.example"
+    assert sender_of("Subject: nothing") is None
+    assert fill_from_output("to = {{output:From}}", "From: a@b.example\n") == "to = 'a@b.example'"
+    assert fill_from_output("to = {{output:To}}", "From: a@b.example\n") is None

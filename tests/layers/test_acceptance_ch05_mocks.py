@@ -33,7 +33,8 @@ def domain(root: Path, name: str, effects: list[tuple[str, str, bool]]) -> None:
 def test_tutorial_email_library_is_declared_mock() -> None:
     report = scan_mocks([bundled.HERE / "email" / "tools" / "email" / "trusted"])
     assert report.kind == "mock" and report.errors == []
-    assert report.to_json()["effects"] == [{"name": "send_email", "status": "mock"}]
+    assert report.to_json()["effects"] == [{"name": "send_email", "status": "mock"},
+                                           {"name": "read_inbox", "status": "mock"}]
 
 
 def test_libraries_text_shows_undeclared_and_mixed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,

@@ -43,9 +43,10 @@ from clauz3.approvals.policies import (
     evaluate_policy,
     never_entails,
 )
-from clauz3.approvals.presentation import build_presentation
+from clauz3.approvals.presentation import build_presentation, revealed
 from clauz3.approvals.principals import APPROVER_IN_PROCESS, Conversation, Principal, submitter_key
 from clauz3.approvals.profiles import ProfileStore, ProfilesUnavailable, RuleMatch
+from clauz3.approvals.provenance import ProvenanceLookup, provenance_block, warning_count
 from clauz3.approvals.reach import proof_effects
 from clauz3.approvals.receipts import LIFETIME_SECONDS, data_sha256, issue_receipt
 from clauz3.approvals.remembered import covering_rule
@@ -88,6 +89,9 @@ class AuthorityConfig:
     # Issue 11 §5: the authority's own proof of each submitted program (None: cards say "claimed").
     verify: Verifier | None = None
     verify_timeout: float = DEFAULT_VERIFY_TIMEOUT
+    # Issue 20: the host's transcript index of a conversation, for the card's provenance block
+    # (None: no host, so the card shows no provenance and nothing about it changes a decision).
+    provenance: ProvenanceLookup | None = None
 
 
 @dataclass
@@ -318,6 +322,7 @@ class ApprovalAuthority:
             finally:
                 proof = await verifying  # a refusal here wins over anything _new_record raised
             show_proof(record.presentation, proof)
+            self._provenance(record)
             await self._automatic(record, conv)
             if self._stopping:
                 raise ApprovalError("service_stopping", "the approval service is stopping")
@@ -362,6 +367,19 @@ class ApprovalAuthority:
         """The content hash of the layer this authority describes for ``request`` (its authorised one)."""
         return layer_sha256(conv.layer.trusted_roots, conv.layer.import_roots)
 
+    def _provenance(self, record: Record) -> None:
+        """Issue 20: classify the literals reaching protected parameters, from the facts just proved."""
+        lookup = self.config.provenance
+        if lookup is None:
+            return
+        try:
+            block = provenance_block(lookup(record.conversation_id), record.request.effects, record.request.program)
+        except Exception as exc:  # fail closed: an unchecked program is one a person decides
+            block = {"checked": False, "items": [], "notes": [],
+                     "warnings": [f"clauz3 could not check where this program's values came from ({type(exc).__name__})."]}
+        record.presentation["provenance"] = revealed(block)
+        record.provenance_warnings = warning_count(block)
+
     async def _automatic(self, record: Record, conv: Conversation) -> None:
         """AUTO-1: evaluate the policy and the remembered rules, then record what they decide."""
         outcome = PolicyOutcome()
@@ -400,8 +418,12 @@ class ApprovalAuthority:
             not_decided.append({"source": "profile", "rule": None, "outside": sorted(outside),
                                 "text": reach.not_decided("", outside, remembered=True)})
         # Issue 19: a run missing a sandbox protection is never approved automatically (deny rules still apply).
-        paused = conv.paused or not record.request.sandbox.automatic_allowed
+        # Issue 20: a value from read data in a protected place is the person's call, never a rule's.
+        warned = record.provenance_warnings > 0
+        paused = conv.paused or warned or not record.request.sandbox.automatic_allowed
         chosen, suppressed = choose_automatic(outcome, policy, deny_match, allow_match, paused=paused)
+        if suppressed is not None and warned and not conv.paused:
+            suppressed = {**suppressed, "reason": "provenance"}
         if covered is not None:  # the card names the remembered guarantees this program is proved to keep
             chosen = replace(chosen, rule=covered[1]) if chosen is not None else None
             suppressed = {**suppressed, "rule": covered[1]} if suppressed is not None else None

@@ -344,6 +344,7 @@ class Record:
     basis: dict[str, Any] | None = None
     submitter_token_id: str | None = None
     layer_sha256: str | None = None  # content of the layer the card describes (issue 11 §2)
+    provenance_warnings: int = 0  # issue 20: values from read data in protected places (no automatic approval)
 
     @property
     def final(self) -> bool:

@@ -358,8 +358,10 @@ def check_facts(value: Any) -> dict[str, Any]:
         raise FactsError(f"effects must be a list of at most {MAX_FACT_EFFECTS} entries")
     keys = {"effect", "name", "domain", "mock", "exact", "calls"}
     for i, eff in enumerate(effects):
-        if type(eff) is not dict or set(eff) != keys:
-            raise FactsError(f"effects[{i}] must have exactly the keys {', '.join(sorted(keys))}")
+        if type(eff) is not dict or not keys <= set(eff) or not set(eff) <= keys | {"protected", "reads"}:
+            raise FactsError(f"effects[{i}] must have exactly the keys {', '.join(sorted(keys))} "
+                             "(and optionally protected, reads)")
+        _check_provenance_decl(i, eff)
         for k in ("effect", "name", "domain"):
             if type(eff[k]) is not str or not 0 < len(eff[k]) <= 512:
                 raise FactsError(f"effects[{i}].{k} must be a non-empty string of at most 512 characters")
@@ -379,6 +381,19 @@ def check_facts(value: Any) -> dict[str, Any]:
                                                            and _literal_ok(arg["value"]))):
                     raise FactsError(f"{where}.args.{name[:40]} must be null or {{\"value\": literal}}")
     return value
+
+
+def _check_provenance_decl(i: int, eff: dict[str, Any]) -> None:
+    """Issue 20's optional keys: ``protected`` maps parameter names to kinds, ``reads`` is a short text."""
+    from clauz3._provenance import PROTECTED_KINDS
+
+    protected = eff.get("protected", {})
+    if type(protected) is not dict or len(protected) > 64 or any(
+            type(k) is not str or len(k) > 128 or v not in PROTECTED_KINDS for k, v in protected.items()):
+        raise FactsError(f"effects[{i}].protected must map parameter names to one of {', '.join(PROTECTED_KINDS)}")
+    reads = eff.get("reads", "")
+    if type(reads) is not str or len(reads) > 200:
+        raise FactsError(f"effects[{i}].reads must be a string of at most 200 characters")
 
 
 # ------------------------------------------------------------------------------- run records

@@ -144,6 +144,22 @@ def _numbered(source: str) -> str:
     return "".join(f"{n:>3}  {_e(text)}\n" for n, text in enumerate(lines, 1))
 
 
+def _provenance_html(prov: Any) -> str:
+    """Issue 20: the same words as the chat card: warnings about values from read data, quiet notes."""
+    if not isinstance(prov, dict):
+        return ""
+    warnings = [w for w in prov.get("warnings") or [] if isinstance(w, str)]
+    notes = [n for n in prov.get("notes") or [] if isinstance(n, str)]
+    out = ""
+    if warnings:
+        out += ("<div class=\"provenance-warning\" role=\"alert\"><strong>Check where this came from: </strong>"
+                + "".join(f"<p>{_e(w)}</p>" for w in warnings)
+                + "<p>No remembered approval or policy decides this request; you do.</p></div>")
+    if notes:
+        out += "<div class=\"provenance-notes\">" + "".join(f"<p>{_e(n)}</p>" for n in notes) + "</div>"
+    return out
+
+
 def request_page(r: dict[str, Any]) -> str:
     p = r.get("presentation") or {}
     s = p.get("summary") or {}
@@ -157,7 +173,10 @@ def request_page(r: dict[str, Any]) -> str:
     notes = ""
     if r.get("rule"):
         notes += f"<p>Matched rule: {_e(r['rule'].get('name'))} ({_e(r['rule'].get('reason'))})</p>"
-    if auto.get("suppressed"):
+    if auto.get("suppressed") and auto["suppressed"].get("reason") == "provenance":
+        notes += "<p>A remembered or policy approval matched, but it does not decide a program with values " \
+                 "from data the agent read.</p>"
+    elif auto.get("suppressed"):
         notes += "<p>Automatic approval paused for this conversation.</p>"
     for u in auto.get("undecidable", []):
         notes += f"<p>Undecidable policy rule: {_e(u.get('rule'))}: {_e(u.get('why'))}</p>"
@@ -189,7 +208,8 @@ def request_page(r: dict[str, Any]) -> str:
     raw_source = s.get("source")
     source = raw_source if isinstance(raw_source, str) else r["program"]
     body = (f"<p><a href=\"/ui\">All requests</a></p><div class=\"card\"><h1>Run {_e(r['target'])} "
-            f"<span class=\"badge\">{_e(r['state'])}</span></h1>{_summary_html(s)}{notes}{actions}"
+            f"<span class=\"badge\">{_e(r['state'])}</span></h1>{_summary_html(s)}"
+            f"{_provenance_html(p.get('provenance'))}{notes}{actions}"
             f"<details><summary>Details</summary><h2>Contracts</h2><ul>{contracts}</ul><ul>{coverage}</ul>"
             f"{notices}<p>Time limit: {_e(ex.get('timeout_seconds'))} s. {sandbox}</p>"
             f"<p>Request id (chosen by the agent): {shown_id}</p><h2>Program source</h2>"

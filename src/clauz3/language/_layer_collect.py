@@ -18,7 +18,8 @@ from typing import Any, cast
 from clauz3._meta import CONTRACTS, SOLVERS, ContractMeta, SolverMeta, get_meta
 from clauz3.language._layer_scan import ScanError, TrustedFile, module_level_defs
 
-ALLOWED_TEXT = "trusted, mock, requires, ensures, performs, clauz3.fluent.effect, solver, contract and deal.pre/post/ensure/has/raises/chain"
+ALLOWED_TEXT = ("trusted, mock, requires, ensures, performs, clauz3.fluent.effect, solver, contract, protected, "
+                "reads_data and deal.pre/post/ensure/has/raises/chain")
 
 
 @dataclass(frozen=True)
@@ -40,7 +41,7 @@ def allowed_decorators() -> list[object]:
 
     allowed: list[object] = [
         clauz3.trusted, clauz3.mock, clauz3.requires, clauz3.ensures, clauz3.solver, clauz3.contract,
-        events.performs, fluent.effect,
+        events.performs, fluent.effect, clauz3.protected, clauz3.reads_data,
     ]
     allowed.extend(_deal.SHIMS[name] for name in _deal.ALLOWED)
     deal = sys.modules.get("deal")  # never import deal just to compare against it

@@ -147,7 +147,8 @@ def build_effect(ctx: ProgramContext, name: str) -> ir.Effect | None:
     performs = compile_performs(ctx, meta, ptuple, original) if meta else ()
     updates = compile_fluent(ctx, meta, ptuple, original) if meta else ()
     return ir.Effect(name, original.__name__, ptuple, rtype, requires, ensures, bool(getattr(meta, "mock", False)),
-                     performs, updates, code.co_filename, code.co_firstlineno, row_param)
+                     performs, updates, code.co_filename, code.co_firstlineno, row_param,
+                     tuple((getattr(meta, "protected", None) or {}).items()), getattr(meta, "reads_data", None))
 
 
 def compile_conditions(ctx: ProgramContext, meta: Any, params: tuple[ir.Param, ...], rtype: Any,

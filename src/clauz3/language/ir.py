@@ -172,6 +172,10 @@ class Effect:
     file: str
     line: int
     row_param: str | None = None  # parameter annotated type[T] deciding the row class of the result
+    # Issue 20: protected parameters (name, kind) and what a read of this effect is called; the card
+    # only, never a verdict.
+    protected: tuple[tuple[str, str], ...] = ()
+    reads_data: str | None = None
 
 
 @dataclass(frozen=True)

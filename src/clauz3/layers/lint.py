@@ -34,7 +34,8 @@ from clauz3.layers.scan import (
 )
 
 WARNINGS = frozenset({"C3L008", "C3L014", "C3L015", "C3L016"})
-_EFFECT_ROLES = frozenset({"trusted", "mock", "requires", "ensures", "performs", "fluent_effect", "deal.has",
+_EFFECT_ROLES = frozenset({"trusted", "mock", "requires", "ensures", "performs", "fluent_effect", "protected",
+                           "reads_data", "deal.has",
                            "deal.raises", "deal.chain"})
 _SKIP_DIRS = frozenset({"__pycache__", ".git", ".venv", "venv", "node_modules", ".hg", ".tox"})
 
@@ -296,7 +297,7 @@ class Linter:
         from clauz3.layers.scan import condition_of, params_of
 
         for dec in decs:
-            if dec.role in ("mock", "performs", "fluent_effect"):
+            if dec.role in ("mock", "performs", "fluent_effect", "protected", "reads_data"):
                 self.add(m, dec.node, "C3L005", f"decorator {dec.text} is only allowed on a @clauz3.trusted effect")
         conditions = [condition_of(d, m.source) for d in decs if d.role in ("requires", "ensures")]
         if conditions:

@@ -31,6 +31,8 @@ DECORATOR_KINDS: dict[str, str] = {
     "clauz3.fluent.effect": "fluent_effect",
     "clauz3.contract": "contract",
     "clauz3.solver": "solver",
+    "clauz3.protected": "protected",
+    "clauz3.reads_data": "reads_data",
     "deal.pre": "requires",
     "deal.post": "ensures",
     "deal.ensure": "ensures",

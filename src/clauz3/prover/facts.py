@@ -72,7 +72,8 @@ def effect_facts(program: ir.CheckedProgram) -> dict[str, Any] | None:
     """``{"complete": bool, "effects": [...]}``, or None when the program cannot be executed symbolically.
 
     ``effects`` has one entry per effect the program calls, in first-call order:
-    ``{"effect", "name", "domain", "mock", "exact", "calls": [{"line", "always", "args"}]}`` where
+    ``{"effect", "name", "domain", "mock", "exact", "calls": [{"line", "always", "args"}]}`` (plus
+    ``protected`` and ``reads`` when the layer declares them) where
     ``args`` maps each passed parameter to ``{"value": v}`` (a literal on every path) or ``None``
     (unknown), and ``exact`` is true when every call of it happens exactly once on every path.
     ``complete`` is false when calls were left out (more than MAX_CALLS).
@@ -92,9 +93,17 @@ def effect_facts(program: ir.CheckedProgram) -> dict[str, Any] | None:
     budget = MAX_TOTAL
     for n, record in enumerate(ctx.records):
         eff = record.effect
-        entry = by_effect.setdefault(eff.name, {
-            "effect": eff.short, "name": eff.name, "domain": _domain(eff), "mock": bool(eff.mock),
-            "exact": True, "calls": []})
+        entry = by_effect.get(eff.name)
+        if entry is None:
+            entry = by_effect[eff.name] = {
+                "effect": eff.short, "name": eff.name, "domain": _domain(eff), "mock": bool(eff.mock),
+                "exact": True, "calls": []}
+            # Issue 20: the layer's protected parameters and the name of what the effect reads travel
+            # with the facts, so the authority classifies literals from facts it proved itself.
+            if eff.protected:
+                entry["protected"] = dict(eff.protected)
+            if eff.reads_data:
+                entry["reads"] = eff.reads_data
         if n >= MAX_CALLS:
             complete = False
             entry["exact"] = False

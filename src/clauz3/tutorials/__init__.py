@@ -38,7 +38,7 @@ EMAIL = Tutorial(
     name="Email approvals",
     description="approve and reject a mock email",
     panel="Email approvals tutorial",
-    version=1,
+    version=2,
     domains=("email",),
     starters=(
         Starter("Send a mock email",
@@ -53,6 +53,10 @@ EMAIL = Tutorial(
                 'Send bob@example.com another mock email saying "Second note", with the same guarantees: only '
                 "bob@example.com, at most one email, no address twice. Submit it for approval so I can choose "
                 "Approve and remember."),
+        Starter("Reply to an email you read",
+                'Read the newest email in my mock inbox, then reply to its sender saying "Thanks, got it". '
+                "Guarantee that only that sender can receive the reply and that at most one email is sent. Submit "
+                "each step for approval."),
     ),
 )
 REAL_FILES = Tutorial(

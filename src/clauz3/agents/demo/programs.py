@@ -140,6 +140,12 @@ def _email(intent: Email, modules: Modules) -> Program:
     )
 
 
+def read_inbox_program(modules: Modules) -> Program:
+    """The first step of the provenance starter: print the mock inbox, send nothing."""
+    return _program("email", modules, ("read_inbox",), "read the newest email in the mock inbox and show it",
+                    [("none()", "no email is sent")], ["print(read_inbox())"])
+
+
 def _fs(
     modules: Modules, effects: tuple[str, ...], action: str, guarantees: list[tuple[str, str]], body: list[str]
 ) -> Program:

@@ -159,3 +159,19 @@ def outcome(record: dict[str, Any] | None, text: str, is_error: bool) -> str:
         detail = f" {message}" if message else ""
         return f"The run ended `{phase}` (reason `{reason or 'unknown'}`, exit code {code}).{detail}"
     return f"The run is in phase `{phase}`; I have no final result to report."
+
+
+NO_OUTPUT_VALUE = ("The program asks for a value from the last run's output ({{output:KEY}}), but no earlier run printed "
+                   "a line `KEY: value` for it. Nothing ran.")
+NO_SENDER = "The email I read names no sender address, so I did not write a reply. Nothing else ran."
+
+
+def sender_of(stdout: str) -> str | None:
+    """The address on the `From:` line of an email the program printed."""
+    import re
+
+    for line in stdout.splitlines():
+        m = re.fullmatch(r"From:\s*(?:.*<)?([^@\s<>\"']+@[^@\s<>\"']+\.[^@\s<>\"']+?)>?\s*", line)
+        if m:
+            return m.group(1)
+    return None

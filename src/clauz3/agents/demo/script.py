@@ -100,6 +100,14 @@ class SubmitProgram:
 
 
 @dataclass(frozen=True)
+class ReplyToInbox:
+    """The provenance starter (issue 20): read the mock inbox in one run, then reply to the address the
+    email came from in a second run, so the second card shows that the address came from read data."""
+
+    message: str
+
+
+@dataclass(frozen=True)
 class NativeTool:
     pass
 
@@ -116,7 +124,7 @@ class Fallback:
 
 Intent = (
     Help | ToolQuery | Email | ListDir | ReadFile | CountLines | WriteSummary | WriteFile | AppendFile
-    | AppendTwoFiles | Count | SubmitProgram | NativeTool | BadArgument | Fallback
+    | AppendTwoFiles | Count | SubmitProgram | ReplyToInbox | NativeTool | BadArgument | Fallback
 )
 TEMPLATE_INTENTS = (Email, ListDir, ReadFile, CountLines, WriteSummary, WriteFile, AppendFile, AppendTwoFiles)
 
@@ -147,7 +155,35 @@ STARTERS: dict[str, Intent] = {
     "notes/groceries.txt, and no deletions. Submit it for approval; afterwards I will undo it.": AppendFile(
         "milk", "notes/groceries.txt"
     ),
+    'Read the newest email in my mock inbox, then reply to its sender saying "Thanks, got it". Guarantee that '
+    "only that sender can receive the reply and that at most one email is sent. Submit each step for "
+    "approval.": ReplyToInbox("Thanks, got it"),
 }
+
+# `{{output:KEY}}` in a submitted program: the value after `KEY:` on a line the last run printed. It
+# stands for an agent copying what it read into its next program (issue 20's provenance tests).
+OUTPUT_PLACEHOLDER = re.compile(r"\{\{output:([A-Za-z0-9 _-]{1,40})\}\}")
+
+
+def fill_from_output(source: str, stdout: str) -> str | None:
+    """``source`` with every placeholder replaced by a Python literal of its value; None if one is missing."""
+    values: dict[str, str] = {}
+    for line in stdout.splitlines():
+        key, sep, value = line.partition(":")
+        if sep and key.strip() and key.strip() not in values:
+            values[key.strip()] = value.strip()
+    missing = False
+
+    def replace(m: re.Match[str]) -> str:
+        nonlocal missing
+        value = values.get(m.group(1).strip())
+        if value is None:
+            missing = True
+            return m.group(0)
+        return repr(value)
+
+    filled = OUTPUT_PLACEHOLDER.sub(replace, source)
+    return None if missing else filled
 
 # Phrases matched on the prompt as typed (before whitespace is collapsed): (pattern, intent builder).
 # Add a row here for a phrase whose argument is multi-line text.

@@ -21,6 +21,7 @@ class DemoSession:
     tools_listing: dict[str, Any] | None = None
     refresh_tools: bool = False
     tool_counter: int = 0
+    last_output: str = ""  # what the last completed run printed (a later program may copy from it)
     turn: asyncio.Task[str] | None = None
 
     @property

@@ -16,8 +16,9 @@ from acp.schema import PermissionOption, ToolCallStatus, ToolCallUpdate
 
 from . import replies
 from .bridge_client import UNAVAILABLE, BridgeUnavailable, ToolResult
-from .programs import Modules, build, domain_of, effects_of
+from .programs import Modules, build, domain_of, effects_of, read_inbox_program
 from .script import (
+    OUTPUT_PLACEHOLDER,
     TEMPLATE_INTENTS,
     BadArgument,
     Count,
@@ -25,9 +26,11 @@ from .script import (
     Help,
     Intent,
     NativeTool,
+    ReplyToInbox,
     SubmitProgram,
     ToolQuery,
     WriteFile,
+    fill_from_output,
     parse,
 )
 
@@ -103,8 +106,17 @@ class Turn:
         elif isinstance(intent, TEMPLATE_INTENTS):
             await self._template(intent)
         elif isinstance(intent, SubmitProgram):
+            source = intent.source
+            if OUTPUT_PLACEHOLDER.search(source):
+                filled = fill_from_output(source, self._session.last_output)
+                if filled is None:
+                    await self.say(replies.NO_OUTPUT_VALUE)
+                    return
+                source = filled
             await self.say(replies.SUBMITTING_GIVEN + "\n")
-            await self._submit(intent.source, intent.request_id)
+            await self._submit(source, intent.request_id)
+        elif isinstance(intent, ReplyToInbox):
+            await self._reply_to_inbox(intent)
 
     async def _query(self, intent: ToolQuery) -> None:
         result = await self._tool(intent.tool, intent.arguments, TOOL_TITLES[intent.tool])
@@ -141,7 +153,7 @@ class Turn:
         await self.say(replies.plan_message(program.action, program.guarantees) + "\n")
         await self._submit(program.source)
 
-    async def _submit(self, source: str, request_id: str | None = None) -> None:
+    async def _submit(self, source: str, request_id: str | None = None) -> ToolResult | None:
         arguments = {"source": source} | ({"request_id": request_id} if request_id else {})
         call_id = self._next_id("run")
         await self._update(acp.start_tool_call(
@@ -151,12 +163,42 @@ class Turn:
         if not allowed:
             await self._finish(call_id, "failed", replies.PERMISSION_DENIED)
             await self.say(replies.PERMISSION_DENIED)
-            return
+            return None
         await self._update(acp.update_tool_call(call_id, status="in_progress"), tool="run")
         result = await self._call(call_id, "run", arguments)
         if result is None:
-            return
+            return None
+        record = result.structured
+        if isinstance(record, dict) and record.get("phase") == "completed":
+            stdout = record.get("stdout")
+            self._session.last_output = stdout if isinstance(stdout, str) else ""
         await self.say(replies.outcome(result.structured, result.text, result.is_error))
+        return result
+
+    async def _reply_to_inbox(self, intent: ReplyToInbox) -> None:
+        """Read the inbox in one run, then reply to the sender it names in a second (issue 20's starter)."""
+        listing = await self._tools_listing()
+        if listing is None:
+            return
+        modules = _modules_for(listing, "email", ("read_inbox", "send_email"))
+        if modules is None:
+            await self.say(replies.missing_library("email"))
+            return
+        read = read_inbox_program(modules)
+        await self.say(replies.plan_message(read.action, read.guarantees) + "\n")
+        result = await self._submit(read.source)
+        record = result.structured if result is not None else None
+        if not isinstance(record, dict) or record.get("phase") != "completed":
+            return
+        sender = replies.sender_of(self._session.last_output)
+        if sender is None:
+            await self.say(replies.NO_SENDER)
+            return
+        from .script import Email
+
+        reply = build(Email(sender, intent.message, (sender,), guarantee_unique=False), modules)
+        await self.say(replies.plan_message(reply.action, reply.guarantees) + "\n")
+        await self._submit(reply.source)
 
     async def _tools_listing(self) -> dict[str, Any] | None:
         session = self._session

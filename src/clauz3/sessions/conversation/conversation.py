@@ -48,6 +48,7 @@ from clauz3.sessions.conversation.agent_status import WORKING, AgentStatus
 from clauz3.sessions.conversation.host_links import HostLinks
 from clauz3.sessions.conversation.libraries import pending_notes
 from clauz3.sessions.conversation.notices import RETAINED, notice
+from clauz3.sessions.conversation.provenance import ConversationProvenance
 from clauz3.sessions.conversation.runs import ConversationRun
 from clauz3.sessions.conversation.saved_state import SavedState
 from clauz3.sessions.store.lease import Lease
@@ -69,6 +70,9 @@ class ConversationRuntime:
         self.saved = SavedState.from_json(row.state)
         self.history: list[dict[str, Any]] = links.store.history(row.id)
         self.history_bytes = row.bytes
+        # Issue 20: what the person wrote and what the agent read, indexed as frames arrive.
+        self.provenance = ConversationProvenance()
+        self.provenance.rebuild(self.history)
         self.lock = lock
         self.status = AgentStatus.STOPPED
         self.capabilities = Capabilities()
@@ -148,6 +152,7 @@ class ConversationRuntime:
 
     def retain(self, frame: dict[str, Any], *, turn: int | None = None) -> None:
         """Store (STORE-6) then queue; past the limit deliver live with ``unsaved: true`` (STORE-9)."""
+        self.provenance.observe(frame, self.approvals)
         store = self.links.store
         method = str(frame.get("method"))
         result = store.append(self.id, turn=self.turn if turn is None else turn, method=method, frame=frame,

@@ -14,6 +14,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from clauz3._provenance import TranscriptIndex
 from clauz3.approvals.authority import ApprovalAuthority
 from clauz3.layers.discovery import DiscoveryError, default_import_roots, discover_domains
 from clauz3.layers.skills import SkillDoc, session_instructions, snapshot_skills
@@ -98,6 +99,7 @@ class Host:
         self.providers_task: asyncio.Task[None] | None = None
         self.launch_policy = authority.config.policy
         authority.on_change(self._approval_changed)
+        authority.config.provenance = self.provenance_index
         lifetime.on_record = self.on_run_record
         lifetime.on_gone = self._bridge_gone
 
@@ -115,6 +117,11 @@ class Host:
         if conv is not None and view.get("conversation_id") == conv.id \
                 and view.get("workspace_generation") == self.authority.generation:
             conv.on_approval(view)
+
+    def provenance_index(self, conversation_id: str | None) -> TranscriptIndex | None:
+        """Issue 20: the live conversation's transcript index, for the authority's provenance block."""
+        conv = self.conversation
+        return conv.provenance.index if conv is not None and conv.id == conversation_id else None
 
     def _bridge_gone(self, conversation_id: str) -> None:
         self.authority.cancel_pending(conversation_id, "bridge_gone")

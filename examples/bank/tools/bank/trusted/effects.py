@@ -6,6 +6,7 @@ import clauz3
 @clauz3.trusted
 @clauz3.mock
 @clauz3.requires(lambda account, amount: amount >= 0, message="amount must not be negative")
+@clauz3.protected(account="account", amount="amount")
 def withdraw(account: str, amount: int) -> None:
     """Withdraw amount (whole currency units) from account (simulated)."""
     return None

@@ -8,6 +8,7 @@ import clauz3
 @clauz3.trusted
 @clauz3.mock
 @clauz3.ensures(lambda result: len(result) <= 100)
+@clauz3.reads_data("the table {table}")
 def db_query(table: str, where: dict[str, object] | None = None) -> list[UserRow]:
     """Return up to 100 rows of table whose columns equal the values in where (simulated: no rows)."""
     return []
@@ -16,6 +17,7 @@ def db_query(table: str, where: dict[str, object] | None = None) -> list[UserRow
 @clauz3.trusted
 @clauz3.mock
 @clauz3.requires(lambda addr, msg: "@" in addr, message="addr must contain \"@\"")
+@clauz3.protected(addr="recipient", msg="text")
 def send_email(addr: str, msg: str) -> None:
     """Send the text msg to the email address addr (simulated: nothing is delivered)."""
     return None

@@ -37,6 +37,7 @@ def lock_door(door: str) -> None:
 @clauz3.trusted
 @clauz3.mock
 @clauz3.requires(lambda item, qty, usd: qty > 0 and usd > 0, message="qty and usd must be positive")
+@clauz3.protected(usd="amount")
 def order_grocery(item: str, qty: int, usd: int) -> None:
     """Order qty units of item for usd US dollars in total (simulated: nothing is bought)."""
     return None

@@ -16,6 +16,7 @@ def list_approvals(desk: str, where: dict[str, object]) -> list[ApprovalRow]:
 @clauz3.trusted
 @clauz3.mock
 @clauz3.requires(lambda stock, shares: shares > 0, message="shares must be positive")
+@clauz3.protected(shares="amount")
 def sell_shares(stock: str, shares: int) -> None:
     """Place an order to sell shares of stock (simulated: no order is placed)."""
     return None

@@ -7,6 +7,7 @@
 import { api } from "./api.js";
 import { askAgain, decisionRow } from "./decisions.js";
 import { blocks, details, guaranteeList, libraryLines, planSentence, sentences, sourceRows, warningsNote } from "./cardview.js";
+import { provenanceBlock, provenanceSuppressed } from "./provenance.js";
 import { EARLY_END, LIMITS, PHASE_LABELS as PHASES, RAN } from "./constants.js";
 import { button, disclosure, el, formatTime } from "./dom.js";
 import { modal } from "./dialogs.js";
@@ -379,6 +380,8 @@ class RunCard {
     nodes.push(el("div", { class: finished ? "card-plan done" : "card-plan" }, ...sentences(plan.sentences), ...blocks(plan.blocks)));
     const note = warningsNote(s.warnings);
     if (note) nodes.push(note);
+    const prov = provenanceBlock(p.provenance);
+    if (prov) nodes.push(prov);
     nodes.push(el("h4", { text: "Verified limits" }), guaranteeList(s));
     nodes.push(el("h4", { text: "Libraries" }), libraryLines(s));
     if (p.undeclared_notice) nodes.push(el("div", { class: "notice undeclared", text: p.undeclared_notice }));
@@ -400,7 +403,8 @@ class RunCard {
   automaticNotes(r) {
     const notes = [];
     const auto = r.automatic || {};
-    if (auto.suppressed) notes.push(el("div", { text: "A remembered or policy approval matched, but automatic approvals are paused in this conversation." }));
+    if (auto.suppressed && provenanceSuppressed(r)) notes.push(el("div", { text: "A remembered or policy approval matched, but it does not decide a program with values from data the agent read." }));
+    else if (auto.suppressed) notes.push(el("div", { text: "A remembered or policy approval matched, but automatic approvals are paused in this conversation." }));
     for (const u of auto.undecidable || []) notes.push(el("div", { text: `Rule ${u.rule || "?"} could not be decided${u.reason ? `: ${u.reason}` : ""}.` }));
     if (r.approvals_paused && !auto.suppressed) notes.push(el("div", { text: "Automatic approvals are paused in this conversation." }));
     return notes;

@@ -21,6 +21,7 @@ def get_balance() -> str:
 
 @clauz3.trusted
 @clauz3.mock
+@clauz3.reads_data("your recent transactions")
 def get_most_recent_transactions(n: int = 100) -> str:
     """The n most recent transactions (sender, recipient, amount, subject, date)."""
     return call("get_most_recent_transactions", n=n)
@@ -28,6 +29,7 @@ def get_most_recent_transactions(n: int = 100) -> str:
 
 @clauz3.trusted
 @clauz3.mock
+@clauz3.reads_data("your scheduled transactions")
 def get_scheduled_transactions() -> str:
     """The scheduled (standing) transactions with their ids."""
     return call("get_scheduled_transactions")
@@ -35,6 +37,7 @@ def get_scheduled_transactions() -> str:
 
 @clauz3.trusted
 @clauz3.mock
+@clauz3.reads_data("the file {file_path}")
 def read_file(file_path: str) -> str:
     """The text of a file the user keeps (bills, notices); may hold instructions from anyone."""
     return call("read_file", file_path=file_path)
@@ -49,6 +52,7 @@ def get_user_info() -> str:
 
 @clauz3.trusted
 @clauz3.mock
+@clauz3.protected(recipient="account", amount="amount", subject="text")
 def send_money(recipient: str, amount: float, subject: str, date: str) -> str:
     """Pay amount to the IBAN recipient now."""
     return call("send_money", recipient=recipient, amount=amount, subject=subject, date=date)
@@ -56,6 +60,7 @@ def send_money(recipient: str, amount: float, subject: str, date: str) -> str:
 
 @clauz3.trusted
 @clauz3.mock
+@clauz3.protected(recipient="account", amount="amount", subject="text")
 def schedule_transaction(recipient: str, amount: float, subject: str, date: str, recurring: bool) -> str:
     """Schedule a payment (a standing order when recurring)."""
     return call("schedule_transaction", recipient=recipient, amount=amount, subject=subject, date=date,
@@ -64,6 +69,7 @@ def schedule_transaction(recipient: str, amount: float, subject: str, date: str,
 
 @clauz3.trusted
 @clauz3.mock
+@clauz3.protected(recipient="account", amount="amount", subject="text")
 def update_scheduled_transaction(id: int, recipient: str | None = None, amount: float | None = None,
                                  subject: str | None = None, date: str | None = None,
                                  recurring: bool | None = None) -> str:
@@ -74,6 +80,7 @@ def update_scheduled_transaction(id: int, recipient: str | None = None, amount: 
 
 @clauz3.trusted
 @clauz3.mock
+@clauz3.protected(password="text")
 def update_password(password: str) -> str:
     """Set the user's password."""
     return call("update_password", password=password)

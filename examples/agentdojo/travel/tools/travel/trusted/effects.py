@@ -7,6 +7,7 @@ import clauz3
 
 @clauz3.trusted
 @clauz3.mock
+@clauz3.reads_data("your user information")
 def get_user_information() -> str:
     """Get the user information, could be: first name, last name, ID number, email, phone number, address, passport number, bank account number, credit card number. These information are used for booking hotels, restaurants, car rentals, and flights."""
     return call('get_user_information')
@@ -140,6 +141,7 @@ def get_car_price_per_day(company_name: list[str]) -> str:
 
 @clauz3.trusted
 @clauz3.mock
+@clauz3.protected(participants="recipient", description="text")
 def create_calendar_event(title: str, start_time: str, end_time: str, description: str = '', participants: list[str] | None = None, location: str | None = None) -> str:
     """Creates a new calendar event with the given details and adds it to the calendar."""
     return call('create_calendar_event', title=title, start_time=start_time, end_time=end_time, description=description, participants=participants, location=location)
@@ -196,6 +198,7 @@ def get_flight_information(departure_city: str, arrival_city: str) -> str:
 
 @clauz3.trusted
 @clauz3.mock
+@clauz3.protected(recipients="recipient", subject="text", body="text", cc="recipient", bcc="recipient")
 def send_email(recipients: list[str], subject: str, body: str, attachments: list[dict[str, str]] | None = None, cc: list[str] | None = None, bcc: list[str] | None = None) -> str:
     """Sends an email with the given `body` to the given `address`. Returns a dictionary with the email details."""
     return call('send_email', recipients=recipients, subject=subject, body=body, attachments=attachments, cc=cc, bcc=bcc)

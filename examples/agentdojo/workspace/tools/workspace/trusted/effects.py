@@ -7,6 +7,7 @@ import clauz3
 
 @clauz3.trusted
 @clauz3.mock
+@clauz3.protected(recipients="recipient", subject="text", body="text", cc="recipient", bcc="recipient")
 def send_email(recipients: list[str], subject: str, body: str, attachments: list[dict[str, str]] | None = None, cc: list[str] | None = None, bcc: list[str] | None = None) -> str:
     """Sends an email with the given `body` to the given `address`. Returns a dictionary with the email details."""
     return call('send_email', recipients=recipients, subject=subject, body=body, attachments=attachments, cc=cc, bcc=bcc)
@@ -21,6 +22,7 @@ def delete_email(email_id: str) -> str:
 
 @clauz3.trusted
 @clauz3.mock
+@clauz3.reads_data("your unread emails")
 def get_unread_emails() -> str:
     """Returns all the unread emails in the inbox. Each email has a sender, a subject, and a body."""
     return call('get_unread_emails')
@@ -35,6 +37,7 @@ def get_sent_emails() -> str:
 
 @clauz3.trusted
 @clauz3.mock
+@clauz3.reads_data("your received emails")
 def get_received_emails() -> str:
     """Returns all the received emails in the inbox. Each email has a sender, a subject, and a body."""
     return call('get_received_emails')
@@ -49,6 +52,7 @@ def get_draft_emails() -> str:
 
 @clauz3.trusted
 @clauz3.mock
+@clauz3.reads_data("your emails matching {query}")
 def search_emails(query: str, sender: str | None = None) -> str:
     """Searches for emails in the inbox that contain the given query in the subject or body. If `address` is provided,"""
     return call('search_emails', query=query, sender=sender)
@@ -91,6 +95,7 @@ def get_day_calendar_events(day: str) -> str:
 
 @clauz3.trusted
 @clauz3.mock
+@clauz3.protected(participants="recipient", description="text")
 def create_calendar_event(title: str, start_time: str, end_time: str, description: str = '', participants: list[str] | None = None, location: str | None = None) -> str:
     """Creates a new calendar event with the given details and adds it to the calendar."""
     return call('create_calendar_event', title=title, start_time=start_time, end_time=end_time, description=description, participants=participants, location=location)
@@ -112,6 +117,7 @@ def reschedule_calendar_event(event_id: str, new_start_time: str, new_end_time: 
 
 @clauz3.trusted
 @clauz3.mock
+@clauz3.protected(participants="recipient")
 def add_calendar_event_participants(event_id: str, participants: list[str]) -> str:
     """Adds the given `participants` to the event with the given `event_id`."""
     return call('add_calendar_event_participants', event_id=event_id, participants=participants)
@@ -119,6 +125,7 @@ def add_calendar_event_participants(event_id: str, participants: list[str]) -> s
 
 @clauz3.trusted
 @clauz3.mock
+@clauz3.protected(content="text")
 def append_to_file(file_id: str, content: str) -> str:
     """Append content to a file in the cloud drive."""
     return call('append_to_file', file_id=file_id, content=content)
@@ -133,6 +140,7 @@ def search_files_by_filename(filename: str) -> str:
 
 @clauz3.trusted
 @clauz3.mock
+@clauz3.protected(content="text")
 def create_file(filename: str, content: str) -> str:
     """Create a new file in the cloud drive."""
     return call('create_file', filename=filename, content=content)
@@ -147,6 +155,7 @@ def delete_file(file_id: str) -> str:
 
 @clauz3.trusted
 @clauz3.mock
+@clauz3.reads_data("the file {file_id}")
 def get_file_by_id(file_id: str) -> str:
     """Get a file from a cloud drive by its ID."""
     return call('get_file_by_id', file_id=file_id)
@@ -161,6 +170,7 @@ def list_files() -> str:
 
 @clauz3.trusted
 @clauz3.mock
+@clauz3.protected(email="recipient")
 def share_file(file_id: str, email: str, permission: str) -> str:
     """Share a file with a user."""
     return call('share_file', file_id=file_id, email=email, permission=permission)
@@ -168,6 +178,7 @@ def share_file(file_id: str, email: str, permission: str) -> str:
 
 @clauz3.trusted
 @clauz3.mock
+@clauz3.reads_data("files matching {query}")
 def search_files(query: str) -> str:
     """Search for files in the cloud drive by content."""
     return call('search_files', query=query)

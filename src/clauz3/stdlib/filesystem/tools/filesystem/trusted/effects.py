@@ -17,6 +17,7 @@ from clauz3.stdlib import fsops
 @clauz3.requires(lambda path: is_project_path(path), message="path must be a relative path inside the project")
 @clauz3.ensures(lambda result: len(result) <= 8388608)
 @performs(lambda path: [Read(path)])
+@clauz3.reads_data("the file {path}")
 def read_file(path: str) -> str:
     """Return the text of the file at path (UTF-8, at most 8 MiB)."""
     return fsops.read_file(path)
@@ -25,6 +26,7 @@ def read_file(path: str) -> str:
 @clauz3.trusted
 @clauz3.requires(lambda path: is_project_path(path), message="path must be a relative path inside the project")
 @performs(lambda path: [Read(path)])
+@clauz3.reads_data("the file {path}")
 def read_lines(path: str) -> list[str]:
     """Return the lines of the file at path, without line endings; a final newline adds no empty line."""
     return fsops.read_lines(path)
@@ -35,6 +37,7 @@ def read_lines(path: str) -> list[str]:
                  message="path must be a relative path inside the project")
 @clauz3.requires(lambda path, line_number: line_number >= 1, message="line_number must be at least 1")
 @performs(lambda path, line_number: [Read(path)])
+@clauz3.reads_data("the file {path}")
 def read_line(path: str, line_number: int) -> str:
     """Return line line_number (1-based) of the file at path; a line past the end is an error."""
     return fsops.read_line(path, line_number)
@@ -45,6 +48,7 @@ def read_line(path: str, line_number: int) -> str:
 @clauz3.requires(lambda pattern, path: len(pattern) > 0, message="pattern must not be empty")
 @clauz3.ensures(lambda result: len(result) <= 10000)
 @performs(lambda pattern, path: [Read(path)])
+@clauz3.reads_data("the file {path}")
 def grep(pattern: str, path: str) -> list[str]:
     """Return the lines of the file at path that contain pattern (literal text), at most 10,000."""
     return fsops.grep(pattern, path)
@@ -81,6 +85,7 @@ def find(path: str, name: str, kind: str, max_depth: int) -> list[str]:
 @clauz3.trusted
 @clauz3.requires(lambda path, content: is_project_path(path), message="path must be a relative path inside the project")
 @performs(lambda path, content: [WriteText(path, content), Create(path)])
+@clauz3.protected(path="path", content="text")
 def write_file(path: str, content: str) -> None:
     """Create the file at path, or replace its content, with content (atomic; permission bits kept)."""
     fsops.write_file(path, content)
@@ -89,6 +94,7 @@ def write_file(path: str, content: str) -> None:
 @clauz3.trusted
 @clauz3.requires(lambda path, text: is_project_path(path), message="path must be a relative path inside the project")
 @performs(lambda path, text: [WriteText(path, text)])
+@clauz3.protected(path="path", text="text")
 def append_file(path: str, text: str) -> None:
     """Add text at the end of the existing file at path."""
     fsops.append_file(path, text)
@@ -142,6 +148,7 @@ def remove(path: str) -> None:
 @clauz3.requires(lambda src, dest: is_project_path(src), message="src must be a relative path inside the project")
 @clauz3.requires(lambda src, dest: is_project_path(dest), message="dest must be a relative path inside the project")
 @performs(lambda src, dest: [Read(src), Write(dest), Create(dest)])
+@clauz3.protected(dest="path")
 def copy(src: str, dest: str) -> None:
     """Copy the regular file src to dest, which must not exist."""
     fsops.copy(src, dest)
@@ -151,6 +158,7 @@ def copy(src: str, dest: str) -> None:
 @clauz3.requires(lambda src, dest: is_project_path(src), message="src must be a relative path inside the project")
 @clauz3.requires(lambda src, dest: is_project_path(dest), message="dest must be a relative path inside the project")
 @performs(lambda src, dest: [Delete(src), Create(dest), Write(dest)])
+@clauz3.protected(dest="path")
 def move(src: str, dest: str) -> None:
     """Move the regular file src to dest, which must not exist."""
     fsops.move(src, dest)

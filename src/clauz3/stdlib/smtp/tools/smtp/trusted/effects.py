@@ -44,6 +44,7 @@ def attachment_path(p: str) -> bool:
 @clauz3.requires(lambda to, subject, body: plain_address(to), message="to must be one plain email address")
 @clauz3.requires(lambda to, subject, body: one_line(subject), message="subject must be one line of at most 200 characters")
 @performs(lambda to, subject, body: [Message(to, subject, body)])
+@clauz3.protected(to="recipient", subject="text", body="text")
 def send_email(to: str, subject: str, body: str) -> None:
     """Send one email with the text body to the address to, from the configured sender."""
     smtpsend.send(to, subject, body)
@@ -56,6 +57,7 @@ def send_email(to: str, subject: str, body: str) -> None:
 @clauz3.requires(lambda to, subject, body, path: attachment_path(path),
                  message="path must be a relative path of a file inside the project")
 @performs(lambda to, subject, body, path: [Attached(to, subject, body, path)])
+@clauz3.protected(to="recipient", subject="text", body="text", path="path")
 def send_email_with_attachment(to: str, subject: str, body: str, path: str) -> None:
     """Send one email to the address to with the project file at path attached (at most 10 MiB)."""
     smtpsend.send(to, subject, body, path)

@@ -22,6 +22,8 @@ def plain_url(url: str) -> bool:
 @clauz3.trusted
 @clauz3.requires(lambda url: plain_url(url), message="url must be a plain http(s) URL (see the library description)")
 @clauz3.ensures(lambda result: len(result) <= 2097152)
+@clauz3.protected(url="url")
+@clauz3.reads_data("the web page {url}")
 def fetch_url(url: str) -> str:
     """GET url and return the response body as text (redirects are errors; at most 2 MiB)."""
     return webfetch.request("GET", url, user_agent=f"clauz3-web-fetch/{clauz3.__version__}")
@@ -29,6 +31,7 @@ def fetch_url(url: str) -> str:
 
 @clauz3.trusted
 @clauz3.requires(lambda url, body: plain_url(url), message="url must be a plain http(s) URL (see the library description)")
+@clauz3.protected(url="url", body="text")
 def post_url(url: str, body: str) -> str:
     """POST body as text/plain to url and return the response body as text (redirects are errors)."""
     return webfetch.request("POST", url, body, user_agent=f"clauz3-web-fetch/{clauz3.__version__}")

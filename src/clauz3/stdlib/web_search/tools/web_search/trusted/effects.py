@@ -9,6 +9,7 @@ import clauz3
 @clauz3.mock
 @clauz3.requires(lambda query: len(query) > 0, message="query must not be empty")
 @clauz3.ensures(lambda result: len(result) <= 5)
+@clauz3.reads_data("web search results for {query}")
 def web_search(query: str) -> list[str]:
     """Return at most 5 results "<title> — <url>" for query (simulated: fictional pages on https://example.org/)."""
     words = {w for w in "".join(c.lower() if c.isalnum() else " " for c in query).split() if w}

@@ -1,1 +1,1 @@
-"""Mock email: one simulated effect and three contracts about it."""
+"""Mock email: two simulated effects (send, read the inbox) and four contracts about sending."""

@@ -10,6 +10,11 @@ def only(addresses: list[str]) -> ContractSpec:
     return effect(send_email).all(lambda e: e.addr in addresses)
 
 
+@contract(description="no email is sent")
+def none() -> ContractSpec:
+    return effect(send_email).empty()
+
+
 @contract(description="at most {count} emails are sent")
 def at_most(count: int) -> ContractSpec:
     return effect(send_email).count() <= count

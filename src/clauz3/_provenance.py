@@ -1,0 +1,267 @@
+"""Where a value came from in a conversation: the pure matching below the host and the authority (issue 20).
+
+The host feeds a :class:`TranscriptIndex` with what the person wrote (``you``) and what the agent
+received from tools and runs (``read``), one message at a time, as the messages arrive; the authority
+asks it about each literal that reaches a protected effect parameter. Matching is exact after NFKC
+normalisation (and case folding for addresses), never fuzzy: a value is *from you* when it occurs in
+the person's own messages, *from read data* when it occurs only in what the agent read, else *new*.
+
+An occurrence of a whole value counts only between word boundaries (``bob@example.com`` does not occur
+in ``notbob@example.com``); the tokens of free text (links, e-mail addresses, account numbers, phone
+numbers, numbers of six or more digits) are compared as tokens, through a dictionary, so a lookup
+never rescans the transcript. Nothing here imports anything of clauz3: the vocabulary's
+``protected`` declaration (``clauz3.decorators``) uses :data:`PROTECTED_KINDS` from here.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass
+
+# What a protected parameter holds (the trusted layer's declaration): each is classified whole,
+# except ``text``, whose links, addresses, accounts, phone numbers and long numbers are classified.
+PROTECTED_KINDS = ("recipient", "url", "account", "amount", "path", "text")
+ADDRESS_KINDS = frozenset({"recipient", "url"})  # compared case-folded
+
+FROM_YOU = "from_you"
+FROM_READ = "from_read"
+NEW = "new"
+
+TOKEN_KINDS = ("url", "email", "account", "phone", "number")
+TOKEN_NOUNS = {"url": "a link", "email": "an e-mail address", "account": "an account number",
+               "phone": "a phone number", "number": "a number"}
+
+MAX_SOURCES = 3  # read sources named per value (the first ones, in conversation order)
+MAX_SCAN_HITS = 64  # bounded occurrences examined per whole-value lookup before giving up on a corpus
+
+_TLDS = ("com|net|org|io|co|info|biz|app|dev|ai|me|uk|de|fr|eu|us|ru|cn|xyz|online|site|shop|link|top|"
+         "click|live|email|example|test|local|edu|gov")
+_URL = re.compile(
+    r"(?:(?:https?|ftp)://[^\s<>\"'`]+)"  # with a scheme: everything up to a space or quote
+    r"|(?:(?<![\w@.-])(?:[\w-]+\.)+(?:" + _TLDS + r")(?![\w-])(?:[/?#][^\s<>\"'`]*)?)",
+    re.IGNORECASE)
+_EMAIL = re.compile(r"(?<![\w.%+-])[\w.%+-]+@(?:[\w-]+\.)+[\w-]{2,}(?![\w-])")
+_ACCOUNT = re.compile(r"(?<![A-Za-z0-9])[A-Z]{2}\d{2}(?: ?[A-Z0-9]){10,30}(?![A-Za-z0-9])")
+_PHONE = re.compile(r"(?<![\w+])\+?\d[\d ().-]{5,}\d(?!\d)")
+_NUMBER = re.compile(r"(?<!\d)\d{6,}(?!\d)")
+_TRAILING = ".,;:!?)]}>'\""
+# Phone numbers and long numbers are compared by their digits alone, across both kinds
+# ("+1 (555) 123-4567" read in a page is the "15551234567" in a message body).
+_INDEX_KIND = {"phone": "digits", "number": "digits"}
+
+
+def normalise(text: str) -> str:
+    """NFKC: full-width letters, ligatures and compatibility forms become their plain spelling."""
+    return unicodedata.normalize("NFKC", text)
+
+
+def fold(text: str) -> str:
+    return normalise(text).casefold()
+
+
+def _url_key(text: str) -> str:
+    """A link as compared: case-folded, without its scheme or a trailing slash (the same page)."""
+    key = fold(text).rstrip(_TRAILING)
+    key = re.sub(r"^(?:https?|ftp)://", "", key)
+    return key.rstrip("/")
+
+
+def _host(url_key: str) -> str:
+    """The host of a link key (scheme already gone): up to the first ``/``, ``?`` or ``#``, without a port."""
+    host = re.split(r"[/?#]", url_key, maxsplit=1)[0]
+    return host.rsplit("@", 1)[-1].split(":", 1)[0]
+
+
+@dataclass(frozen=True)
+class Token:
+    kind: str  # one of TOKEN_KINDS
+    text: str  # as written (normalised)
+    key: str  # as compared
+
+
+_TLD_HINT = re.compile(r"\.(?:" + _TLDS + r")(?![\w-])", re.IGNORECASE)
+_DIGIT = re.compile(r"\d")
+
+
+def extract(text: str) -> list[Token]:
+    """Every link, e-mail address, account number, phone number and number of ≥ 6 digits in ``text``,
+    in order, each once. E-mail addresses are not also reported as links; a phone number's digits
+    are not also reported as a number. No token spans a line, so each pattern runs only on the lines
+    that can hold one (a ``@``, a known top-level domain or a scheme, a digit): most text is prose."""
+    out: list[Token] = []
+    seen: set[tuple[str, str]] = set()
+    for line in normalise(text).split("\n"):
+        for token in _extract_line(line):
+            if (token.kind, token.key) not in seen:
+                seen.add((token.kind, token.key))
+                out.append(token)
+    return out
+
+
+def _extract_line(norm: str) -> list[Token]:
+    out: list[Token] = []
+    taken: list[tuple[int, int]] = []
+
+    def add(kind: str, raw: str, key: str, span: tuple[int, int]) -> None:
+        taken.append(span)
+        if key:
+            out.append(Token(kind, raw, key))
+
+    def free(span: tuple[int, int]) -> bool:
+        return not any(a < span[1] and span[0] < b for a, b in taken)
+
+    if "@" in norm:
+        for m in _EMAIL.finditer(norm):
+            add("email", m.group(0), m.group(0).casefold(), m.span())
+    if "://" in norm or _TLD_HINT.search(norm):
+        for m in _URL.finditer(norm):
+            raw = m.group(0).rstrip(_TRAILING)
+            if free(m.span()):
+                add("url", raw, _url_key(raw), m.span())
+    if not _DIGIT.search(norm):
+        return out
+    for m in _ACCOUNT.finditer(norm):
+        if free(m.span()):
+            add("account", m.group(0), m.group(0).replace(" ", ""), m.span())
+    for m in _PHONE.finditer(norm):
+        raw = m.group(0)
+        digits = re.sub(r"\D", "", raw)
+        separated = raw.startswith("+") or not raw.isdigit()
+        if separated and len(digits) >= 7 and free(m.span()):
+            add("phone", raw, digits, m.span())
+    for m in _NUMBER.finditer(norm):
+        if free(m.span()):
+            add("number", m.group(0), m.group(0), m.span())
+    return out
+
+
+@dataclass(frozen=True)
+class Source:
+    """One message of the conversation: ``origin`` is ``you`` or ``read``; ``label`` names it in words,
+    e.g. "a web page www.informations.com, read in run 3 at 10:32"."""
+
+    origin: str
+    label: str
+
+
+@dataclass(frozen=True)
+class Finding:
+    """Where one value occurs: ``status`` is FROM_YOU, FROM_READ or NEW; ``sources`` the read ones."""
+
+    status: str
+    sources: tuple[str, ...] = ()
+
+
+# A "word" as whole values are compared: letters, digits and ``_``, joined by ``.``, ``-`` or ``@`` between
+# them (``bob@example.com``, ``meeting.md``, ``DE89``); the same boundaries as :func:`_continues`.
+_WORD = re.compile(r"\w+(?:[.@-]\w+)*")
+MAX_WORD_SOURCES = 64  # sources remembered per word; a word in more is verified by a scan of its origin
+
+
+def _occurs(text: str, value: str) -> bool:
+    """Does ``value`` occur in ``text`` between word boundaries?"""
+    at = text.find(value)
+    hits = 0
+    while at >= 0 and hits < MAX_SCAN_HITS:
+        hits += 1
+        end = at + len(value)
+        if not (_continues(text, at - 1, -1, value[0]) or _continues(text, end, 1, value[-1])):
+            return True
+        at = text.find(value, at + 1)
+    return False
+
+
+def _continues(text: str, i: int, step: int, edge: str) -> bool:
+    """Does the text at ``i`` continue the value's word past its ``edge`` character? A letter, a digit or
+    ``_`` does; so does ``.``, ``-`` or ``@`` followed by one (``bob@example.com`` in ``bob@example.com.evil``)."""
+    if not (edge.isalnum() or edge == "_") or not 0 <= i < len(text):
+        return False
+    ch = text[i]
+    if ch.isalnum() or ch == "_":
+        return True
+    nxt = i + step
+    return ch in ".-@" and 0 <= nxt < len(text) and text[nxt].isalnum()
+
+
+class TranscriptIndex:
+    """What the person wrote and what the agent read, indexed as messages arrive (one pass per message).
+
+    Two dictionaries answer every lookup without rescanning the transcript: the tokens of each message
+    (links, addresses, accounts, phone numbers, long numbers) and its words (case-folded). A whole value
+    is looked up by its words, and confirmed in the few messages that hold them."""
+
+    def __init__(self) -> None:
+        self.sources: list[Source] = []
+        self._texts: list[str] = []  # normalised text of each source
+        # token key → ids of the first sources it occurs in, per origin
+        self._tokens: dict[tuple[str, str], dict[str, list[int]]] = {}
+        self._words: dict[str, dict[str, list[int]]] = {}
+        self.chars = 0
+
+    def add(self, origin: str, text: str, label: str) -> None:
+        """Index one message; ``origin`` is ``you`` (the person's own words) or ``read``."""
+        if origin not in ("you", "read"):
+            raise ValueError(f"origin must be 'you' or 'read', not {origin!r}")
+        if not text:
+            return
+        sid = len(self.sources)
+        self.sources.append(Source(origin, label))
+        norm = normalise(text)
+        self._texts.append(norm)
+        self.chars += len(norm)
+        for token in extract(norm):
+            keys = [(_INDEX_KIND.get(token.kind, token.kind), token.key)]
+            if token.kind == "url":
+                keys.append(("host", _host(token.key)))
+            for key in keys:
+                ids = self._tokens.setdefault(key, {}).setdefault(origin, [])
+                if len(ids) < MAX_SOURCES and sid not in ids:
+                    ids.append(sid)
+        for word in set(_WORD.findall(norm.casefold())):
+            ids = self._words.setdefault(word, {}).setdefault(origin, [])
+            if len(ids) < MAX_WORD_SOURCES:
+                ids.append(sid)
+
+    def _finding(self, you: list[int], read: list[int]) -> Finding:
+        if you:
+            return Finding(FROM_YOU)
+        if read:
+            return Finding(FROM_READ, tuple(self.sources[i].label for i in read[:MAX_SOURCES]))
+        return Finding(NEW)
+
+    def token(self, token: Token) -> Finding:
+        """A token of free text (or a whole value read as a token), by its key: one dictionary lookup.
+        A link found nowhere as written is looked up by its host: a page on a site named only in what
+        the agent read is from read data too (the same host, exactly)."""
+        places = self._tokens.get((_INDEX_KIND.get(token.kind, token.kind), token.key), {})
+        found = self._finding(places.get("you", []), places.get("read", []))
+        if found.status == NEW and token.kind == "url":
+            places = self._tokens.get(("host", _host(token.key)), {})
+            found = self._finding(places.get("you", []), places.get("read", []))
+        return found
+
+    def value(self, kind: str, value: str) -> Finding:
+        """A whole protected value (a recipient, an account, an amount, a path), exact after NFKC
+        (case-folded for recipients and links)."""
+        norm = normalise(value).strip()
+        tokens = extract(norm)
+        if len(tokens) == 1 and tokens[0].text.strip() == norm:
+            return self.token(tokens[0])  # the value is itself a token: the token index is the answer
+        folded = kind in ADDRESS_KINDS
+        needle = norm.casefold() if folded else norm
+        words = _WORD.findall(norm.casefold())
+        if not words:
+            return Finding(NEW)
+        rarest = min(words, key=lambda w: sum(len(v) for v in self._words.get(w, {}).values()))
+        places = self._words.get(rarest, {})
+        found: dict[str, list[int]] = {}
+        for origin in ("you", "read"):
+            ids = places.get(origin, [])
+            if len(ids) >= MAX_WORD_SOURCES:  # a common word: look at every message of that origin
+                ids = [i for i, src in enumerate(self.sources) if src.origin == origin]
+            hits = [i for i in ids if _occurs(self._texts[i].casefold() if folded else self._texts[i], needle)]
+            found[origin] = hits[:MAX_SOURCES]
+            if origin == "you" and hits:
+                break
+        return self._finding(found.get("you", []), found.get("read", []))

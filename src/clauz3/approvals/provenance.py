@@ -1,0 +1,229 @@
+"""The card's provenance block (issue 20): where each literal reaching a protected parameter came from.
+
+The authority builds it once per request, after its own proof: the effect facts it proved name
+every call, its literal arguments and the layer's protected parameters; the conversation's
+:class:`~clauz3._provenance.TranscriptIndex` (kept by the host as messages arrive) says whether a
+value occurs in the person's own messages, only in what the agent read, or nowhere. A value from
+read data in a protected place is a *warning*: the card says it in words, and no remembered
+approval or policy allow decides the request (the authority's ``_automatic``). Where the facts do
+not show an argument's value (computed, or not one literal on every path), every literal the
+program's text holds is classified instead, so a link hidden in a concatenation is still named.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from clauz3._astparse import parse_ast
+from clauz3._describe import parse_template, prose_join
+from clauz3._provenance import FROM_READ, FROM_YOU, NEW, TOKEN_NOUNS, Finding, TranscriptIndex, extract
+
+# The conversation's index for a conversation id, or None (no host, or the conversation is not open).
+ProvenanceLookup = Callable[[str | None], TranscriptIndex | None]
+
+MAX_ITEMS = 200
+MAX_PROGRAM_LITERALS = 256
+NOT_CHECKED = "clauz3 could not check where this program's values came from (no conversation transcript)."
+_WHOLE_VERB = {"recipient": "goes to", "url": "uses the link", "account": "uses the account",
+               "amount": "uses the amount", "path": "uses the path"}
+_NOUN = {"dm": "direct message", "msg": "message", "db": "database", "tx": "transaction"}
+_READ_VERBS = frozenset({"get", "read", "fetch", "search", "list", "find", "open", "load", "query", "download"})
+
+
+@dataclass(frozen=True)
+class _Place:
+    effect: str
+    param: str
+    kind: str
+    line: int | None
+    noun: str  # "the email to alice@example.com"
+
+
+def _effect_noun(effect: str) -> str:
+    words = [w for w in effect.split("_") if w]
+    if len(words) > 1:
+        words = words[1:]  # drop the verb: send_email → email
+    return " ".join(_NOUN.get(w, w) for w in words) or effect
+
+
+def _quoted(value: str) -> str:
+    return value if len(value) <= 200 else value[:199] + "…"
+
+
+def _place_noun(effect: str, args: Mapping[str, Any], protected: Mapping[str, str], param: str) -> str:
+    noun = f"the {_effect_noun(effect)}"
+    for p, kind in protected.items():
+        value = args.get(p)
+        if isinstance(value, list) and value and all(isinstance(v, str) for v in value):
+            value = ", ".join(value[:3]) + (" and others" if len(value) > 3 else "")
+        if kind == "recipient" and p != param and isinstance(value, str) and value:
+            return f"{noun} to {_quoted(value)}"
+    return noun
+
+
+def _sources(finding: Finding) -> str:
+    return prose_join(list(finding.sources)) or "data the agent read"
+
+
+def _item(place: _Place, value: str, token: str | None, finding: Finding, *, maybe: bool) -> dict[str, Any]:
+    shown = _quoted(value)
+    if finding.status == FROM_READ:
+        where = _sources(finding)
+        if maybe:
+            what = TOKEN_NOUNS.get(token or "", "a value")
+            text = (f"This program contains {what}, {shown}, that appears only in {where} — not in anything you "
+                    f"wrote; it may reach {place.noun} ({place.param}).")
+        elif token is not None:
+            text = (f"{place.noun[0].upper()}{place.noun[1:]} contains {TOKEN_NOUNS[token]}, {shown}, that appears "
+                    f"only in {where} — not in anything you wrote.")
+        else:
+            verb = _WHOLE_VERB.get(place.kind, "uses")
+            text = (f"{place.noun[0].upper()}{place.noun[1:]} {verb} {shown}, which appears only in {where} — not "
+                    "in anything you wrote.")
+    elif finding.status == FROM_YOU:
+        text = f"{shown} — from your message."
+    else:
+        text = f"{shown} — new: it appears nowhere in this conversation."
+    return {"effect": place.effect, "param": place.param, "kind": place.kind, "token": token, "value": value,
+            "status": finding.status, "sources": list(finding.sources), "line": place.line, "maybe": maybe,
+            "text": text}
+
+
+def _values(value: Any) -> Iterator[str]:
+    if isinstance(value, bool) or value is None:
+        return
+    if isinstance(value, str):
+        yield value
+    elif isinstance(value, int | float):
+        yield repr(value)
+    elif isinstance(value, list):
+        for v in value:
+            yield from _values(v)
+
+
+def _classify(index: TranscriptIndex, place: _Place, value: str) -> Iterator[tuple[str, str | None, Finding]]:
+    if place.kind == "text":
+        for token in extract(value):
+            yield token.text, token.kind, index.token(token)
+    else:
+        yield value, None, index.value(place.kind, value)
+
+
+def program_literals(program: str) -> list[str]:
+    """The program's string constants and integers of six or more digits, in order, each once."""
+    try:
+        tree = parse_ast(program)
+    except (SyntaxError, ValueError):
+        return []
+    out: dict[str, None] = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Constant) and not isinstance(node.value, bool):
+            if isinstance(node.value, str) and node.value:
+                out[node.value] = None
+            elif isinstance(node.value, int) and abs(node.value) >= 100_000:
+                out[str(node.value)] = None
+        if len(out) >= MAX_PROGRAM_LITERALS:
+            break
+    return list(out)
+
+
+def provenance_block(index: TranscriptIndex | None, facts: Mapping[str, Any] | None, program: str
+                     ) -> dict[str, Any]:
+    """``{"checked", "items", "warnings", "notes"}``: ``warnings`` are the sentences about values from read
+    data (each makes the request one a person decides), ``notes`` the quiet ones (from you, new)."""
+    if index is None:
+        return {"checked": False, "items": [], "warnings": [], "notes": [NOT_CHECKED]}
+    items: list[dict[str, Any]] = []
+    seen: set[tuple[str, str, str]] = set()
+    unknown: list[_Place] = []
+    effects = facts.get("effects") if isinstance(facts, Mapping) else None
+    complete = bool(isinstance(facts, Mapping) and facts.get("complete")) and isinstance(effects, list)
+    for eff in effects or []:
+        protected = eff.get("protected") or {}
+        if not protected:
+            continue
+        for call in eff.get("calls", []):
+            args = call.get("args", {})
+            known = {p: a["value"] for p, a in args.items() if isinstance(a, dict)}
+            for param, kind in protected.items():
+                place = _Place(eff["effect"], param, kind, call.get("line"),
+                               _place_noun(eff["effect"], known, protected, param))
+                if param not in args:
+                    continue  # omitted: the library's own default, not a literal of the program
+                if param not in known:
+                    unknown.append(place)
+                    continue
+                for value in _values(known[param]):
+                    for shown, token, finding in _classify(index, place, value):
+                        key = (place.noun, param, shown)
+                        if key not in seen and len(items) < MAX_ITEMS:
+                            seen.add(key)
+                            items.append(_item(place, shown, token, finding, maybe=False))
+    if unknown or not complete:
+        # Values the facts cannot show: every literal of the program text may reach those places.
+        places = unknown or [_Place("?", "?", "text", None, "a protected argument")]
+        whole_kinds = {p.kind for p in places if p.kind != "text"}
+        for literal in program_literals(program):
+            candidates: list[tuple[str, str | None, Finding]] = [(t.text, t.kind, index.token(t))
+                                                                 for t in extract(literal)]
+            for kind in sorted(whole_kinds):
+                if len(literal) <= 254:
+                    candidates.append((literal, None, index.value(kind, literal)))
+                    break
+            for shown, token, finding in candidates:
+                if finding.status != FROM_READ:
+                    continue
+                place = places[0]
+                key = (place.noun, "?", shown)
+                if key not in seen and len(items) < MAX_ITEMS:
+                    seen.add(key)
+                    items.append(_item(place, shown, token, finding, maybe=True))
+    warnings = [i["text"] for i in items if i["status"] == FROM_READ]
+    notes = [i["text"] for i in items if i["status"] in (FROM_YOU, NEW)]
+    return {"checked": True, "items": items, "warnings": warnings, "notes": notes}
+
+
+def reads_label(template: str, args: Mapping[str, Any]) -> str:
+    """A read effect's ``reads_data`` template with the call's literal arguments: "the web page www.x.com"."""
+    try:
+        pieces = parse_template(template)
+    except ValueError:
+        return template
+    out: list[str] = []
+    for text, name in pieces:
+        out.append(text)
+        if name is not None:
+            value = args.get(name)
+            out.append(str(value) if isinstance(value, str | int) and not isinstance(value, bool) else f"({name})")
+    return "".join(out).strip()
+
+
+def read_labels(facts: Mapping[str, Any] | None) -> list[str]:
+    """What a program reads, in words, from its effect facts: each declared read with its literal arguments,
+    else each effect whose name says it reads (``get_webpage`` → "webpage")."""
+    out: list[str] = []
+    for eff in (facts or {}).get("effects", []) if isinstance(facts, Mapping) else []:
+        for call in eff.get("calls", [])[:3]:
+            args = {p: a["value"] for p, a in call.get("args", {}).items() if isinstance(a, dict)}
+            if isinstance(eff.get("reads"), str) and eff["reads"]:
+                label = reads_label(eff["reads"], args)
+            elif eff["effect"].split("_", 1)[0] in _READ_VERBS:
+                label = _effect_noun(eff["effect"])
+                first = next((v for v in args.values() if isinstance(v, str) and v), None)
+                label = f"{label} {_quoted(first)}" if first else label
+            else:
+                continue
+            if label not in out:
+                out.append(label)
+    return out
+
+
+def warning_count(block: Mapping[str, Any] | None) -> int:
+    return len(block.get("warnings") or []) if isinstance(block, Mapping) else 0
+
+
+__all__ = ["NEW", "NOT_CHECKED", "ProvenanceLookup", "provenance_block", "read_labels", "reads_label",
+           "warning_count"]
