@@ -3,7 +3,11 @@
 For every ``*_pass.py`` case of every example library (and stdlib library), each literal inside
 a guarantee's arguments is mutated — an int to n−1 and n+1, a string to a different string, a
 list by dropping one element — and the mutant is proved. A literal is *killed* when some mutant
-of it is refused or not proved. Prints survivors and the kill rate; exit 0 iff ≥ 95 % killed.
+of it is *refuted*: the prover shows a violating execution of some obligation. A mutant that is
+refused, errs, times out or ends "unknown" kills nothing (the guarantee was not tested, or the
+prover could not decide); a literal none of whose mutants was refuted survives, and those whose
+mutants only ended undecided are listed as such. Prints survivors and the kill rate; exit 0 iff ≥ 95 %
+killed.
 Every unmutated pass case must prove first (a mutant of an unproved case is "killed" for nothing),
 and a check that found no literal to mutate fails: it never passes on nothing.
 
@@ -93,6 +97,13 @@ def mutants_of(source: str, index: int) -> list[str]:
     return out
 
 
+def refuted(outcomes: list[str]) -> bool:
+    """A mutant is killed only by a counterexample: some obligation ``violated``. ``outcomes`` is
+    :func:`clauz3.prover.casetest.actual_outcomes` of its entry ("proved", "violated <kind>",
+    "unknown <reason>", "refused <code>"); refusals, errors, deadlines and unknowns decide nothing."""
+    return any(o.startswith("violated ") for o in outcomes)
+
+
 def check_library(lib: Path) -> tuple[int, list[str], list[str]]:
     """Run in a child process per library (one layer per process)."""
     proc = subprocess.run([sys.executable, __file__, "--child", str(lib)], capture_output=True, text=True)
@@ -104,7 +115,7 @@ def check_library(lib: Path) -> tuple[int, list[str], list[str]]:
 
 def child(lib: Path) -> None:
     sys.path.insert(0, str(ROOT / "src"))
-    from clauz3.prover.casetest import find_cases, library_roots
+    from clauz3.prover.casetest import actual_outcomes, find_cases, library_roots
     from clauz3.prover.pipeline import ProofRequest, prove_file
 
     trusted, imports = library_roots(lib)
@@ -125,16 +136,19 @@ def child(lib: Path) -> None:
             for i, (_, label) in enumerate(sites):
                 total += 1
                 killed = False
+                undecided: list[str] = []
                 for n, mutant in enumerate(mutants_of(source, i)):
                     path = Path(tmp) / f"m{total}_{n}_{case.name}"
                     path.write_text(mutant)
                     req = ProofRequest(path, trusted, [*imports, case.parent], use_cache=False)
-                    outcome = prove_file(req, project_root=lib)
-                    if outcome.verdict != "proved":
+                    outcomes = actual_outcomes(prove_file(req, project_root=lib).entry)
+                    if refuted(outcomes):
                         killed = True
                         break
+                    undecided += [o for o in outcomes if o != "proved" and o not in undecided]
                 if not killed:
-                    survivors.append(f"{lib.name}/{case.name} {label}")
+                    why = f" (mutants undecided: {', '.join(undecided)})" if undecided else ""
+                    survivors.append(f"{lib.name}/{case.name} {label}{why}")
     print(json.dumps({"total": total, "survivors": survivors, "unproved": unproved}))
 
 

@@ -93,6 +93,11 @@ class _TypedPath(str):
             raise ValueError(f"invalid {cls.__name__}: {reason}")
         return super().__new__(cls, canonical_path(str(text)))
 
+    @property
+    def value(self) -> str:
+        """The canonical text as a plain ``str`` (layers written for the vocabulary read ``path.value``)."""
+        return str.__str__(self)
+
     def __repr__(self) -> str:
         import json
 

@@ -37,7 +37,9 @@ def data(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     home = tmp_path / "data"
     home.mkdir(mode=0o700)
     monkeypatch.setenv("CLAUZ3_HOME", str(home))
-    monkeypatch.setenv("CLAUZ3_PROOF_CACHE", "0")
+    # The proof cache on, as users run (issue 23), in this test's own folder.
+    monkeypatch.setenv("CLAUZ3_CACHE", str(tmp_path / "cache"))
+    monkeypatch.delenv("CLAUZ3_PROOF_CACHE", raising=False)
     return home
 
 
@@ -71,7 +73,7 @@ def bridge_args(project: Path, *, libraries: bool = True, extra: list[str] | Non
 
 def bridge_env(host: FakeHost, ticket: str | None = None) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith("CLAUZ3_") or k in ("CLAUZ3_HOME",
-                                                                                          "CLAUZ3_PROOF_CACHE")}
+                                                                                          "CLAUZ3_CACHE")}
     env.update(host.env(ticket))
     return env
 

@@ -1,7 +1,9 @@
 """A small threaded stand-in for the host's lifetime socket (03 CRED-4, LIFE-1, DEC-5).
 
-Accepts ``{"hello":1,"ticket":T}``; a live ticket gets the credentials line at most four times; a
-wrong or exhausted ticket is closed without a reply. Afterwards it records every bridge line and can
+Accepts ``{"hello":1,"ticket":T}``; a live ticket gets the credentials line as often as the real host
+gives it (``lifetime.MAX_HANDSHAKES``: once, issue 11 §5); a wrong or spent ticket is closed without a
+reply. A test that starts several bridges mints a ticket for each (:meth:`FakeHost.mint`), as the host
+mints one per agent start. Afterwards it records every bridge line and can
 send host lines (``cancel_run``) or close the connections.
 """
 
@@ -17,7 +19,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-MAX_HANDSHAKES = 4
+from clauz3.sessions.conversation.lifetime import MAX_HANDSHAKES
 
 
 class FakeHost:
@@ -26,8 +28,8 @@ class FakeHost:
         os.chmod(self.directory, 0o700)
         self.path = str(self.directory / "bridge")
         self.credentials = credentials
-        self.ticket = secrets.token_urlsafe(32)
-        self.uses = 0
+        self.ticket = secrets.token_urlsafe(32)  # the first start's ticket; env() hands it out by default
+        self.tickets: dict[str, int] = {self.ticket: 0}  # ticket → handshakes it bought
         self.refused = 0
         self.lines: list[dict[str, Any]] = []
         self.conns: list[socket.socket] = []
@@ -42,6 +44,19 @@ class FakeHost:
     def records(self) -> list[dict[str, Any]]:
         with self._lock:
             return [m["record"] for m in self.lines if m.get("op") == "run"]
+
+    @property
+    def uses(self) -> int:
+        """Handshakes answered with credentials, over every ticket."""
+        with self._lock:
+            return sum(self.tickets.values())
+
+    def mint(self) -> str:
+        """A fresh ticket, as the host mints one for each agent start."""
+        ticket = secrets.token_urlsafe(32)
+        with self._lock:
+            self.tickets[ticket] = 0
+        return ticket
 
     def env(self, ticket: str | None = None) -> dict[str, str]:
         return {"CLAUZ3_SESSION_LIFETIME_SOCKET": self.path, "CLAUZ3_BRIDGE_TICKET": ticket or self.ticket}
@@ -62,10 +77,10 @@ class FakeHost:
             conn.close()
             return
         with self._lock:
-            ok = (isinstance(hello, dict) and hello.get("hello") == 1 and hello.get("ticket") == self.ticket
-                  and self.uses < MAX_HANDSHAKES)
+            presented = hello.get("ticket") if isinstance(hello, dict) and hello.get("hello") == 1 else None
+            ok = isinstance(presented, str) and self.tickets.get(presented, MAX_HANDSHAKES) < MAX_HANDSHAKES
             if ok:
-                self.uses += 1
+                self.tickets[str(presented)] += 1
                 self.conns.append(conn)
             else:
                 self.refused += 1

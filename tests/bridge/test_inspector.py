@@ -49,7 +49,8 @@ def _inspect(tmp_path: Path, launcher: Path, host: FakeHost, *method: str) -> su
     env = {k: v for k, v in os.environ.items() if not k.startswith("CLAUZ3_")}
     env.update(HOME=str(tmp_path), MCP_CATALOG_PATH=str(tmp_path / "catalog.json"),
                PATH=f"{NODE.parent}{os.pathsep}{env.get('PATH', '')}")
-    server_env = {**host.env(), "CLAUZ3_HOME": os.environ["CLAUZ3_HOME"]}
+    # Each inspector call starts its own bridge, so each is a start with its own ticket (one handshake each).
+    server_env = {**host.env(host.mint()), "CLAUZ3_HOME": os.environ["CLAUZ3_HOME"]}
     argv = [str(NODE), str(ENTRY), "--cli", str(launcher)]
     for key, value in server_env.items():
         argv += ["-e", f"{key}={value}"]

@@ -112,7 +112,7 @@ def test_kill_9_during_execution_is_uncertain_and_never_rerun(slow_project: Path
     finally:
         bridge.close()
     assert not marker.exists()
-    retry = RawBridge(slow_project, approving_host, extra=extra(slow_project))
+    retry = RawBridge(slow_project, approving_host, ticket=approving_host.mint(), extra=extra(slow_project))
     try:
         retry.initialize()
         rid = retry.call("run", {"source": SLEEPY, "request_id": "req_killexec_01"})

@@ -55,17 +55,23 @@ def test_wrong_ticket_gets_no_credentials_and_exits_2(project: Path, host: FakeH
     assert host.uses == 0 and host.refused == 1
 
 
-def test_fifth_handshake_with_one_ticket_is_refused(project: Path, host: FakeHost) -> None:
-    bridges = [RawBridge(project, host) for _ in range(4)]
+def test_second_handshake_with_one_ticket_is_refused(project: Path, host: FakeHost) -> None:
+    """Issue 11 §5: a ticket buys one set of credentials, here as in the real host (one start, one bridge)."""
+    first = RawBridge(project, host)
     try:
-        assert host.wait_for(lambda: host.uses == 4)
-        fifth = subprocess.run([sys.executable, *bridge_args(project)], env=bridge_env(host), cwd=str(project),
-                               stdin=subprocess.DEVNULL, capture_output=True, timeout=60)
-        assert fifth.returncode == 2 and host.refused == 1
-        assert all(b.proc.poll() is None for b in bridges)
+        assert host.wait_for(lambda: host.uses == 1, 60), "the first bridge's handshake within 60 s"
+        second = subprocess.run([sys.executable, *bridge_args(project)], env=bridge_env(host), cwd=str(project),
+                                stdin=subprocess.DEVNULL, capture_output=True, timeout=120)
+        assert second.returncode == 2 and host.refused == 1, second.stderr
+        assert "refused the bridge ticket" in second.stderr.decode()
+        assert first.proc.poll() is None
+        again = RawBridge(project, host, ticket=host.mint())  # a fresh start's ticket works
+        try:
+            assert host.wait_for(lambda: host.uses == 2, 60), "the freshly minted ticket's handshake within 60 s"
+        finally:
+            again.close()
     finally:
-        for b in bridges:
-            b.close()
+        first.close()
 
 
 def test_cancel_run_from_the_host_and_unknown_ops(project: Path, slow_host: FakeHost,

@@ -53,6 +53,9 @@ async def test_negotiates_2025_11_25_and_works_with_mcp_client_modes(project: Pa
         assert init.protocol_version == "2025-11-25"
         assert init.server_info.name == "clauz3"
     for mode in ("legacy", "auto"):
+        # Every connection is a new bridge process: a new start, with its own ticket (one handshake each).
+        params = StdioServerParameters(command=sys.executable, args=bridge_args(project),
+                                       env=bridge_env(host, host.mint()), cwd=str(project))
         async with Client(params, mode=mode) as client:
             listing = await client.list_tools()
             assert sorted(t.name for t in listing.tools) == sorted(SIX)

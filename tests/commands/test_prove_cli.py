@@ -145,9 +145,21 @@ def test_changed_trusted_byte_changes_the_cache_key(tmp_path: Path, env: dict[st
     assert after["cached"] is False
 
 
+# PERF-2's observer, kept in the test: run the CLI's own main, then print every module it imported.
+SHOW_MODULES = """import json, sys
+try:
+    from clauz3.cli import main
+    code = main(sys.argv[1:])
+finally:
+    print(json.dumps(sorted(sys.modules)), file=sys.stderr)
+raise SystemExit(code)
+"""
+
+
 def test_prove_loads_no_web_acp_mcp_crypto_or_yaml(tmp_path: Path, env: dict[str, str]) -> None:
-    out = prove(dict(env, CLAUZ3_PROVE_SHOW_MODULES="1"), "--no-cache", "--trusted-root", TRUSTED,
-                str(write(tmp_path, "main.py", PERF1)))
+    out = subprocess.run([sys.executable, "-c", SHOW_MODULES, "prove", "--no-cache", "--trusted-root", TRUSTED,
+                          str(write(tmp_path, "main.py", PERF1))], capture_output=True, text=True, env=env,
+                         cwd=ROOT, timeout=120)
     assert out.returncode == 0
     modules = json.loads(out.stderr.strip().splitlines()[-1])
     banned = ("starlette", "uvicorn", "acp", "mcp", "cryptography", "yaml", "jsonschema", "httpx")

@@ -1,33 +1,39 @@
-"""The supported way to register a test agent: ``CLAUZ3_DEV_ADAPTER_<AGENT>`` (README "Developing")."""
+"""How a test registers its own agent: ``agent_registry.register_adapter`` (tests/), never a variable in src/.
+
+The product used to read ``CLAUZ3_DEV_ADAPTER_<AGENT>`` to swap the adapter it starts; that seam is gone
+(issue 23), so a user's environment cannot change which agent runs.
+"""
 
 from __future__ import annotations
 
 import json
 import sys
+from pathlib import Path
 
 import pytest
+from agent_registry import register_adapter
 
-from clauz3.sessions.agent.providers import adapter_env, check
-from clauz3.sessions.agent.providers.availability import DEV_ADAPTER_PREFIX
+from clauz3.sessions.agent.providers import check, default
+
+SRC = Path(__file__).resolve().parents[2] / "src" / "clauz3"
 
 
 def test_a_registered_adapter_replaces_the_provider_command(monkeypatch: pytest.MonkeyPatch) -> None:
     argv = [sys.executable, "-c", "pass"]
-    monkeypatch.setenv(DEV_ADAPTER_PREFIX + "CLAUDE", json.dumps(argv))
-    found = check("claude", path="/nonexistent")  # no claude on this PATH: the registration alone decides
-    assert found.available and found.argv == tuple(argv)
-    assert check("demo").argv[-1] == "clauz3.agents.demo"  # other providers are untouched
+    register_adapter(monkeypatch, "claude", argv)
+    from clauz3.sessions.agent import providers
+
+    for found in (providers.check("claude", path="/nonexistent"), default.check("claude", path="/nonexistent")):
+        assert found.available and found.argv == tuple(argv)  # no claude on that PATH: the registration decides
+    assert providers.check("demo").argv[-1] == "clauz3.agents.demo"  # other providers are untouched
 
 
-@pytest.mark.parametrize("raw", ["not json", "[]", '["relative/python"]', '{"argv": ["/bin/true"]}', '["/bin/x", 3]'])
-def test_a_malformed_registration_is_unavailable_with_the_variable_named(monkeypatch: pytest.MonkeyPatch,
-                                                                          raw: str) -> None:
-    monkeypatch.setenv(DEV_ADAPTER_PREFIX + "DEMO", raw)
-    found = check("demo")
-    assert not found.available and found.argv == ()
-    assert "CLAUZ3_DEV_ADAPTER_DEMO" in found.reason and "unset CLAUZ3_DEV_ADAPTER_DEMO" in found.hint
+def test_the_registration_ends_with_the_test() -> None:
+    assert not check("claude", path="/nonexistent").available
 
 
-def test_agents_never_see_the_registration(tmp_path, monkeypatch: pytest.MonkeyPatch) -> None:
-    env = adapter_env({"PATH": "/usr/bin", DEV_ADAPTER_PREFIX + "DEMO": '["/bin/true"]'}, tmp_path, provider="demo")
-    assert not [k for k in env if k.startswith(DEV_ADAPTER_PREFIX)]
+def test_src_reads_no_adapter_override_from_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("CLAUZ3_DEV_ADAPTER_CLAUDE", json.dumps([sys.executable, "-c", "pass"]))
+    assert not check("claude", path="/nonexistent").available
+    offenders = [p for p in SRC.rglob("*.py") if "DEV_ADAPTER" in p.read_text(encoding="utf-8")]
+    assert offenders == []

@@ -10,6 +10,7 @@ import pytest
 from conftest import Bridge, Start, need_npm
 
 from clauz3.sessions.agent.providers import codex, models
+from clauz3.sessions.agent.providers.session_hooks import before_session
 from clauz3.sessions.agent.providers.table import (
     CODEX_ACP_PACKAGE,
     CODEX_ACP_PIN,
@@ -28,9 +29,9 @@ async def test_codex_session_with_bridge(start_provider: Start, bridge: Bridge, 
     )
     assert launch.launch.env["NO_BROWSER"] == "1"
     assert launch.launch.env["INITIAL_AGENT_MODE"] == "read-only"
-    info = await client.start()
-    assert codex.should_authenticate(launch.launch.env, info.auth_methods)
-    await client.request_raw("authenticate", codex.authenticate_params(), 30)
+    await client.start()
+    # CDX-3 through the host's own step (what Conversation.start_agent runs between initialize and session/new).
+    assert await before_session("codex", client) == codex.API_KEY_METHOD
     session = await client.new_session(launch.params)
     started = await bridge.wait_started()
     assert started["cwd"] == str(project)

@@ -55,7 +55,9 @@ def data(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     home = tmp_path / "data"
     home.mkdir(mode=0o700)
     monkeypatch.setenv("CLAUZ3_HOME", str(home))
-    monkeypatch.setenv("CLAUZ3_PROOF_CACHE", "0")
+    # The proof cache on, as users run (issue 23), in this test's own folder.
+    monkeypatch.setenv("CLAUZ3_CACHE", str(tmp_path / "cache"))
+    monkeypatch.delenv("CLAUZ3_PROOF_CACHE", raising=False)
     return home
 
 
@@ -65,7 +67,7 @@ def make_config(project: Path, data: Path, svc: Any, source: str, **kw: Any) -> 
         trusted_roots=[str(project / "tools" / "email" / "trusted"), str(project / "tools" / "slow" / "trusted")],
         import_roots=[str(project)], service_url=svc.url if svc else "http://127.0.0.1:9",
         submission_token=svc.token if svc else "x" * 43, verify_key=svc.verify_key.text if svc else None,
-        data_dir=data, use_cache=False,
+        data_dir=data,
     )
     base.update(kw)
     return RunConfig(**base)

@@ -108,7 +108,7 @@ def test_a_client_blocking_progress_delays_neither_deadline_nor_phases(project: 
                  "proof_timeout_seconds": 0.05 if deadline == "proof" else 60, "require_sandbox": False}
         host = _fakehost_class()(creds)
         env = {k: v for k, v in os.environ.items() if not k.startswith("CLAUZ3_")}
-        env.update(CLAUZ3_HOME=str(data), CLAUZ3_PROOF_CACHE="0", **host.env())
+        env.update(CLAUZ3_HOME=str(data), CLAUZ3_CACHE=str(data.parent / "cache"), **host.env())
         client = BlockedClient(project, env)
         try:
             client.send({"jsonrpc": "2.0", "id": 1, "method": "initialize",

@@ -25,8 +25,9 @@ def test_awaiting_approval_follows_201_pending_and_waiting_is_outside_the_proof_
         project: Path, data: Path) -> None:
     marker = project / "marker.txt"
     source = slow_program(f"mark({str(marker)!r})")
-    # Scaled down from 60 s / 30 s: the approval arrives 4 s after submission, the proof deadline is 2 s.
-    with MockApprovalService(data, project, delay_seconds=4) as svc:
+    # Scaled down from 60 s / 30 s: the approval arrives 35 s after submission, the proof deadline is 30 s (room
+    # for the proof on a loaded machine; the submission follows the proof, so the run outlives the deadline).
+    with MockApprovalService(data, project, delay_seconds=35) as svc:
         seen_pending: list[Any] = []
 
         def on_record(record: RunRecord) -> None:
@@ -36,13 +37,13 @@ def test_awaiting_approval_follows_201_pending_and_waiting_is_outside_the_proof_
                 seen_pending.append(found)
 
         phases: list[str] = []
-        sup = Supervisor(make_config(project, data, svc, source, proof_timeout_seconds=2.0),
+        sup = Supervisor(make_config(project, data, svc, source, proof_timeout_seconds=30.0),
                          on_record=lambda r: (phases.append(r.phase), on_record(r)))
         started = time.monotonic()
         result = sup.run()
         waited = time.monotonic() - started
         assert result.record.phase == "completed", (result.record, result.diagnostics)
-        assert waited > 2.0  # the run really outlived its proof deadline while it waited for approval
+        assert waited > 30.0  # the run really outlived its proof deadline while it waited for approval
         assert seen_pending == [[(sup.request_id, "pending")]]  # the authority held it pending (201) first
         assert phases.index("submitting_approval") < phases.index("awaiting_approval") < phases.index("executing")
         assert marker.exists()
@@ -58,7 +59,7 @@ def test_awaiting_approval_follows_201_pending_and_waiting_is_outside_the_proof_
 
 def _clauz3_run(project: Path, data: Path, svc: Any, request_id: str, source: str) -> subprocess.Popen[str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith("CLAUZ3_")}
-    env.update(CLAUZ3_HOME=str(data), CLAUZ3_PROOF_CACHE="0", CLAUZ3_APPROVAL_SERVICE=svc.url,
+    env.update(CLAUZ3_HOME=str(data), CLAUZ3_CACHE=str(data.parent / "cache"), CLAUZ3_APPROVAL_SERVICE=svc.url,
                CLAUZ3_APPROVAL_TOKEN=svc.token, CLAUZ3_APPROVAL_VERIFY_KEY=svc.verify_key.text)
     (project / "prog.py").write_text(source, encoding="utf-8")
     return subprocess.Popen(

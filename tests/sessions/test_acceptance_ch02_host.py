@@ -28,9 +28,10 @@ from typing import Any
 
 import pytest
 import websockets
+from agent_registry import register_adapter
 from sessions_harness import recv, recv_until, running_service, state_is
 
-from clauz3.sessions.agent.providers.availability import DEV_ADAPTER_PREFIX, python_adapter_argv
+from clauz3.sessions.agent.providers.availability import python_adapter_argv
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # tests/, for proc_tree
 import proc_tree
@@ -95,8 +96,8 @@ class Proxy:
                 *python_adapter_argv("clauz3.agents.demo"))
 
     def register(self, monkeypatch: pytest.MonkeyPatch) -> None:
-        """The host's ``demo`` is this proxy, registered the supported way (CLAUZ3_DEV_ADAPTER_DEMO)."""
-        monkeypatch.setenv(DEV_ADAPTER_PREFIX + "DEMO", json.dumps(list(self.argv())))
+        """The host's ``demo`` is this proxy (tests/agent_registry.py)."""
+        register_adapter(monkeypatch, "demo", self.argv())
 
     def requests(self, method: str) -> list[dict[str, Any]]:
         if not self.log.exists():
@@ -392,7 +393,7 @@ def raw_demo(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """The host's ``demo`` is the misbehaving raw agent (``hang`` ignores cancel, ``exit`` crashes)."""
     log = tmp_path / "raw.jsonl"
     monkeypatch.setenv("RAW_LOG", str(log))
-    monkeypatch.setenv(DEV_ADAPTER_PREFIX + "DEMO", json.dumps([sys.executable, str(RAW_AGENT)]))
+    register_adapter(monkeypatch, "demo", [sys.executable, str(RAW_AGENT)])
     return log
 
 

@@ -18,13 +18,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from agent_registry import register_adapter
 from sessions_harness import recv, recv_until, running_service, state_is
 
 from clauz3.sessions.agent.acp_client import AcpClient
 from clauz3.sessions.agent.acp_messages import PermissionRefused, TurnEnded
 from clauz3.sessions.agent.acp_params import SessionParams
 from clauz3.sessions.agent.process_group import AgentLaunch
-from clauz3.sessions.agent.providers.availability import DEV_ADAPTER_PREFIX
 from clauz3.sessions.agent.providers.table import provider
 
 RAW = r'''
@@ -182,7 +182,7 @@ async def test_correlation_by_title_only_is_cancelled(make: Callable[[str], AcpC
 def raw_claude(raw: Path, monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Path:
     """``claude`` in the host is the raw agent; ``demo`` stays the real demo."""
 
-    monkeypatch.setenv(DEV_ADAPTER_PREFIX + "CLAUDE", json.dumps([sys.executable, str(raw)]))
+    register_adapter(monkeypatch, "claude", [sys.executable, str(raw)])
     monkeypatch.setenv("RAW04_LOG", str(tmp_path / "raw04.jsonl"))
     return raw
 

@@ -17,9 +17,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from agent_registry import register_adapter
 from sessions_harness import recv, recv_until, running_service, state_is
 
-from clauz3.sessions.agent.providers.availability import DEV_ADAPTER_PREFIX, python_adapter_argv
+from clauz3.sessions.agent.providers.availability import python_adapter_argv
 
 PROXY = r'''
 import json, os, subprocess, sys, threading
@@ -96,7 +97,7 @@ def recorder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Record
     rec = Recorder(tmp_path)
 
     for agent in ("demo", "claude"):  # claude is the demo behind the proxy: a second provider to switch to
-        monkeypatch.setenv(DEV_ADAPTER_PREFIX + agent.upper(), json.dumps(list(rec.argv(agent))))
+        register_adapter(monkeypatch, agent, rec.argv(agent))
     yield rec
 
 

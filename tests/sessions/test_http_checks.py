@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import time
 from collections.abc import AsyncIterator
 from pathlib import Path
 
@@ -113,11 +114,19 @@ async def test_login_rules(svc: Harness) -> None:
 
 
 async def test_login_token_expires(svc: Harness) -> None:
+    """AUTH-1's 15 minutes, counted from the token's issue on the service's own clock (not from the machine's
+    boot: a token "issued at monotonic 0" is still live on a machine up for less than 15 minutes)."""
+    from clauz3.sessions.web.auth import LOGIN_TTL_SECONDS
+
     tokens = svc.service.sign_in.tokens
-    token = tokens.new(now=0.0)
-    assert not tokens.consume(token)  # issued at t=0 on the monotonic clock: long expired
+    issued = time.monotonic()
+    stale = tokens.new(now=issued - LOGIN_TTL_SECONDS - 1)  # issued 15 min 1 s ago
+    assert not tokens.consume(stale)
+    almost = tokens.new(now=issued - LOGIN_TTL_SECONDS + 60)  # issued 14 min ago: one minute left
+    assert tokens.consume(almost)
     fresh = tokens.new()
     assert tokens.consume(fresh)
+    assert not tokens.consume(fresh)  # single use
 
 
 async def test_no_internal_error_leaks(svc: Harness, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import re
 import sys
 from pathlib import Path
@@ -96,6 +95,4 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps({"schema_version": 1, "entries": entries}, ensure_ascii=False))
     sys.stdout.flush()
-    if os.environ.get("CLAUZ3_PROVE_SHOW_MODULES") == "1":  # test hook for PERF-2
-        print(json.dumps(sorted(sys.modules)), file=sys.stderr)
     return worst

@@ -39,11 +39,11 @@ def checked_data_dir() -> Path:
 
 def check_agent(agent: str) -> None:
     """TRM-1: the agent program and its version; exit 4 naming what to install."""
-    from clauz3.sessions.agent.providers import HINTS, LABELS, check
+    from clauz3.sessions.agent.providers import LABELS, check
 
     found = check(agent)
     if not found.available:
-        raise CommandError(f"{LABELS[agent]} can't start: {found.reason}. Install it with: {HINTS[agent]}", 4)
+        raise CommandError(found.error_line(LABELS[agent]), 4)
 
 
 def check_project_free(data: Path, project: str) -> None:

@@ -99,7 +99,7 @@ def _mode_error(agent: str, unrestricted: bool) -> str | None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from clauz3.sessions.agent.providers import CLAUDE_FALLBACK, HINTS, LABELS, check
+    from clauz3.sessions.agent.providers import CLAUDE_FALLBACK, LABELS, check
     from clauz3.sessions.conversation.tutorials import TutorialError, prepare
     from clauz3.sessions.launch.config import LaunchConfig
     from clauz3.sessions.launch.launcher import Launcher
@@ -124,7 +124,7 @@ def run(args: argparse.Namespace) -> int:
         raise CommandError(problem)
     found = check(agent)
     if not found.available:
-        raise CommandError(f"{LABELS[agent]} can't start: {found.reason}. Install it with: {HINTS[agent]}", 4)
+        raise CommandError(found.error_line(LABELS[agent]), 4)
     data = data_dir()
     try:
         data.mkdir(mode=0o700, parents=True, exist_ok=True)

@@ -184,6 +184,11 @@ class AcpClient:
         await self._shutdown()
         raise AcpError(message, ended=True)
 
+    async def authenticate(self, method_id: str, timeout: float = INITIALIZE_TIMEOUT) -> None:
+        """ACP ``authenticate`` with one of the ``authMethods`` initialize listed (04 CDX-3), before any
+        session request. An error leaves the adapter running; the caller decides (it ends the start)."""
+        await self._step("authenticate", {"methodId": method_id}, timeout, f"it did not sign in within {timeout:g} s")
+
     async def new_session(self, params: SessionParams, timeout: float = SESSION_TIMEOUT) -> SessionInfo:
         """``session/new`` with host-built params (ACP-4..8). A bad result ends the adapter."""
         result = await self._step("session/new", params.new_params(), timeout, _session_timeout(timeout))

@@ -44,6 +44,7 @@ from clauz3.sessions.agent.providers import (
     remove_private_dir,
 )
 from clauz3.sessions.agent.providers.opencode import first_prompt
+from clauz3.sessions.agent.providers.session_hooks import before_session
 from clauz3.sessions.conversation.agent_status import WORKING, AgentStatus
 from clauz3.sessions.conversation.host_links import HostLinks
 from clauz3.sessions.conversation.libraries import pending_notes
@@ -288,6 +289,7 @@ class ConversationRuntime:
                 self.say("agent_unavailable", reason=FAILED)
                 self.changed()
                 return
+            await before_session(self.agent, client)  # CDX-3: Codex signs in before any session request
             self.capabilities = info.capabilities
             if info.agent_version:
                 self.saved.agent_version = info.agent_version

@@ -30,11 +30,6 @@ NATIVE_ADAPTERS = {
     "pi": "clauz3.sessions.agent.providers.pi_adapter",
     "agy": "clauz3.sessions.agent.providers.agy_adapter",
 }
-# For developers and tests only: CLAUZ3_DEV_ADAPTER_<AGENT> (e.g. CLAUZ3_DEV_ADAPTER_DEMO) holds a JSON
-# list argv that replaces that provider's adapter command, so a test registers its own agent without
-# patching the host. It changes which agent runs, never a verdict; agents never see it (SUP-3 strips
-# CLAUZ3_*).
-DEV_ADAPTER_PREFIX = "CLAUZ3_DEV_ADAPTER_"
 PI_NODE_HINT = "npm install --prefix <dir> node@22, then put <dir>/node_modules/.bin first on PATH"
 _NODE_VERSION = re.compile(r"^v(\d+)\.(\d+)\.(\d+)")
 
@@ -109,9 +104,6 @@ def python_adapter_argv(module: str) -> tuple[str, ...]:
 def check(agent: str, *, path: str | None = None) -> Availability:
     """PRV-2/PRV-3 for one provider. ``path`` replaces ``$PATH`` for the lookup (tests)."""
     row = provider(agent)
-    dev = dev_adapter(agent)
-    if dev is not None:
-        return dev
     if agent == "demo":
         return Availability(True, argv=python_adapter_argv("clauz3.agents.demo"))
     assert row.command is not None
@@ -142,23 +134,6 @@ def check(agent: str, *, path: str | None = None) -> Availability:
         True, argv=_argv(agent, executable), hint=warning or row.install_hint, version=package.version,
         warning=warning, package_dir=str(package.directory),
     )
-
-
-def dev_adapter(agent: str) -> Availability | None:
-    """The developer-registered adapter for ``agent`` (``$CLAUZ3_DEV_ADAPTER_<AGENT>``), or None."""
-    name = DEV_ADAPTER_PREFIX + agent.upper()
-    raw = os.environ.get(name)
-    if raw is None:
-        return None
-    try:
-        argv = json.loads(raw)
-    except ValueError:
-        argv = None
-    if not (isinstance(argv, list) and argv and all(isinstance(a, str) and a for a in argv)
-            and os.path.isabs(argv[0])):
-        return Availability(False, f"{name} is not a JSON list of strings starting with an absolute path",
-                            hint=f'unset {name}, or set it to e.g. ["/usr/bin/python3", "-m", "my_agent"]')
-    return Availability(True, argv=tuple(argv))
 
 
 def _argv(agent: str, executable: str) -> tuple[str, ...]:

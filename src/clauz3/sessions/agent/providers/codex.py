@@ -9,7 +9,10 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:  # the protocol's module registers this hook, so it imports us
+    from clauz3.sessions.agent.providers.session_hooks import SessionClient
 
 API_KEY_METHOD = "api-key"
 KEY_VARIABLES = ("OPENAI_API_KEY", "CODEX_API_KEY")
@@ -30,5 +33,10 @@ def should_authenticate(adapter_env: Mapping[str, str], auth_methods: Iterable[M
     return has_key and any(method.get("id") == API_KEY_METHOD for method in auth_methods)
 
 
-def authenticate_params() -> dict[str, Any]:
-    return {"methodId": API_KEY_METHOD}
+async def before_session(client: SessionClient) -> str | None:
+    """CDX-3 as Codex's before-session hook: sign in with the API key in the adapter's environment, when
+    there is one and the adapter offers ``api-key``; otherwise rely on an existing ``codex login``."""
+    if client.info is None or not should_authenticate(client.launch.env, client.info.auth_methods):
+        return None
+    await client.authenticate(API_KEY_METHOD)
+    return API_KEY_METHOD
