@@ -3,9 +3,10 @@
 ``python -m clauz3.difftest [--trusted-root DIR]… [--import-root DIR]… [--runs N] [--seed S]
 [--max-rows N] [--json] PATH…``. PATH is a program, or a folder whose ``cases/`` or
 ``tests/cases/`` ``*_pass.py`` files are used. Each fully proved program is run ``--runs`` times
-on stubbed effects with the monitor on; programs not fully proved are listed ``skipped``, except
-``*_pass.py`` cases: a pass case that does not prove fails the check (``not proved``), and so does
-a check that ran fewer programs than it was given pass cases — it never passes on nothing.
+on stubbed effects with the monitor on. A program that is not fully proved (a fail case, a refused
+program, a ``*_pass.py`` case that does not prove) cannot be tested, so it fails the check (``not
+proved``); so does a check that ran fewer programs than it was given pass cases, or none at all —
+it never passes on nothing.
 
 One layer per process (TL-6): when the PATHs need several layers, each layer's programs are
 tested in a child process and the parent merges their JSON reports in PATH order.
@@ -62,8 +63,10 @@ class Summary:
 
     @property
     def failed(self) -> bool:
-        """Findings, a pass case that does not prove, or fewer programs run than pass cases given."""
-        return bool(self.findings or self.not_proved) or self.programs < self.pass_cases
+        """Findings, a program that does not prove (so was not run), fewer programs run than pass
+        cases given, or no program run at all."""
+        return bool(self.findings or self.not_proved or self.skipped) or self.programs < self.pass_cases \
+            or self.programs == 0
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -87,13 +90,15 @@ class Summary:
 
     def render(self, out: TextIO) -> None:
         for path, reason in self.skipped:
-            out.write(f"skipped: {path}: {reason}\n")
+            out.write(f"not proved: {path}: {reason} (only a fully proved program can be run and checked)\n")
         for path, reason in self.not_proved:
             out.write(f"not proved: {path}: {reason} (a pass case must prove)\n")
         for f in self.findings:
             out.write(f.line() + "\n")
         if self.programs < self.pass_cases:
             out.write(f"error: {self.pass_cases} pass cases but only {self.programs} programs ran\n")
+        elif self.programs == 0:
+            out.write("error: no program was fully proved, so nothing ran: the check tested nothing\n")
         out.write(f"{self.programs} programs, {self.runs} runs, {len(self.findings)} findings, "
                   f"{self.incomplete} incomplete\n")
 

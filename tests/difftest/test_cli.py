@@ -53,11 +53,33 @@ def test_drop_hook_reports_a_guarantee_violation() -> None:
 
 
 @needs_pipeline
-def test_unproved_program_is_skipped() -> None:
+def test_a_fail_case_is_not_run_and_fails_the_check() -> None:
+    """Issue 23: a check that ran on nothing fails, with a line saying why (it used to exit 0)."""
     proc = difftest("--runs", "1", "examples/email/cases/at_most_two_sends_fail.py")
-    assert proc.returncode == 0
-    assert proc.stdout.startswith("skipped: examples/email/cases/at_most_two_sends_fail.py: ")
-    assert proc.stdout.strip().endswith("0 programs, 0 runs, 0 findings, 0 incomplete")
+    assert proc.returncode == 1, proc.stdout + proc.stderr
+    lines = proc.stdout.strip().splitlines()
+    assert lines[0].startswith("not proved: examples/email/cases/at_most_two_sends_fail.py: not fully proved ")
+    assert "error: no program was fully proved, so nothing ran: the check tested nothing" in lines
+    assert lines[-1] == "0 programs, 0 runs, 0 findings, 0 incomplete"
+
+
+@needs_pipeline
+def test_a_refused_program_fails_the_check(tmp_path: Path) -> None:
+    bad = tmp_path / "refused.py"
+    bad.write_text((EXAMPLES / "email" / "cases" / "tutorial_pass.py").read_text() + "\nx = [1] < (1,)\n")
+    proc = difftest("--runs", "1", "--trusted-root", str(EXAMPLES / "email" / "tools" / "email" / "trusted"),
+                    "--import-root", str(EXAMPLES / "email"), str(bad))
+    assert proc.returncode == 1, proc.stdout + proc.stderr
+    assert proc.stdout.startswith(f"not proved: {bad}: refused "), proc.stdout
+    assert "error: no program was fully proved, so nothing ran" in proc.stdout
+
+
+@needs_pipeline
+def test_a_fail_case_beside_a_proved_program_still_fails_the_check() -> None:
+    proc = difftest("--runs", "1", "examples/email/cases/tutorial_pass.py",
+                    "examples/email/cases/at_most_two_sends_fail.py")
+    assert proc.returncode == 1, proc.stdout + proc.stderr
+    assert proc.stdout.strip().splitlines()[-1] == "1 programs, 1 runs, 0 findings, 0 incomplete"
 
 
 @needs_pipeline
