@@ -227,3 +227,31 @@ def test_family6_a_fold_that_raises_is_a_verdict_not_a_crash(name: str) -> None:
     assert results[name]["status"] == "not_proved", results[name]
     assert any(o[0] == "exception" and o[1] == "violated" and "OverflowError" in o[2]
                for o in results[name]["obligations"]), results[name]
+
+
+# ------------------------------------------------------------------------------------ must prove
+# Ordinary programs (issue 18): an ASCII digit test on unknown text, a money amount in a message.
+# An order against a constant above U+FFFF stays unknown: z3 has no character above U+2FFFF.
+
+ORDINARY = {
+    "ok_digit_test": prog("@clauz3.guarantee(fam.max_pay(9))\n",
+                          'c = read_str("pin")\nif len(c) == 1 and "0" <= c <= "9":\n    pay(int(c))'),
+    "ok_money_text_length": prog('@clauz3.guarantee(fam.only_to(["ok"]))\n',
+                                 'x = read_float("a")\nif 0 <= x <= 1000:\n    t = f"{x:.2f}"\n'
+                                 '    if len(t) <= 7:\n        send("ok", 1)\n    else:\n        send("bad", 1)'),
+    "ok_int_text_width": prog('@clauz3.guarantee(fam.only_to(["ok"]))\n',
+                              'n = read_int("a")\nif len(f"{n:05d}") == 5:\n    send("ok", 1)\nelse:\n'
+                              '    send("bad", 1)'),
+}
+NOT_ORDINARY = {
+    # z3 cannot represent a character above U+2FFFF: "no one-character text is above it" is false in Python.
+    "no_order_above_z3_alphabet": prog("@clauz3.guarantee(fam.max_pay(1))\n",
+                                       'c = read_str("s")\nif len(c) == 1 and c > "\\U0002ffff":\n    pay(5)'),
+}
+
+
+def test_ordinary_text_order_and_format_specs_prove() -> None:
+    results = run({**ORDINARY, **NOT_ORDINARY})
+    assert_no_lie(results)
+    assert all(results[n]["status"] == "proved" for n in ORDINARY), {n: results[n] for n in ORDINARY}
+    assert all(results[n]["status"] == "not_proved" for n in NOT_ORDINARY), {n: results[n] for n in NOT_ORDINARY}

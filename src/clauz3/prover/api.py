@@ -8,6 +8,7 @@ from typing import Any
 
 from clauz3.language import ir
 from clauz3.prover import plain
+from clauz3.prover.alphabet import Alphabet, with_lazy_facts
 from clauz3.prover.counterexample import ModelView, build
 from clauz3.prover.execute import Executor
 from clauz3.prover.obligations import Checker, first_failing, site_why, solve
@@ -103,6 +104,7 @@ def _prove(program: ir.CheckedProgram, ctx: Ctx, ex: Executor, started: float, o
         return _finish(program, all_results, started)
 
     checker = Checker(ctx, obligation_timeout, deadline)
+    alphabet = Alphabet()
     vac = checker.run(list(ctx.assumptions)) if ctx.assumptions else None
     if vac is not None and vac.status != "sat":
         reason, detail = ("vacuous", VACUOUS) if vac.status == "unsat" else (vac.reason or "solver-unknown",
@@ -114,21 +116,32 @@ def _prove(program: ir.CheckedProgram, ctx: Ctx, ex: Executor, started: float, o
         return _finish(program, all_results, started)
 
     for res, site in zip(results, sites, strict=True):
-        _check_site(checker, ctx, res, site)
+        _check_site(checker, ctx, res, site, alphabet)
     for res, g in zip(gresults, program.guarantees, strict=True):
-        _check_guarantee(checker, ctx, ex, res, g)
+        _check_guarantee(checker, ctx, ex, res, g, alphabet)
     return _finish(program, all_results, started)
 
 
-def _check_site(checker: Checker, ctx: Ctx, res: ObligationResult, site: Site) -> None:
+def _alphabet_bound(ctx: Ctx, parts: list[Any], alphabet: Alphabet) -> bool:
+    """The proof holds only for z3's alphabet: character codes (ord, chr), or an order between unknown
+    texts with a constant above U+FFFF (prover/alphabet.py)."""
+    if ctx.unicode_sensitive:
+        return True
+    if not ctx.order_sensitive:
+        return False
+    return not alphabet.order_safe(parts)
+
+
+def _check_site(checker: Checker, ctx: Ctx, res: ObligationResult, site: Site, alphabet: Alphabet) -> None:
     try:
-        out = checker.run(checker.site_formula(site))
+        parts = with_lazy_facts(checker.site_formula(site), ctx.lazy_facts)
+        out = checker.run(parts)
     except Unsupported as exc:
         _unknown(res, "unsupported", str(exc))
         return
     res.elapsed_ms = out.elapsed_ms
     if out.status == "unsat":
-        if ctx.unicode_sensitive:
+        if _alphabet_bound(ctx, parts, alphabet):
             _unknown(res, "unsupported", UNICODE)
             return
         res.conclusion = "proved"
@@ -149,16 +162,18 @@ def _check_site(checker: Checker, ctx: Ctx, res: ObligationResult, site: Site) -
                               "breaking": [], "confirmed": False}
 
 
-def _check_guarantee(checker: Checker, ctx: Ctx, ex: Executor, res: ObligationResult, g: ir.Guarantee) -> None:
+def _check_guarantee(checker: Checker, ctx: Ctx, ex: Executor, res: ObligationResult, g: ir.Guarantee,
+                     alphabet: Alphabet) -> None:
     label = g.description or g.bound_call
     enc: SpecEnc = encode(ex, g.spec, label)
     if enc.unsupported:
         _unknown(res, "unsupported", enc.unsupported)
         return
-    out = checker.run(checker.guarantee_formula(enc.fails, enc.mappings))
+    parts = with_lazy_facts(checker.guarantee_formula(enc.fails, enc.mappings), ctx.lazy_facts)
+    out = checker.run(parts)
     res.elapsed_ms = out.elapsed_ms
     if out.status == "unsat":
-        if ctx.unicode_sensitive:
+        if _alphabet_bound(ctx, parts, alphabet):
             _unknown(res, "unsupported", UNICODE)
             return
         res.conclusion = "proved"

@@ -24,7 +24,7 @@ from clauz3.prover.calls import call_effect, inline
 from clauz3.prover.fresh import fresh_value
 from clauz3.prover.logic import conjuncts, mk_and, mk_not, mk_or, truthy, z3_false, z3_true
 from clauz3.prover.state import CallRecord, Ctx, Decision, Frame, LoopInfo, Site
-from clauz3.prover.strfold import known_float, known_str
+from clauz3.prover.strfold import formatted_unknown, known_float, known_str
 from clauz3.prover.values import (
     NONE_V,
     ColumnV,
@@ -411,7 +411,7 @@ class Executor:
                 known = z3.is_true(term)
         if known is not None and not (type(known) is int and known.bit_length() > INT_BITS):
             return str_lit(format(known, e.spec))
-        return self.ctx.fresh(z3.StringSort(), "formatted", abstract=True)
+        return formatted_unknown(self, e.spec, v)  # length and alphabet facts (issue 18)
 
     def e_RowNew(self, e: ir.RowNew) -> Any:
         # Fields in the order written; each keeps its value (and provenance), as the interpreter does.

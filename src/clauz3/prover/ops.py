@@ -394,7 +394,7 @@ def order(ex: SymbolicExecutor, op: str, a: Any, b: Any) -> Any:
     a, b = val(a), val(b)
     if is_str(a) and is_str(b):
         if not (z3.is_string_value(a) and z3.is_string_value(b)):
-            ex.ctx.unicode_sensitive = True
+            ex.ctx.order_sensitive = True  # proved only when the constants stay in the BMP (alphabet.py)
         # z3's string order is lexicographic by code point, as Python's is.
         return {"<": lambda: a < b, "<=": lambda: a <= b, ">": lambda: b < a, ">=": lambda: b <= a}[op]()
     if is_float(a) and is_float(b):

@@ -267,7 +267,33 @@ def _aggregate(ex: SymbolicExecutor, spec: ir.AggregateSpec) -> SpecEnc:
             count = count + z3.If(it.guard, 1, 0)
             continue
         if len(it.loops) > 1:
-            raise Unsupported("an aggregate over calls in nested symbolic loops")
+            # Nested symbolic loops: the call happens k times for some 0 <= k <= the product of the
+            # loops' lengths (0 when a condition outside every loop fails); a value that no loop's
+            # row decides adds value * k. Approximate: a break is confirmed by runs where every
+            # iteration calls (issue 18: nested loops over two trusted row lists).
+            indices = [lp.index for lp in it.loops]
+            if any(occurs(lp.length, i) for lp in it.loops for i in indices):
+                # An inner list fetched inside the outer loop: its length differs per row.
+                raise Unsupported("an aggregate over nested symbolic loops whose inner list is fetched in the loop")
+            if any(occurs(value, i) for i in indices):
+                raise Unsupported("a sum whose value depends on a row of nested symbolic loops")
+            bounds = [b for lp in it.loops for b in _loop_bound_parts(lp)]
+            rest = [c for c in conjuncts(it.guard) if not any(c.eq(b) for b in bounds)]
+            outer = [c for c in rest if not any(occurs(c, i) for i in indices)]
+            size: Any = z3.IntVal(1)
+            for lp in it.loops:
+                size = size * lp.length
+            approximate = True
+            k = ex.ctx.fresh(z3.IntSort(), "count")
+            ex.ctx.assume(z3.And(k >= 0, k <= size))
+            ex.ctx.assume(z3.Implies(mk_not(mk_and(*outer)), k == 0))
+            total = total + value * k
+            count = count + k
+            every = z3.If(mk_and(*rest), size, 0) if all(
+                not any(occurs(c, i) for i in indices) for c in rest) else z3.IntVal(0)
+            under = under + value * every
+            under_count = under_count + every
+            continue
         loop = it.loops[0]
         bound = _loop_bound_parts(loop)
         rest = [c for c in conjuncts(it.guard) if not any(c.eq(b) for b in bound)]

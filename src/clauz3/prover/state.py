@@ -123,6 +123,8 @@ class Ctx:
         self.instance_seq = 0
         self.abstract: set[str] = set()  # names of symbols produced by abstract models
         self.unicode_sensitive = False
+        self.order_sensitive = False  # an order between unknown texts (prover/alphabet.py)
+        self.lazy_facts: list[tuple[Any, Any]] = []  # (term, fact): added where the term occurs (api.py)
         self.inputs: list[tuple[str, Any]] = []
         self.input_names: set[str] = set()
         self.symbol_labels: dict[str, str] = {}
