@@ -48,7 +48,9 @@ function summary(record) {
 function ruleSentence(rule, record) {
   const s = summary(record);
   if (rule.effect === "allow") {
-    return s.limits ? `Runs without asking: programs whose guarantees are at least as strict as — ${s.limits}.` : "Runs without asking: programs like this one.";
+    const said = s.limits ? `Runs without asking: programs whose guarantees are at least as strict as — ${s.limits}.` : "Runs without asking: programs like this one.";
+    const covers = cardSummary(record).covers;  // issue 19: which effects, in words
+    return covers ? `${said} ${covers}` : said;
   }
   return s.limits ? `Rejects without asking: programs whose guarantees are exactly — ${s.limits}.` : "Rejects without asking: programs with this exact contract.";
 }
