@@ -48,9 +48,7 @@ function summary(record) {
 function ruleSentence(rule, record) {
   const s = summary(record);
   if (rule.effect === "allow") {
-    const said = s.limits ? `Runs without asking: programs whose guarantees are at least as strict as — ${s.limits}.` : "Runs without asking: programs like this one.";
-    const covers = cardSummary(record).covers;  // issue 19: which effects, in words
-    return covers ? `${said} ${covers}` : said;
+    return s.limits ? `Runs without asking: programs whose guarantees are at least as strict as — ${s.limits}.` : "Runs without asking: programs like this one.";
   }
   return s.limits ? `Rejects without asking: programs whose guarantees are exactly — ${s.limits}.` : "Rejects without asking: programs with this exact contract.";
 }
@@ -104,6 +102,8 @@ function draw() {
         el("div", { class: "rule-head" }, el("strong", { text: rule.effect === "allow" ? "Always approve" : "Always reject" }),
           el("span", { class: "muted", text: ` · ${rule.enabled ? "active" : "disabled"} · ${formatTime(rule.created)}` })),
         el("div", { class: "rule-text", text: ruleSentence(rule, h && h.record) }),
+        // Which effects an approval covers, in words (issue 19).
+        ...(rule.effect === "allow" && cardSummary(h && h.record).covers ? [el("div", { class: "rule-covers", text: cardSummary(h.record).covers })] : []),
         el("div", { class: "muted", text: `Program ${s.target}` }));
       if (rule.enabled) item.append(button("Disable rule", () => disable(rule.id)));
       // Remembering the same decision again re-enables the same rule (03 PRO-11).

@@ -139,7 +139,7 @@ export function summaryView(view, finished) {
       const badge = kind === "library" ? mockBadge(item.mock) : null;
       const row = el("li", { class: kind === "library" && !item.guaranteed ? "unguaranteed" : "", "data-kind": kind },
         ...(badge ? [badge, " "] : []), el("span", { class: "item-text", text: item.text }), ...blocks(item.blocks),
-        ...(item.warnings || []).map((w) => el("div", { class: "notice hiding-warning item-warning", role: "note", text: w })));
+        ...(item.warnings || []).map((w) => el("div", { class: "notice item-warning", role: "note", text: w })));
       list.append(row);
       continue;
     }
