@@ -140,9 +140,8 @@ def card(service: Service, run: Run) -> dict[str, Any]:
     raise AssertionError("no request reached the service")
 
 
-@pytest.fixture
-def project(tmp_path: Path) -> Path:
-    proj = Path(os.path.realpath(tmp_path)) / "proj"
+def make_project(root: Path) -> Path:
+    proj = Path(os.path.realpath(root)) / "proj"
     ignore = shutil.ignore_patterns("__pycache__")
     shutil.copytree(REPO / "examples" / "email" / "tools" / "email", proj / "tools" / "email", ignore=ignore)
     shutil.copytree(REPO / "src" / "clauz3" / "stdlib" / "filesystem" / "tools" / "filesystem",
@@ -152,11 +151,33 @@ def project(tmp_path: Path) -> Path:
     return proj
 
 
-@pytest.fixture
-def data(tmp_path: Path) -> Path:
-    home = tmp_path / "data"
+def make_data(root: Path) -> Path:
+    home = root / "data"
     home.mkdir(mode=0o700)
     return home
+
+
+@pytest.fixture
+def project(tmp_path: Path) -> Path:
+    return make_project(tmp_path)
+
+
+@pytest.fixture
+def data(tmp_path: Path) -> Path:
+    return make_data(tmp_path)
+
+
+# One service per group of tests (each start costs a prover child): the tests of a group share its
+# project, and each leaves README.md in place when it passes.
+@pytest.fixture(scope="module")
+def policy_world(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Path, Path, Service]]:
+    root = tmp_path_factory.mktemp("policy")
+    project, data = make_project(root), make_data(root)
+    service = policy_service(project, data, AT_MOST_3)
+    try:
+        yield project, data, service
+    finally:
+        service.close()
 
 
 def policy_service(project: Path, data: Path, *rules: dict[str, Any]) -> Service:
@@ -165,19 +186,13 @@ def policy_service(project: Path, data: Path, *rules: dict[str, Any]) -> Service
     return Service(project, data, "--policy", str(policy))
 
 
-@pytest.fixture
-def at_most_3(project: Path, data: Path) -> Iterator[Service]:
-    service = policy_service(project, data, AT_MOST_3)
-    try:
-        yield service
-    finally:
-        service.close()
 
 
 # ------------------------------------------------------------------------- class 1: policy vacuity
 
-def test_a_vacuous_email_rule_does_not_approve_a_delete_through_clauz3_run(project: Path, data: Path,
-                                                                            at_most_3: Service) -> None:
+def test_a_vacuous_email_rule_does_not_approve_a_delete_through_clauz3_run(
+        policy_world: tuple[Path, Path, Service]) -> None:
+    project, data, at_most_3 = policy_world
     code, out = Run(project, data, at_most_3, ONE_EMAIL, "req_one_email").wait()
     assert code == 0 and "approval: auto_approved" in out, out  # the rule is live and fires inside its scope
 
@@ -192,8 +207,9 @@ def test_a_vacuous_email_rule_does_not_approve_a_delete_through_clauz3_run(proje
     assert code != 0 and (project / "README.md").exists(), out
 
 
-def test_an_email_rule_does_not_approve_emails_plus_a_delete(project: Path, data: Path, at_most_3: Service) -> None:
+def test_an_email_rule_does_not_approve_emails_plus_a_delete(policy_world: tuple[Path, Path, Service]) -> None:
     """Inside the rule's library and outside it at once: the part outside still goes to the person."""
+    project, data, at_most_3 = policy_world
     run = Run(project, data, at_most_3, DELETES_AND_EMAILS, "req_mixed")
     record = card(at_most_3, run)
     assert record["state"] == "pending", record
@@ -216,11 +232,11 @@ def test_deny_rules_still_apply_to_every_program(project: Path, data: Path) -> N
         service.close()
 
 
-async def test_a_vacuous_email_rule_does_not_approve_a_delete_through_mcp_run(project: Path, data: Path,
-                                                                              tmp_path: Path,
-                                                                              monkeypatch: pytest.MonkeyPatch,
-                                                                              at_most_3: Service) -> None:
+async def test_a_vacuous_email_rule_does_not_approve_a_delete_through_mcp_run(
+        policy_world: tuple[Path, Path, Service], tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     import asyncio
+
+    project, data, at_most_3 = policy_world
 
     from bridge.conftest import bridge_session, credentials, text_of
     from bridge.fakehost import FakeHost
@@ -249,9 +265,11 @@ async def test_a_vacuous_email_rule_does_not_approve_a_delete_through_mcp_run(pr
 
 # ------------------------------------------------------------------- class 2: remembered reach by module
 
-@pytest.fixture
-def remembered(project: Path, data: Path) -> Iterator[Service]:
+@pytest.fixture(scope="module")
+def remembered_world(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Path, Path, Service]]:
     """A remembered approval of a program that wrote notes.txt through ``effects as fs``."""
+    root = tmp_path_factory.mktemp("remembered")
+    project, data = make_project(root), make_data(root)
     service = Service(project, data, "--profiles")
     try:
         run = Run(project, data, service, writes("notes.txt"), "req_notes")
@@ -260,13 +278,14 @@ def remembered(project: Path, data: Path) -> Iterator[Service]:
         service.decide("req_notes", "approved_remember")
         code, out = run.wait()
         assert code == 0 and (project / "notes.txt").exists(), out
-        yield service
+        yield project, data, service
     finally:
         service.close()
 
 
-def test_a_remembered_write_does_not_cover_a_remove_of_the_same_module(project: Path, data: Path,
-                                                                       remembered: Service) -> None:
+def test_a_remembered_write_does_not_cover_a_remove_of_the_same_module(
+        remembered_world: tuple[Path, Path, Service]) -> None:
+    project, data, remembered = remembered_world
     code, out = Run(project, data, remembered, writes("other.txt"), "req_other_write").wait()
     assert code == 0 and "approval: auto_approved" in out, out  # same effect, other file: remembered
 
@@ -282,10 +301,11 @@ def test_a_remembered_write_does_not_cover_a_remove_of_the_same_module(project: 
     assert (project / "README.md").exists()
 
 
-def test_a_stricter_program_with_a_new_effect_is_not_covered_by_proof(project: Path, data: Path,
-                                                                      remembered: Service) -> None:
+def test_a_stricter_program_with_a_new_effect_is_not_covered_by_proof(
+        remembered_world: tuple[Path, Path, Service]) -> None:
     """The at-least-as-strict path (issue 12): writes_at_most(0) keeps the remembered writes_at_most(1),
     vacuously, on a program that removes a file; the remembered program never removed anything."""
+    project, data, remembered = remembered_world
     run = Run(project, data, remembered, removes(0), "req_remove_strict")
     record = card(remembered, run)
     assert record["state"] == "pending" and record["decision"] is None, record
@@ -295,7 +315,7 @@ def test_a_stricter_program_with_a_new_effect_is_not_covered_by_proof(project: P
     assert (project / "README.md").exists()
 
 
-def test_the_remember_confirmation_names_the_effects_a_rule_covers(project: Path, data: Path,
-                                                                  remembered: Service) -> None:
-    first = remembered.records()["req_notes"]
+def test_the_remember_confirmation_names_the_effects_a_rule_covers(
+        remembered_world: tuple[Path, Path, Service]) -> None:
+    first = remembered_world[2].records()["req_notes"]
     assert first["presentation"]["summary"]["covers"] == "Covers only: writes files with write_file — nothing else."

@@ -21,7 +21,6 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from clauz3.approvals import reach
 from clauz3.approvals.automatic import choose_automatic, profile_rule
 from clauz3.approvals.decisions import (
     APPROVED_ONCE,
@@ -47,9 +46,9 @@ from clauz3.approvals.presentation import build_presentation, revealed
 from clauz3.approvals.principals import APPROVER_IN_PROCESS, Conversation, Principal, submitter_key
 from clauz3.approvals.profiles import ProfileStore, ProfilesUnavailable, RuleMatch
 from clauz3.approvals.provenance import ProvenanceLookup, provenance_block, warning_count
-from clauz3.approvals.reach import proof_effects
+from clauz3.approvals.reach import not_decided, proof_effects
 from clauz3.approvals.receipts import LIFETIME_SECONDS, data_sha256, issue_receipt
-from clauz3.approvals.remembered import covering_rule
+from clauz3.approvals.remembered import Missed, covering_rule, exact_reaches
 from clauz3.approvals.requests import (
     APPROVED,
     CANCELLED,
@@ -392,31 +391,26 @@ class ApprovalAuthority:
                 project=conv.layer.project, entails=self.config.entails, timeout=self.config.policy_timeout,
                 effects=effects)
         not_decided = [{"source": "policy", "rule": u["rule"], "outside": u["outside"],
-                        "text": reach.not_decided(u["rule"], u["outside"], remembered=False)}
+                        "text": not_decided(u["rule"], u["outside"], remembered=False)}
                        for u in outcome.uncovered]
         record.automatic = {"policy_sha256": policy.sha256 if policy else None,
                             "undecidable": outcome.undecidable, "suppressed": None, "not_decided": not_decided}
         deny_match: RuleMatch | None = None
         allow_match: RuleMatch | None = None
-        outside: set[str] = set()
-        exact_missed = False
+        missed = Missed()  # issue 19: a remembered approval reaches only the effects its program called
         if self.profiles is not None and record.profile["eligible"]:
             deny_match, allow_match = self.profiles.matches(record.project, record.profile["signature"])
-            if allow_match is not None:  # issue 19: the exact signature says nothing about the body's effects
-                ok, missing = reach.inside(effects, self.profiles.approved_effects(record.project,
-                                                                                  allow_match.history_id))
-                if not ok:
-                    allow_match, exact_missed = None, True
-                    outside.update(missing)
+            if allow_match is not None:
+                allow_match = exact_reaches(self.profiles, record.project, allow_match, effects, missed)
         covered = None  # issue 12: no exact match, but a remembered approval may cover it by proof
         if self.profiles is not None and allow_match is None and deny_match is None and outcome.deny is None \
                 and outcome.allow is None:
             covered = await covering_rule(self.profiles, record, conv.layer, self.config.verify,
-                                          timeout=self.config.policy_timeout, outside=outside)
+                                          timeout=self.config.policy_timeout, outside=missed.outside)
             allow_match = covered[0] if covered is not None else None
-        if allow_match is None and (outside or exact_missed):
-            not_decided.append({"source": "profile", "rule": None, "outside": sorted(outside),
-                                "text": reach.not_decided("", outside, remembered=True)})
+        note = missed.note() if allow_match is None else None
+        if note is not None:
+            not_decided.append(note)
         # Issue 19: a run missing a sandbox protection is never approved automatically (deny rules still apply).
         # Issue 20: a value from read data in a protected place is the person's call, never a rule's.
         warned = record.provenance_warnings > 0

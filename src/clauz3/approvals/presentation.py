@@ -6,6 +6,7 @@ from typing import Any
 
 from clauz3._describe import render_value, reveal
 from clauz3.approvals import summary
+from clauz3.approvals.cardview import refresh
 from clauz3.approvals.layerscan import (
     BoundGuarantee,
     LayerScan,
@@ -170,7 +171,9 @@ def revealed(value: Any) -> Any:
 
 def build_presentation(request: ApprovalRequest, scan: LayerScan, bound: list[BoundGuarantee]) -> dict[str, Any]:
     """The card's data; no string in it can hide a character from the person (issue 11 §6)."""
-    return revealed(_presentation(request, scan, bound))
+    shown: dict[str, Any] = revealed(_presentation(request, scan, bound))
+    refresh(shown)  # the one rendering both pages print (issue 19)
+    return shown
 
 
 def _presentation(request: ApprovalRequest, scan: LayerScan, bound: list[BoundGuarantee]) -> dict[str, Any]:

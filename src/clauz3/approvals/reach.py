@@ -108,6 +108,10 @@ def not_decided(rule: str, outside: Iterable[str], *, remembered: bool) -> str:
     return f"Not decided by {whose}: this program also {verbs}, which {what}."
 
 
+STALE_RULE = ("Not decided by your remembered approval: it was remembered before clauz3 recorded which effects a "
+              "program calls; approve and remember again to renew it.")
+
+
 def inside(program: frozenset[str] | None, covered: Iterable[str] | None) -> tuple[bool, list[str]]:
     """(every effect of ``program`` is in ``covered``, the ones outside); unknown effects are never inside."""
     if program is None or covered is None:

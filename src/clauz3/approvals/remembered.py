@@ -29,7 +29,7 @@ import asyncio
 import math
 import time
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from clauz3._astparse import parse_ast
@@ -37,7 +37,7 @@ from clauz3.approvals.layers import AuthorisedLayer
 from clauz3.approvals.layerscan import LayerScan, scan_layer
 from clauz3.approvals.policies import EntailmentQuery
 from clauz3.approvals.profiles import ProfileStore, RuleMatch
-from clauz3.approvals.reach import inside, proof_effects
+from clauz3.approvals.reach import STALE_RULE, inside, not_decided, proof_effects
 from clauz3.approvals.requests import Record
 
 # ``(holds, fingerprint of the library files it was proved against)``; raises when undecidable.
@@ -55,6 +55,37 @@ class Candidate:
     clauses: tuple[str, ...]
     sentences: tuple[str, ...]  # the remembered card's guarantee sentences
     proof_layer: str  # fingerprint of the layer the remembered decision's own proof used
+
+
+@dataclass
+class Missed:
+    """Why remembered approvals did not reach a program (issue 19), for the card's note."""
+
+    outside: set[str] = field(default_factory=set)  # effects no reaching rule's program called
+    exact: bool = False  # an exact signature match was dropped for its effects
+    stale: bool = False  # ... because its decision predates effect facts
+
+    def note(self) -> dict[str, Any] | None:
+        if not self.outside and not self.exact:
+            return None
+        text = STALE_RULE if self.stale and not self.outside else \
+            not_decided("", self.outside, remembered=True)
+        return {"source": "profile", "rule": None, "outside": sorted(self.outside), "text": text}
+
+
+def exact_reaches(store: ProfileStore, project: str, match: RuleMatch, effects: frozenset[str] | None,
+                  missed: Missed) -> RuleMatch | None:
+    """``match`` (an exact signature match) if the approved program called every effect this one can
+    perform; the signature says nothing about the body (PRO-7), so another effect of the same module
+    would otherwise be remembered too."""
+    approved = store.approved_effects(project, match.history_id)
+    ok, missing = inside(effects, approved)
+    if ok:
+        return match
+    missed.exact = True
+    missed.stale = approved is None and effects is not None
+    missed.outside.update(missing)
+    return None
 
 
 def layer_entailment(verify: object) -> LayerEntailment | None:

@@ -273,12 +273,13 @@ def finished(text: str, *, lower: bool = True) -> str:
     return f"When the program finishes, {_lower(body) if lower else body}."
 
 
-# Exactly what clauz3.approvals.remembered matches: the entailment proof, the same imports, the same files.
+# Exactly what clauz3.approvals.remembered matches: the entailment proof, the same imports and effects (issue 19),
+# the same files.
 SCOPE_INTRO = ("From now on, any program in this project whose guarantees are at least as strict as these will run "
                "without asking — with any message text or other values:")
 SCOPE_TERMS = ("clauz3 must prove that the program keeps every one of them, the program may import nothing this "
-               "one does not, and the library files must stay exactly as they are now. Any other program gets a "
-               "card.")
+               "one does not and call no library effect this one does not, and the library files must stay exactly "
+               "as they are now. Any other program gets a card.")
 # Reject-and-remember stays an exact match (docs/decisions.md): a card is never the unsafe answer.
 REJECT_SCOPE_INTRO = ("From now on, any program in this project that states exactly these guarantees, imports the "
                       "same libraries and runs against the same library files will be rejected without asking — "

@@ -10,7 +10,9 @@ from html import escape
 from typing import Any
 
 from clauz3._describe import reveal
+from clauz3.approvals.cardview import automatic_view, summary_view
 from clauz3.approvals.decisions import LABELS, MAX_FEEDBACK
+from clauz3.approvals.reach import UNLISTED, covers_sentence, proof_effects
 
 _CSS = """body{font:15px/1.45 system-ui,sans-serif;margin:0 auto;max-width:60rem;padding:1rem;color:#222}
 a{color:#1a4fa0}.badge{display:inline-block;padding:0 .4rem;border-radius:.3rem;background:#eee}
@@ -114,19 +116,51 @@ def _contract(c: dict[str, Any]) -> str:
             f"<dl>{details}</dl><pre>{_e(c.get('documentation'))}</pre></details></li>")
 
 
-def _summary_html(s: dict[str, Any]) -> str:
-    """Issue 12's summary first: the plan, warnings, guarantees as sentences, one line per library."""
-    plan = s.get("plan") or {}
-    out = "".join(f"<p class=\"summary-line\">{_e(x)}</p>" for x in plan.get("sentences", []))
-    out += "".join(_block(b) for b in plan.get("blocks", []))
-    if s.get("warnings"):
-        out += (f"<p class=\"amber\"><strong>Look closely:</strong> a value on this card "
-                f"{_e('; it '.join(s['warnings']))}. Such characters are shown as [U+…] codes.</p>")
-    items = "".join(f"<li>{_e(g['text'])}{''.join(_block(b) for b in g.get('lists', []))}</li>"
-                    for g in s.get("guarantees", []))
-    out += f"<h2>Verified limits</h2><ul>{items or '<li>The program states no guarantees.</li>'}</ul>"
-    libs = "".join(f"<li>{_e(lib['line'])}</li>" for lib in s.get("libraries", []))
-    return out + f"<h2>Libraries</h2><ul>{libs}</ul>"
+def _summary_html(s: dict[str, Any], automatic: dict[str, Any] | None = None) -> str:
+    """The card's summary and warnings as :func:`cardview.summary_view` orders them (the chat card prints
+    the very same items), then why no automatic decision was made."""
+    given = s.get("view")
+    view: list[dict[str, Any]] = given if isinstance(given, list) else summary_view(s)
+    out = ""
+    listing: str | None = None  # the open <ul> of a heading's items
+    for item in [*view, *automatic_view(automatic)]:
+        kind = item.get("kind")
+        if kind in ("guarantee", "empty", "library"):
+            if listing is None:
+                listing = ""
+            badge = _mock_badge(item.get("mock")) if kind == "library" else ""
+            warn = "".join(f"<div class=\"amber item-warning\">{escape(str(w))}</div>" for w in item.get("warnings") or [])
+            if kind == "empty":
+                listing += f"<li data-kind=\"empty\"><span class=\"item-text\">{_e(item.get('text'))}</span></li>"
+                continue
+            listing += (f"<li data-kind=\"{_e(kind)}\">{badge}<span class=\"item-text\">{_e(item.get('text'))}</span>"
+                        f"{''.join(_block(b) for b in item.get('blocks') or [])}{warn}</li>")
+            continue
+        if listing is not None:
+            out += f"<ul>{listing}</ul>"
+            listing = None
+        if kind == "plan":
+            text = item.get("text")
+            out += (f"<p class=\"summary-line\" data-kind=\"plan\">{_e(text)}</p>" if text else "") + \
+                "".join(_block(b) for b in item.get("blocks") or [])
+        elif kind == "warning":
+            # The authority's own sentence around values it already revealed: escaped, not revealed again.
+            out += f"<p class=\"amber\" data-kind=\"warning\">{escape(str(item.get('text')))}</p>"
+        elif kind == "heading":
+            out += f"<h2 data-kind=\"heading\">{_e(item.get('text'))}</h2>"
+        elif kind == "note":
+            out += f"<p class=\"auto-note\" data-kind=\"note\">{_e(item.get('text'))}</p>"
+    if listing is not None:
+        out += f"<ul>{listing}</ul>"
+    return out
+
+
+def _mock_badge(kind: Any) -> str:
+    if kind in ("mock", "mixed"):
+        return f"<span class=\"badge mock\">🧪 {'Mock' if kind == 'mock' else 'Mixed'}</span> "
+    if kind == "unmarked":
+        return "<span class=\"badge\">Undeclared</span> "
+    return ""
 
 
 def _block(b: dict[str, Any]) -> str:
@@ -190,7 +224,8 @@ def request_page(r: dict[str, Any]) -> str:
                              ("request_more", "Need more info"), ("rejected", "Reject")))
         profile = r.get("profile") or {}
         if profile.get("eligible"):
-            buttons += (f"<p>{_e(s.get('scope'))}</p>"
+            covers = f"<p class=\"covers\">{_e(s.get('covers'))}</p>" if s.get("covers") else ""
+            buttons += (f"<p>{_e(s.get('scope'))}</p>{covers}"
                         f"<button type=\"button\" data-request=\"{rid}\" data-decision=\"approved_remember\">"
                         f"Approve and remember</button><p>{_e(s.get('reject_scope'))}</p>"
                         f"<button type=\"button\" data-request=\"{rid}\" "
@@ -208,7 +243,7 @@ def request_page(r: dict[str, Any]) -> str:
     raw_source = s.get("source")
     source = raw_source if isinstance(raw_source, str) else r["program"]
     body = (f"<p><a href=\"/ui\">All requests</a></p><div class=\"card\"><h1>Run {_e(r['target'])} "
-            f"<span class=\"badge\">{_e(r['state'])}</span></h1>{_summary_html(s)}"
+            f"<span class=\"badge\">{_e(r['state'])}</span></h1>{_summary_html(s, r.get('automatic'))}"
             f"{_provenance_html(p.get('provenance'))}{notes}{actions}"
             f"<details><summary>Details</summary><h2>Contracts</h2><ul>{contracts}</ul><ul>{coverage}</ul>"
             f"{notices}<p>Time limit: {_e(ex.get('timeout_seconds'))} s. {sandbox}</p>"
@@ -217,11 +252,21 @@ def request_page(r: dict[str, Any]) -> str:
     return _page("Approval request", body)
 
 
+def _covers(record: dict[str, Any] | None) -> str:
+    """Which effects a remembered approval covers, in words (issue 19)."""
+    presentation = (record or {}).get("presentation")
+    effects = proof_effects(presentation)
+    return covers_sentence(effects) if effects is not None else UNLISTED
+
+
 def profile_page(snapshot: dict[str, Any] | None) -> str:
     if snapshot is None:
         return _page("Remembered decisions", "<h1>Remembered decisions</h1><p>Profiles are off.</p>")
+    kept = {h["id"]: h.get("record") or {} for h in snapshot["history"]}
     rules = "".join(
         f"<li>{_e(x['effect'])} {_e(x['signature'][:12])} {'enabled' if x['enabled'] else 'disabled'}"
+        + (f" <span class=\"covers\">{_e(_covers(kept.get(x['history_id'])))}</span>"
+           if x["effect"] == "allow" else "")
         + (f" <button type=\"button\" data-disable-rule=\"{_e(x['id'])}\">Disable</button>" if x["enabled"] else "")
         + "</li>" for x in snapshot["rules"])
     history = "".join(

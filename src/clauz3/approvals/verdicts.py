@@ -17,6 +17,7 @@ from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from clauz3.approvals.cardview import refresh
 from clauz3.approvals.errors import ApprovalError
 from clauz3.approvals.reach import UNLISTED, covers_sentence, effect_names
 from clauz3.approvals.requests import ApprovalRequest
@@ -129,6 +130,7 @@ def show_proof(presentation: dict[str, Any], proof: Mapping[str, Any]) -> None:
     if isinstance(summary, dict):  # the remember confirmation names the effects a rule would cover
         effects = proof.get("effects")
         summary["covers"] = covers_sentence(effects) if isinstance(effects, list) else UNLISTED
+        refresh(presentation)
     if proof.get("by") != "authority":
         presentation["proofs"] = [{**p, "conclusion": f"{p.get('conclusion')} ({UNVERIFIED})"}
                                   for p in presentation.get("proofs", [])]

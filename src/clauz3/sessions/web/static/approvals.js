@@ -102,6 +102,8 @@ function draw() {
         el("div", { class: "rule-head" }, el("strong", { text: rule.effect === "allow" ? "Always approve" : "Always reject" }),
           el("span", { class: "muted", text: ` · ${rule.enabled ? "active" : "disabled"} · ${formatTime(rule.created)}` })),
         el("div", { class: "rule-text", text: ruleSentence(rule, h && h.record) }),
+        // Which effects an approval covers, in words (issue 19).
+        ...(rule.effect === "allow" && cardSummary(h && h.record).covers ? [el("div", { class: "rule-covers", text: cardSummary(h.record).covers })] : []),
         el("div", { class: "muted", text: `Program ${s.target}` }));
       if (rule.enabled) item.append(button("Disable rule", () => disable(rule.id)));
       // Remembering the same decision again re-enables the same rule (03 PRO-11).

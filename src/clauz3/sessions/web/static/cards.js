@@ -6,7 +6,7 @@
 
 import { api } from "./api.js";
 import { askAgain, decisionRow } from "./decisions.js";
-import { blocks, details, guaranteeList, libraryLines, planSentence, sentences, sourceRows, warningsNote } from "./cardview.js";
+import { blocks, details, guaranteeList, libraryLines, planSentence, sentences, sourceRows, summaryView, warningsNote } from "./cardview.js";
 import { provenanceBlock, provenanceSuppressed } from "./provenance.js";
 import { EARLY_END, LIMITS, PHASE_LABELS as PHASES, RAN } from "./constants.js";
 import { button, disclosure, el, formatTime } from "./dom.js";
@@ -107,12 +107,14 @@ export function rememberScope(s, approve) {
   const intro = approve ? s.scope_intro : s.reject_scope_intro || (s.scope_intro || "").replace("will run without asking", "will be rejected without asking");
   const terms = approve ? s.scope_terms : s.reject_scope_terms;
   const limits = (s.guarantees || []).map((g) => el("li", { text: g.text }));
+  // Which effects an approval covers, in words (issue 19): "Covers only: sends email with send_email — nothing else."
+  const covers = approve && s.covers ? [el("p", { class: "remember-covers", text: s.covers })] : [];
   if (intro && limits.length) {
     return el("div", { class: "remember-scope" }, el("p", { text: intro }), el("ul", {}, ...limits),
-      ...(terms ? [el("p", { text: terms })] : []));
+      ...(terms ? [el("p", { text: terms })] : []), ...covers);
   }
   const whole = (approve ? s.scope : s.reject_scope) || "Future programs like this one will be decided without asking.";
-  return el("p", { class: "remember-scope", text: whole });
+  return el("div", { class: "remember-scope" }, el("p", { text: whole }), ...covers);
 }
 
 function decisionShort(r) {
@@ -377,13 +379,18 @@ class RunCard {
     const finished = Boolean(this.run && this.run.summary && this.run.summary.kind === "outcome");
     // Summary first: what the proof says the program will do (once the run has said what it did,
     // that leads the card and the plan stays here, quieter).
-    nodes.push(el("div", { class: finished ? "card-plan done" : "card-plan" }, ...sentences(plan.sentences), ...blocks(plan.blocks)));
-    const note = warningsNote(s.warnings);
-    if (note) nodes.push(note);
+    if (Array.isArray(s.view)) nodes.push(...summaryView(s.view, finished));  // the one rendering (issue 19)
+    else {  // a record kept from before the authority rendered its summary
+      nodes.push(el("div", { class: finished ? "card-plan done" : "card-plan" }, ...sentences(plan.sentences), ...blocks(plan.blocks)));
+      const note = warningsNote(s.warnings);
+      if (note) nodes.push(note);
+    }
     const prov = provenanceBlock(p.provenance);
     if (prov) nodes.push(prov);
-    nodes.push(el("h4", { text: "Verified limits" }), guaranteeList(s));
-    nodes.push(el("h4", { text: "Libraries" }), libraryLines(s));
+    if (!Array.isArray(s.view)) {
+      nodes.push(el("h4", { text: "Verified limits" }), guaranteeList(s));
+      nodes.push(el("h4", { text: "Libraries" }), libraryLines(s));
+    }
     if (p.undeclared_notice) nodes.push(el("div", { class: "notice undeclared", text: p.undeclared_notice }));
     const notes = this.automaticNotes(r);
     if (notes.length) nodes.push(el("div", { class: "auto-notes" }, ...notes));
@@ -403,6 +410,8 @@ class RunCard {
   automaticNotes(r) {
     const notes = [];
     const auto = r.automatic || {};
+    // Why no rule decided it (issue 19): e.g. the program also deletes files, which the rule does not cover.
+    for (const n of auto.not_decided || []) if (n && n.text) notes.push(el("div", { class: "not-decided", "data-kind": "note", text: n.text }));
     if (auto.suppressed && provenanceSuppressed(r)) notes.push(el("div", { text: "A remembered or policy approval matched, but it does not decide a program with values from data the agent read." }));
     else if (auto.suppressed) notes.push(el("div", { text: "A remembered or policy approval matched, but automatic approvals are paused in this conversation." }));
     for (const u of auto.undecidable || []) notes.push(el("div", { text: `Rule ${u.rule || "?"} could not be decided${u.reason ? `: ${u.reason}` : ""}.` }));

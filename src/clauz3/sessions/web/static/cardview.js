@@ -119,3 +119,45 @@ export function details(r, p, run, open) {
   parts.push(line("Request id (chosen by the agent)", s.agent_request_id || r.request_id));
   return parts;
 }
+
+// The card's summary and warnings exactly as the authority ordered them (presentation.summary.view,
+// issue 19): the standalone approval page prints the same items (approvals/cardview.py), so the two
+// can never show different warnings. Plan items go into the plan box, list items under their heading.
+export function summaryView(view, finished) {
+  const nodes = [];
+  const plan = el("div", { class: finished ? "card-plan done" : "card-plan" });
+  let list = null;
+  for (const item of view || []) {
+    const kind = item && item.kind;
+    if (kind === "empty") {
+      list = null;
+      nodes.push(el("p", { class: "muted", "data-kind": "empty" }, el("span", { class: "item-text", text: item.text })));
+      continue;
+    }
+    if (kind === "guarantee" || kind === "library") {
+      if (!list) {
+        list = kind === "library" ? el("ul", { class: "libraries", "aria-label": "Libraries this program uses" }) : el("ul", { class: "guarantees" });
+        nodes.push(list);
+      }
+      const badge = kind === "library" ? mockBadge(item.mock) : null;
+      const row = el("li", { class: kind === "library" && !item.guaranteed ? "unguaranteed" : "", "data-kind": kind },
+        ...(badge ? [badge, " "] : []), el("span", { class: "item-text", text: item.text }), ...blocks(item.blocks),
+        ...(item.warnings || []).map((w) => el("div", { class: "notice item-warning", role: "note", text: w })));
+      list.append(row);
+      continue;
+    }
+    list = null;
+    if (kind === "plan") {
+      if (!nodes.includes(plan)) nodes.push(plan);
+      if (item.text) plan.append(el("p", { class: "summary-line", "data-kind": "plan", text: item.text }));
+      plan.append(...blocks(item.blocks));
+    } else if (kind === "warning") {
+      nodes.push(el("div", { class: "notice hiding-warning", role: "note", "data-kind": "warning", text: item.text }));
+    } else if (kind === "heading") {
+      nodes.push(el("h4", { "data-kind": "heading", text: item.text }));
+    } else if (kind === "note") {
+      nodes.push(el("div", { class: "auto-note", "data-kind": "note", text: item.text }));
+    }
+  }
+  return nodes;
+}

@@ -1,0 +1,42 @@
+"""Issue 19: the standalone approval page shows exactly the chat card's summary and warnings (one renderer).
+
+Real ``clauz3 ui demo`` stack in Chromium: a program whose guarantee and message hold look-alike letters
+and a direction override gets a card with a "Look closely" warning and per-guarantee warnings; the
+standalone page (``/ui/requests/<id>``, served by approvals/ui.py) must list the very same items, in the
+same order, with the same per-item warnings. Before the fix the standalone page rendered its own
+selection (no per-guarantee warnings, no library badges) and drifted from the card.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from browser_harness import needs_chromium
+from real_stack import real_stack
+from test_card_summary import EMAIL_IMPORTS, pending_card, program_prompt
+
+pytestmark = needs_chromium
+
+ITEMS = ("els => els.map(e => [e.dataset.kind, ((e.querySelector('.item-text') || e).innerText || '').trim(),"
+         " [...e.querySelectorAll('.item-warning')].map(w => w.innerText.trim())])")
+
+
+async def test_standalone_page_shows_exactly_the_chat_cards_summary_and_warnings(tmp_path: Path) -> None:
+    source = EMAIL_IMPORTS + ("@clauz3.guarantee(emails.only([\"b\u043eb@example.com\"]))\n"
+                              "@clauz3.guarantee(emails.at_most(1))\n"
+                              "def main() -> None:\n"
+                              "    send_email(\"b\u043eb@example.com\", \"pay \u202egnp.exe\")\n")
+    rid = "req_one_renderer_0001"
+    async with real_stack(tmp_path, tutorial=None) as s:
+        await s.send(program_prompt(source, rid))
+        card = await pending_card(s.page)
+        chat = await card.locator("[data-kind]").evaluate_all(ITEMS)
+        # The same browser, signed in the same way, opens the standalone page (last: it leaves the chat).
+        response = await s.page.goto(f"{s.base}/ui/requests/{rid}")
+        assert response is not None and response.ok
+        page = await s.page.locator("[data-kind]").evaluate_all(ITEMS)
+        kinds = [k for k, _, _ in chat]
+        assert {"plan", "warning", "heading", "guarantee", "library"} <= set(kinds), chat
+        # Per-guarantee warnings are shown (the look-alike letter in the guarantee's own argument).
+        assert any(w for k, _, w in chat if k == "guarantee"), chat
+        assert page == chat
