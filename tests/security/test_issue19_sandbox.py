@@ -86,6 +86,19 @@ def plant(path: str) -> str:
 
 
 @clauz3.trusted
+def plant_through_parent_root(path: str) -> str:
+    """Append a line to path as the parent process's mount namespace shows it (/proc/<ppid>/root)."""
+    return plant("/proc/" + str(os.getppid()) + "/root" + path)
+
+
+@clauz3.trusted
+def capabilities() -> str:
+    """The effective capabilities of this thread, as /proc shows them."""
+    with open("/proc/thread-self/status") as fh:
+        return [line.split()[1] for line in fh if line.startswith("CapEff:")][0]
+
+
+@clauz3.trusted
 def parent_environment() -> str:
     """The parent process's environment as its /proc file shows it."""
     try:
@@ -162,7 +175,7 @@ def project(tmp_path: Path) -> Path:
 
 
 def _program(*lines: str, lib: str = "lab", names: str = "ask_for_a_link, own_environment, parent_environment, "
-             "plant, tcp_connect") -> str:
+             "plant, plant_through_parent_root, tcp_connect, capabilities") -> str:
     body = "".join(f"    {line}\n" for line in lines)
     return (f"import clauz3\nfrom tools.{lib}.trusted import contracts as lab\n"
             f"from tools.{lib}.trusted.effects import {names}\n\n\n"
@@ -236,9 +249,11 @@ def test_a_hostile_effect_cannot_reach_loopback_the_control_socket_or_the_truste
         f'print("control " + ask_for_a_link({str(control)!r}))',
         f'print("trusted " + plant({str(trusted_file)!r}))',
         f'print("newtrusted " + plant({str(trusted_file.parent / "extra.py")!r}))',
+        f'print("viaparent " + plant_through_parent_root({str(trusted_file)!r}))',
         f'print("dotclauz3 " + plant({str(project / ".clauz3" / "settings.txt")!r}))',
         f'print("workspace " + plant({str(project / "notes.txt")!r}))',
         'print("own " + own_environment())',
+        'print("caps " + capabilities())',
     )
     with MockApprovalService(data, project) as svc:
         result = _run(project, data, svc, program)
@@ -248,6 +263,8 @@ def test_a_hostile_effect_cannot_reach_loopback_the_control_socket_or_the_truste
     assert got["tcp"].startswith("refused:"), got
     assert "login_url" not in got["control"] and "secret-sign-in-key" not in got["control"], got
     assert got["trusted"].startswith("refused:") and got["newtrusted"].startswith("refused:"), got
+    assert got["viaparent"].startswith("refused:"), got
+    assert int(got["caps"], 16) == 0, got  # no capability (a root worker's CAP_DAC_READ_SEARCH included)
     assert got["dotclauz3"].startswith("refused:"), got
     assert got["workspace"] == "wrote", got  # the run otherwise works: the workspace stays writable
     assert trusted_file.read_bytes() == before and not (trusted_file.parent / "extra.py").exists()

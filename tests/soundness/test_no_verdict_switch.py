@@ -51,8 +51,9 @@ SETTINGS = {
 # below), or that copy an allow-listed or whole environment into a child without deciding anything.
 GENERIC_READERS = {("prover/pipeline.py", "timeout_from_env"), ("approvals/service.py", "env_secret"),
                    ("commands/run.py", "_secret_text"), ("prover/entailment.py", "child_env"),
-                   ("commands/test.py", "_run_recipe"), ("runs/sandbox.py", "probe")}
-NAMED_READERS = {"timeout_from_env": 0, "env_secret": 0, "_secret_text": 1}
+                   ("commands/test.py", "_run_recipe"), ("runs/sandbox.py", "probe"),
+                   ("runs/envsecret.py", "take")}
+NAMED_READERS = {"timeout_from_env": 0, "env_secret": 0, "_secret_text": 1, "take": 0}
 FORBIDDEN = re.compile(r"CLAUZ3_\w*(TEST|DROP|SKIP|UNSAFE|ASSUME|NO_PROVE|NOPROVE|FORCE|BYPASS)\w*")
 
 

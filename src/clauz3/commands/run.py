@@ -94,10 +94,6 @@ def _secret_text(flag_path: str | None, env_name: str, flag: str, workspace: Pat
             raise CommandError(str(exc)) from None
         except (OSError, ValueError) as exc:
             raise CommandError(f"cannot read {flag} {flag_path}: {exc}") from None
-    if secret:  # issue 19 §3: never left in this process's environment, where /proc shows it
-        from clauz3.runs.envsecret import take
-
-        return take(env_name)
     return (os.environ.get(env_name) or "").strip() or None
 
 

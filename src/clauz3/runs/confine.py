@@ -147,6 +147,39 @@ def enter(workspace: Path, trusted_roots: Sequence[str | Path]) -> Confinement:
     return Confinement("mounts", "read-only: " + ", ".join(entries) if entries else "nothing to protect", entries)
 
 
+PR_CAPBSET_DROP = 24
+PR_CAP_AMBIENT = 47
+PR_CAP_AMBIENT_CLEAR_ALL = 4
+_LINUX_CAPABILITY_VERSION_3 = 0x20080522
+
+
+class _CapHeader(ctypes.Structure):
+    _fields_ = [("version", ctypes.c_uint32), ("pid", ctypes.c_int)]
+
+
+class _CapData(ctypes.Structure):
+    _fields_ = [("effective", ctypes.c_uint32), ("permitted", ctypes.c_uint32), ("inheritable", ctypes.c_uint32)]
+
+
+def drop_capabilities() -> None:
+    """No capability for the executing thread: a worker run as root would otherwise keep, e.g.,
+    CAP_DAC_READ_SEARCH, and open_by_handle_at reaches a file through the writable mount of a folder
+    that is read-only here. Raises OSError when the kernel refuses."""
+    libc = _libc()
+    try:
+        with open("/proc/sys/kernel/cap_last_cap", encoding="ascii") as fh:
+            last = int(fh.read().strip())
+    except (OSError, ValueError):
+        last = 40
+    libc.prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0)
+    for cap in range(last + 1):
+        libc.prctl(PR_CAPBSET_DROP, cap, 0, 0, 0)  # fails without CAP_SETPCAP: the capset below still holds
+    header = _CapHeader(_LINUX_CAPABILITY_VERSION_3, 0)
+    data = (_CapData * 2)()
+    if libc.capset(ctypes.byref(header), data) != 0:
+        raise OSError(ctypes.get_errno(), f"capset: {os.strerror(ctypes.get_errno())}")
+
+
 def cover(path: Path, workspace: Path) -> None:
     """An empty read-only tmpfs over ``path`` (never over the workspace or one of its ancestors)."""
     real, ws = os.path.realpath(path), os.path.realpath(workspace)

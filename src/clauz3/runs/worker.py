@@ -460,6 +460,7 @@ class Worker:
         try:
             if self.confinement is not None and self.confinement.active:
                 confine.cover(self.data_dir, self.project)  # the control socket, keys, ledgers: out of sight
+            confine.drop_capabilities()
             rules = sandbox.build_rules(
                 abi=int(self.sandbox_abi or 1), workspace=self.project, scratch=self.scratch,
                 trusted_roots=self.c["trusted_roots"], import_roots=self.c["import_roots"],
