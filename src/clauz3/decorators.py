@@ -284,12 +284,12 @@ def reads_data(template: str) -> Callable[[F], F]:
 
     ``{param}`` placeholders take the literal argument of the call when the program passes one.
     """
-    import string
+    from clauz3._describe import parse_template
 
     if not isinstance(template, str) or not template.strip() or len(template) > 200:
         raise TypeError("@reads_data takes one non-empty str of at most 200 characters")
     try:
-        fields = [f for _, f, spec, conv in string.Formatter().parse(template) if f is not None]
+        fields = [name for _, name in parse_template(template) if name is not None]
     except ValueError as exc:
         raise TypeError(f"@reads_data({template!r}): {exc}") from None
 

@@ -155,3 +155,19 @@ def test_read_labels_name_what_a_run_read() -> None:
     program = SEND.format(addr="a@example.com", msg="read_inbox()").replace(
         "import send_email", "import read_inbox, send_email")
     assert read_labels(_facts(program)) == ["an email in your mock inbox"]
+
+
+def test_standalone_approvals_page_shows_the_same_words_escaped() -> None:
+    from clauz3.approvals.ui import request_page
+
+    warning = "The email goes to <b>x@evil.example</b>, which appears only in a web page — not in anything you wrote."
+    record = {"request_id": "clr_provenance01", "state": "pending", "target": "main", "program": "x = 1\n",
+              "expires_at": "2026-01-01T00:00:00.000Z", "profile": {"eligible": False, "reason": "off"},
+              "automatic": {"suppressed": {"source": "policy", "rule": {}, "reason": "provenance"}},
+              "presentation": {"provenance": {"checked": True, "items": [], "warnings": [warning],
+                                              "notes": ["bob@example.com — from your message."]}}}
+    page = request_page(record)
+    assert "&lt;b&gt;x@evil.example&lt;/b&gt;" in page and "<b>x@evil" not in page
+    assert "No remembered approval or policy decides this request; you do." in page
+    assert "bob@example.com — from your message." in page
+    assert "it does not decide a program with values from data the agent read" in page

@@ -76,6 +76,9 @@ class ConversationProvenance:
             if isinstance(text, str):
                 self.index.add("you", text, "your message")
             return
+        params = frame.get("params")
+        if frame.get("method") == "clauz3/agent" and not (isinstance(params, dict) and params.get("kind") == "tool_call"):
+            return  # the agent's own words (every streamed chunk): never a source, and never worth a parse
         message = message_of(dict(frame))
         if not isinstance(message, ToolCall):
             return
