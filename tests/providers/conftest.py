@@ -141,7 +141,7 @@ class Bridge:
     def starts(self) -> list[dict[str, Any]]:
         return [json.loads(p.read_text()) for p in sorted(self.dir.glob("start-*.json"))]
 
-    async def wait_started(self, timeout: float = 15.0) -> dict[str, Any]:
+    async def wait_started(self, timeout: float = 90.0) -> dict[str, Any]:
         loop = asyncio.get_running_loop()
         deadline = loop.time() + timeout
         while loop.time() < deadline:
