@@ -70,3 +70,14 @@ def cmdline(pid: int) -> list[str]:
         return []
     argv = raw.decode(errors="replace").split("\0")
     return argv[:-1] if argv[-1] == "" else argv
+
+
+def wait_gone(pids: list[int], what: str, timeout: float = 60.0) -> None:
+    """Wait for every pid in ``pids`` to end (the event, not a fixed delay); fail naming ``what`` and the argv of
+    each one still alive after ``timeout`` seconds."""
+    import time
+
+    deadline = time.monotonic() + timeout
+    while (left := [pid for pid in pids if alive(pid)]) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not left, f"{what}: still alive after {timeout:g} s: {[(pid, cmdline(pid)) for pid in left]}"

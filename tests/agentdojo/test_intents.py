@@ -12,7 +12,7 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "bench" / "agentdojo"))
 
-pytest.importorskip("agentdojo", reason="the agentdojo dependency group is not installed (uv sync --group agentdojo)")
+import agentdojo  # noqa: E402, F401  # a default dependency group (pyproject [tool.uv]): missing is a failure
 
 SUITES = ["banking", "slack", "travel", "workspace"]
 

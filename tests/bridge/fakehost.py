@@ -121,7 +121,7 @@ class FakeHost:
                 pass
             conn.close()
 
-    def wait_for(self, predicate: Any, timeout: float = 30.0) -> bool:
+    def wait_for(self, predicate: Any, timeout: float = 90.0) -> bool:
         end = time.monotonic() + timeout
         while time.monotonic() < end:
             if predicate():

@@ -9,14 +9,14 @@ import sys
 from pathlib import Path
 
 import pytest
+from npm_prefix import NODE, PREFIX
 
-from .conftest import REPO, bridge_args
+from clauz3.sessions.agent.providers.table import INSPECTOR_PIN as INSPECTOR_VERSION
+
+from .conftest import bridge_args
 from .fakehost import FakeHost
 
-PREFIX = REPO / ".cache" / "test-npm"
-INSPECTOR_VERSION = "2.12.0"  # pinned in scripts/install_adapters.sh
 INSPECTOR = PREFIX / "node_modules" / "@modelcontextprotocol" / "inspector"
-NODE = PREFIX / "node_modules" / "node" / "bin" / "node"
 
 
 def _inspector_entry() -> Path | None:
@@ -29,10 +29,14 @@ def _inspector_entry() -> Path | None:
     return INSPECTOR / manifest["bin"]["mcp-inspector"]
 
 
-ENTRY = _inspector_entry()
-pytestmark = pytest.mark.skipif(
-    ENTRY is None, reason=f"@modelcontextprotocol/inspector@{INSPECTOR_VERSION} and node@22 are not installed in "
-                          f"{PREFIX} (run scripts/install_adapters.sh)")
+ENTRY = _inspector_entry()  # tests/conftest.py installed both before the session; None is a broken install
+
+
+@pytest.fixture(autouse=True)
+def _installed() -> None:
+    if ENTRY is None:
+        pytest.fail(f"@modelcontextprotocol/inspector@{INSPECTOR_VERSION} and node@22 are not installed in "
+                    f"{PREFIX} (run scripts/install_adapters.sh)")
 
 
 def _launcher(tmp_path: Path, project: Path) -> Path:

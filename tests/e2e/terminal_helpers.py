@@ -84,7 +84,7 @@ def browser_conversation(tmp: Path, project: Path, prompt: str) -> str:
         if proc.poll() is None:
             os.killpg(proc.pid, signal.SIGINT)
             try:
-                proc.wait(20)
+                proc.wait(90)
             except subprocess.TimeoutExpired:
                 os.killpg(proc.pid, signal.SIGKILL)
                 proc.wait()

@@ -169,7 +169,7 @@ class Session:
             assert response.status_code == 303, response.text
             cookie = next(iter(response.cookies.items()))
         ws = await websockets.connect(base.replace("http", "ws") + "/api/chat/acp", origin=base, max_size=None,
-                                      additional_headers={"Cookie": f"{cookie[0]}={cookie[1]}"}, open_timeout=10)
+                                      additional_headers={"Cookie": f"{cookie[0]}={cookie[1]}"}, open_timeout=90)
         return cls(base, cookie, ws)
 
     async def next(self, predicate: Callable[[dict[str, Any]], bool], timeout: float = 60.0) -> dict[str, Any]:
@@ -270,7 +270,7 @@ class Killed:
 
 async def drive(url: str, ws: Workspace, point: Point) -> Session:
     s = await Session.open(url)
-    restore = await s.next(lambda f: f.get("method") == "clauz3/restore", timeout=10)
+    restore = await s.next(lambda f: f.get("method") == "clauz3/restore", timeout=90)
     s.cid = restore["params"]["state"]["conversation_id"]
     if not agent_ready(restore):  # the agent starts with the service: it may be ready before we connect
         await s.next(agent_ready)
@@ -317,7 +317,7 @@ def kill_at(ws: Workspace, point: Point, needs: tuple[str, ...]) -> Killed:
             return Killed(s.cid, list(descendants), survivors)
 
         killed = asyncio.run(scenario())
-        assert launcher.wait(15) != 0
+        assert launcher.wait(90) != 0
         return killed
     finally:
         for pid in descendants:  # leave nothing behind even when the check failed
@@ -343,7 +343,7 @@ def relaunched(ws: Workspace) -> Iterator[str]:
     finally:
         launcher.send_signal(signal.SIGINT)
         try:
-            launcher.wait(20)
+            launcher.wait(90)
         except subprocess.TimeoutExpired:
             launcher.kill()
             launcher.wait()
@@ -351,7 +351,7 @@ def relaunched(ws: Workspace) -> Iterator[str]:
 
 async def reopen(url: str, cid: str) -> tuple[Session, dict[str, Any]]:
     s = await Session.open(url)
-    restore = await s.next(lambda f: f.get("method") == "clauz3/restore", timeout=10)
+    restore = await s.next(lambda f: f.get("method") == "clauz3/restore", timeout=90)
     listed = await s.conversations()
     assert cid in [c["id"] for c in listed]
     assert restore["params"]["state"]["conversation_id"] == cid

@@ -76,7 +76,7 @@ def services(tmp: Path, *cwds: Path) -> Iterator[list[tuple[subprocess.Popen[str
         yield links
         for p in procs:
             p.send_signal(signal.SIGINT)
-        assert [p.wait(20) for p in procs] == [130] * len(procs)
+        assert [p.wait(90) for p in procs] == [130] * len(procs)
     finally:
         for p in procs:
             if p.poll() is None:
@@ -88,14 +88,14 @@ def link_of(proc: subprocess.Popen[str]) -> str:
     try:
         return first_link(proc)
     except AssertionError:
-        proc.wait(10)
+        proc.wait(90)
         assert proc.stderr is not None
         raise AssertionError(f"clauz3 ui exited {proc.returncode}: {proc.stderr.read()!r}") from None
 
 
 async def socket(s: Session, *, takeover: bool = False) -> Any:
     url = s.base.replace("http", "ws") + "/api/chat/acp" + ("?takeover=1" if takeover else "")
-    return await websockets.connect(url, origin=s.base, max_size=None, open_timeout=10,
+    return await websockets.connect(url, origin=s.base, max_size=None, open_timeout=90,
                                     additional_headers={"Cookie": f"{s.cookie[0]}={s.cookie[1]}"})
 
 
@@ -108,7 +108,7 @@ async def closed_with(ws: Any) -> tuple[int | None, str]:
 
 async def ready(url: str) -> Session:
     s = await Session.open(url)
-    restore = await s.next(lambda f: f.get("method") == "clauz3/restore", timeout=10)
+    restore = await s.next(lambda f: f.get("method") == "clauz3/restore", timeout=90)
     s.cid = restore["params"]["state"]["conversation_id"]
     if not agent_ready(restore):  # the agent starts with the service: it may be ready before we connect
         await s.next(agent_ready)
@@ -124,7 +124,7 @@ async def two_tabs(a: Session, request_id: str) -> Session:
     assert await closed_with(second) == (1013, "Workspace open in another tab")
     third = await socket(a, takeover=True)
     moved = Session(a.base, a.cookie, third, a.cid)
-    restore = await moved.next(method("clauz3/restore"), timeout=10)
+    restore = await moved.next(method("clauz3/restore"), timeout=90)
     assert [c["request_id"] for c in restore["params"]["approvals"]] == [request_id]
     assert await closed_with(a.ws) == (1013, "Workspace moved to another tab")
     return moved
@@ -132,7 +132,7 @@ async def two_tabs(a: Session, request_id: str) -> Session:
 
 def second_ui_exits_5(tmp: Path, pa: Path, a: Session) -> None:
     second = launch(tmp, pa)
-    assert second.wait(30) == 5
+    assert second.wait(90) == 5
     assert second.stderr is not None
     assert f"already open in clauz3 ui at {a.base}" in second.stderr.read()
 
@@ -177,7 +177,7 @@ async def racing_switches(a: Session, b: Session, pa: Path, pb: Path, pc: Path) 
     winner, loser = (a, b) if outcomes[0]["method"] == "clauz3/workspace_changed" else (b, a)
     assert next(o for o in outcomes if o["method"] == "clauz3/workspace_changed")["params"]["current"]["path"] \
         == str(pc)
-    restore = await winner.next(method("clauz3/restore"), timeout=30)
+    restore = await winner.next(method("clauz3/restore"), timeout=90)
     assert restore["params"]["state"]["project"] == str(pc)
     async with httpx.AsyncClient(trust_env=False, base_url=loser.base, cookies=dict([loser.cookie])) as client:
         current = (await client.get("/api/workspaces")).json()["current"]["path"]

@@ -15,34 +15,25 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from npm_prefix import NPM_BIN, PREFIX, installed_version
 
 from clauz3.sessions.agent.acp_client import AcpClient
 from clauz3.sessions.agent.providers import build_launch, check
 from clauz3.sessions.agent.providers.launch import ProviderLaunch, remove_private_dir
 
 REPO = Path(__file__).resolve().parents[2]
-PREFIX = Path(os.environ.get("CLAUZ3_TEST_NPM_PREFIX", REPO / ".cache" / "test-npm"))
-NPM_BIN = PREFIX / "node_modules" / ".bin"
 FIXTURES = Path(__file__).parent / "fixtures"
 MARKED_BRIDGE = FIXTURES / "marked_bridge.py"
 INSTALL = "bash scripts/install_adapters.sh (just adapters)"
 
 
-def installed_version(package: str) -> str | None:
-    manifest = PREFIX / "node_modules" / package / "package.json"
-    try:
-        data = json.loads(manifest.read_text())
-    except (OSError, ValueError):
-        return None
-    return data.get("version") if isinstance(data, dict) else None
-
-
 def need_npm(package: str, pin: str | None = None) -> None:
-    """Skip naming the package and its install command when the prefix lacks it (QB-5)."""
+    """Fail naming the package and its install command when the prefix lacks it (QB-5). tests/conftest.py
+    installs every pin before the session, so a missing one is a broken install, never a reason to skip."""
     have = installed_version(package)
     if have is None or (pin is not None and not (have == pin or have.startswith(pin + "."))):
         spec = f"{package}@{pin}" if pin else package
-        pytest.skip(f"{spec} is not installed in {PREFIX}; run {INSTALL}")
+        pytest.fail(f"{spec} is not installed in {PREFIX}; run {INSTALL}")
 
 
 def npm_path() -> str:
@@ -150,7 +141,7 @@ class Bridge:
     def starts(self) -> list[dict[str, Any]]:
         return [json.loads(p.read_text()) for p in sorted(self.dir.glob("start-*.json"))]
 
-    async def wait_started(self, timeout: float = 15.0) -> dict[str, Any]:
+    async def wait_started(self, timeout: float = 90.0) -> dict[str, Any]:
         loop = asyncio.get_running_loop()
         deadline = loop.time() + timeout
         while loop.time() < deadline:

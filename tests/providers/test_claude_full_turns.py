@@ -60,7 +60,7 @@ pytestmark = needs_chromium
 def real_claude_cli() -> Path:
     found = sorted((PREFIX / "node_modules" / "@anthropic-ai").glob("claude-agent-sdk-*/claude"))
     if not found:
-        pytest.skip(f"{CLAUDE_ACP_PACKAGE}@{CLAUDE_ACP_PIN} has no bundled claude CLI in {PREFIX}")
+        pytest.fail(f"{CLAUDE_ACP_PACKAGE}@{CLAUDE_ACP_PIN} has no bundled claude CLI in {PREFIX}")
     return found[0]
 
 

@@ -20,7 +20,7 @@ def real_claude_cli() -> Path:
     sdk = PREFIX / "node_modules" / "@anthropic-ai"
     found = sorted(sdk.glob("claude-agent-sdk-*/claude"))
     if not found:
-        pytest.skip(f"{CLAUDE_ACP_PACKAGE}@{CLAUDE_ACP_PIN} has no bundled claude CLI in {PREFIX}")
+        pytest.fail(f"{CLAUDE_ACP_PACKAGE}@{CLAUDE_ACP_PIN} has no bundled claude CLI in {PREFIX}")
     return found[0]
 
 

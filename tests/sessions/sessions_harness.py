@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import inspect
 import json
 import os
 import shutil
@@ -82,7 +83,7 @@ class Harness:
         url = f"ws://127.0.0.1:{self.port}/api/chat/acp" + ("?takeover=1" if takeover else "")
         chosen = self.origin if origin == "" else origin
         return await websockets.connect(url, origin=chosen, additional_headers=headers, max_size=None,
-                                        open_timeout=5)
+                                        open_timeout=WAIT_FLOOR)
 
     def calls(self) -> list[dict[str, Any]]:
         if not self.log.exists():
@@ -90,17 +91,42 @@ class Harness:
         return [json.loads(line) for line in self.log.read_text().splitlines()]
 
 
-async def recv(ws: Any, timeout: float = 10.0) -> dict[str, Any]:
-    return json.loads(await asyncio.wait_for(ws.recv(), timeout))
+# Every wait for a frame is for that event, with a deadline no loaded machine reaches (issue 23): a caller's
+# smaller number is raised to this floor; a frame that never comes fails naming what was awaited.
+WAIT_FLOOR = 90.0
 
 
-async def recv_until(ws: Any, predicate: Any, timeout: float = 20.0) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+def describe(predicate: Any) -> str:
+    """What a frame predicate waits for: its ``what`` if it has one, else its source line."""
+    what = getattr(predicate, "what", None)
+    if isinstance(what, str):
+        return what
+    try:
+        return inspect.getsource(predicate).strip()[:300]
+    except (OSError, TypeError):
+        return repr(predicate)
+
+
+async def recv(ws: Any, timeout: float = WAIT_FLOOR, what: str = "the next frame") -> dict[str, Any]:
+    try:
+        return json.loads(await asyncio.wait_for(ws.recv(), timeout))
+    except TimeoutError:
+        raise AssertionError(f"no frame within {timeout:g} s while waiting for {what}") from None
+
+
+async def recv_until(ws: Any, predicate: Any, timeout: float = WAIT_FLOOR) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     """Frames until ``predicate(frame)``; returns (that frame, every frame seen)."""
+    timeout = max(timeout, WAIT_FLOOR)
     seen: list[dict[str, Any]] = []
     loop = asyncio.get_running_loop()
     deadline = loop.time() + timeout
     while True:
-        frame = await recv(ws, max(0.1, deadline - loop.time()))
+        try:
+            frame = json.loads(await asyncio.wait_for(ws.recv(), max(0.1, deadline - loop.time())))
+        except TimeoutError:
+            last = json.dumps(seen[-1])[:500] if seen else "none"
+            raise AssertionError(f"waited {timeout:g} s for a frame matching {describe(predicate)}; "
+                                 f"{len(seen)} other frame(s) came, the last: {last}") from None
         seen.append(frame)
         if predicate(frame):
             return frame, seen
@@ -116,6 +142,7 @@ def state_is(**want: Any) -> Any:
             return False
         return all(st.get(k) == v for k, v in want.items())
 
+    check.what = f"a state frame with {want}"  # type: ignore[attr-defined]  # read by describe()
     return check
 
 
@@ -155,10 +182,11 @@ async def running_service(tmp: Path, *, project: Path | None = None,
             task.result()
         await asyncio.sleep(0.01)
     # Tests begin once any agent start already under way has settled.
-    for _ in range(3000):
-        conv = service.host.conversation
-        if conv is None or conv.status != "starting":
-            break
+    loop = asyncio.get_running_loop()
+    settle_by = loop.time() + WAIT_FLOOR
+    while (conv := service.host.conversation) is not None and conv.status == "starting":
+        if loop.time() > settle_by:
+            raise AssertionError(f"the service's first agent start did not settle within {WAIT_FLOOR:g} s")
         await asyncio.sleep(0.01)
     harness = Harness(service, port, tmp, log)
     try:

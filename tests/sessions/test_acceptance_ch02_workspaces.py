@@ -150,7 +150,7 @@ async def test_destination_leased_by_another_process_keeps_the_source_turn(tmp_p
             await ws.close()
         finally:
             holder.stdin.close()  # type: ignore[union-attr]
-            holder.wait(10)
+            holder.wait(90)
 
 
 async def test_old_generation_submission_is_409_and_nothing_shows(tmp_path: Path) -> None:

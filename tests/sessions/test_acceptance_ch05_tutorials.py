@@ -37,7 +37,7 @@ def launch_tutorial(tmp: Path, launch: Path) -> None:
         line = proc.stdout.readline()
         assert line.startswith(LINK), (line, proc.stderr.read() if proc.poll() is not None else "")
         proc.send_signal(signal.SIGINT)
-        assert proc.wait(20) == 130
+        assert proc.wait(90) == 130
     finally:
         if proc.poll() is None:
             proc.kill()

@@ -70,13 +70,13 @@ def test_ui_waits_as_waiting_py_and_sigterm_ends_the_service_and_tmp(tmp_path: P
         tmp_dirs = list((tmp_path / "tmpdir").glob("clauz3-ui-*"))
         assert len(tmp_dirs) == 1 and tmp_dirs[0].is_dir()
         proc.send_signal(signal.SIGTERM)
-        assert proc.wait(20) == 143
+        assert proc.wait(90) == 143
         assert not os.path.exists(f"/proc/{services[0]}") or _zombie(services[0])
         assert list((tmp_path / "tmpdir").glob("clauz3-ui-*")) == []
     finally:
         if proc.poll() is None:
             proc.kill()
-            proc.wait(10)
+            proc.wait(90)
 
 
 def _zombie(pid: int) -> bool:

@@ -63,7 +63,7 @@ def racing(root: Path, outside: Path) -> Iterator[subprocess.Popen[str]]:
         assert proc.stdin is not None
         proc.stdin.close()
         try:
-            assert proc.wait(10) == 0  # the racer kept swapping until told to stop
+            assert proc.wait(90) == 0  # the racer kept swapping until told to stop
         except subprocess.TimeoutExpired:
             proc.kill()
             proc.wait()

@@ -236,7 +236,7 @@ def test_project_lease_conflict_names_port_and_frees_on_exit(data: Path) -> None
     finally:
         assert holder.stdin is not None
         holder.stdin.close()
-        holder.wait(timeout=30)
+        holder.wait(timeout=90)
     lease = acquire_project_lease(data, A, port=5)
     path = data / "locks" / f"workspace-{project_key(A)}.lock"
     assert path.stat().st_mode & 0o777 == 0o600
