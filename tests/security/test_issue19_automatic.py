@@ -69,15 +69,16 @@ class Service:
 
     def __init__(self, project: Path, data: Path, *flags: str) -> None:
         roots = [a for r in ROOTS for a in ("--trusted-root", r)]
+        self.errors = project.parent / "approval-service.err"  # read on failure (not a pipe nobody drains)
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "clauz3", "approval-service", "--port", "0", *roots, *IMPORT_ROOTS,
-             *flags], cwd=project, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+             *flags], cwd=project, stdout=subprocess.PIPE, stderr=self.errors.open("w"), text=True,
             env=env_for(data, CLAUZ3_APPROVAL_TOKEN=SUBMITTER, CLAUZ3_APPROVAL_DECISION_TOKEN=APPROVER))
         assert self.proc.stdout is not None
         self.banner: dict[str, str] = {}
         while "CLAUZ3_APPROVAL_VERIFY_KEY" not in self.banner:
             line = self.proc.stdout.readline()
-            assert line, self.proc.stderr.read() if self.proc.stderr else "the service exited"
+            assert line, self.errors.read_text()
             if line.startswith("CLAUZ3_") and "=" in line:
                 key, value = line.strip().split("=", 1)
                 self.banner[key] = value
@@ -135,7 +136,8 @@ def card(service: Service, run: Run) -> dict[str, Any]:
             return found
         if run.proc.poll() is not None:
             code, out = run.wait()
-            raise AssertionError(f"the run ended before its request reached the service ({code}): {out}")
+            raise AssertionError(f"the run ended before its request reached the service ({code}): {out}\n"
+                                 f"service: {service.errors.read_text()[-3000:]}")
         time.sleep(0.1)
     raise AssertionError("no request reached the service")
 

@@ -390,11 +390,10 @@ class ApprovalAuthority:
                 trusted_roots=conv.layer.trusted_roots, import_roots=conv.layer.import_roots,
                 project=conv.layer.project, entails=self.config.entails, timeout=self.config.policy_timeout,
                 effects=effects)
-        not_decided = [{"source": "policy", "rule": u["rule"], "outside": u["outside"],
-                        "text": not_decided(u["rule"], u["outside"], remembered=False)}
-                       for u in outcome.uncovered]
+        notes = [{"source": "policy", "rule": u["rule"], "outside": u["outside"],
+                  "text": not_decided(u["rule"], u["outside"], remembered=False)} for u in outcome.uncovered]
         record.automatic = {"policy_sha256": policy.sha256 if policy else None,
-                            "undecidable": outcome.undecidable, "suppressed": None, "not_decided": not_decided}
+                            "undecidable": outcome.undecidable, "suppressed": None, "not_decided": notes}
         deny_match: RuleMatch | None = None
         allow_match: RuleMatch | None = None
         missed = Missed()  # issue 19: a remembered approval reaches only the effects its program called
@@ -410,7 +409,7 @@ class ApprovalAuthority:
             allow_match = covered[0] if covered is not None else None
         note = missed.note() if allow_match is None else None
         if note is not None:
-            not_decided.append(note)
+            notes.append(note)
         # Issue 19: a run missing a sandbox protection is never approved automatically (deny rules still apply).
         # Issue 20: a value from read data in a protected place is the person's call, never a rule's.
         warned = record.provenance_warnings > 0
