@@ -7,6 +7,7 @@ service's real control socket. The hostile code is a trusted effect of a lab lay
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import socket
 import subprocess
@@ -58,7 +59,10 @@ def tcp_connect(port: int) -> str:
 @clauz3.trusted
 def ask_for_a_link(path: str) -> str:
     """Ask the service's control socket at path for a sign-in link."""
-    s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    try:
+        s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    except OSError as exc:
+        return _refused(exc)
     s.settimeout(10)
     here = os.getcwd()
     try:
@@ -278,6 +282,15 @@ def test_a_hostile_effect_cannot_reach_loopback_the_control_socket_or_the_truste
     assert request["sandbox"]["gaps"] == [], request["sandbox"]
     # The launcher side, which holds the control secret, still gets its link.
     assert request_link(control) == "http://127.0.0.1:1/login#secret-sign-in-key"
+    # Any other same-user process reaching the socket (a run without the sandbox, say) gets nothing without the key.
+    from clauz3.sessions.web.control import short_path
+
+    for ask in ({"op": "new_login"}, {"op": "new_login", "key": "guessed"}):
+        with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as sock, short_path(control) as where:
+            sock.settimeout(60)
+            sock.connect(where)
+            sock.sendall(json.dumps(ask).encode() + b"\n")
+            assert b"login" not in sock.recv(65536)
 
 
 @needs_landlock
@@ -427,7 +440,7 @@ print(attempt(socket.AF_INET, socket.SOCK_STREAM, ("127.0.0.1", {listener})))
     assert _in_child(code) == ["early:EACCES", "connect:EACCES"]
 
 
-def test_the_seccomp_guard_refuses_internet_sockets_of_every_kind_and_keeps_unix_ones(listener: int) -> None:
+def test_the_seccomp_guard_refuses_every_socket_but_a_socketpair(listener: int, tmp_path: Path) -> None:
     from clauz3.runs import netguard
 
     if not netguard.seccomp_available():
@@ -439,10 +452,12 @@ netguard.deny_sockets()
 print(attempt(socket.AF_INET, socket.SOCK_STREAM, ("127.0.0.1", {listener})))
 print(attempt(socket.AF_INET, socket.SOCK_DGRAM, ("127.0.0.1", 9)))
 print(attempt(socket.AF_INET6, socket.SOCK_STREAM, ("::1", 9)))
+print(attempt(socket.AF_UNIX, socket.SOCK_STREAM, {str(tmp_path / "some.sock")!r}))
 a, b = socket.socketpair()
-print("unix:ok")
+print("pair:ok")
 """
-    assert _in_child(code) == ["connected", "socket:EACCES", "socket:EACCES", "socket:EACCES", "unix:ok"]
+    assert _in_child(code) == ["connected", "socket:EACCES", "socket:EACCES", "socket:EACCES", "socket:EACCES",
+                               "pair:ok"]
 
 
 def test_an_unsandboxed_run_says_what_is_missing_and_turns_automatic_approvals_off(

@@ -320,6 +320,9 @@ def _warm_main(sock_fd: int) -> int:
         layer_for([Path(p) for p in pinned.trusted_roots], [Path(p) for p in pinned.import_roots])
         pinning.PRELOADED = pinned
         print_fp = fingerprint(trusted, project)
+        from clauz3.runs import confine
+
+        confine.probe_once()  # issue 19: forked workers inherit the answer instead of forking a probe each
     except Exception as exc:  # a broken layer: no warm process; cold workers report the error properly
         _send(sock, {"ready": False, "error": f"{type(exc).__name__}: {exc}"[:500]})
         return 1

@@ -95,9 +95,17 @@ def _unshare() -> None:
             fh.write(text)
 
 
+_PROBED: list[str | None] = []  # the probe's answer, kept by the warm prover for the workers it forks
+
+
 def _try_in_child() -> str | None:
     """Why a namespace cannot be had here (None: it can), found in a throwaway child: a user namespace
-    entered without the right to map or mount in it (AppArmor, a container's seccomp) cannot be left."""
+    entered without the right to map or mount in it (AppArmor, a container's seccomp) cannot be left.
+    Root needs no user namespace (a failed mount leaves it in a harmless private copy): no probe."""
+    if os.geteuid() == 0:
+        return None
+    if _PROBED:
+        return _PROBED[0]
     pid = os.fork()
     if pid == 0:
         code = 1
@@ -110,7 +118,14 @@ def _try_in_child() -> str | None:
         finally:
             os._exit(code)
     _, status = os.waitpid(pid, 0)
-    return None if os.waitstatus_to_exitcode(status) == 0 else "this system allows no private mount namespace"
+    _PROBED.append(None if os.waitstatus_to_exitcode(status) == 0 else "this system allows no private mount namespace")
+    return _PROBED[0]
+
+
+def probe_once() -> None:
+    """Ask once, ahead of the runs (the warm prover calls this before it forks workers)."""
+    if os.geteuid() != 0 and os.path.isdir("/proc/self/ns"):
+        _try_in_child()
 
 
 def _read_only_bind(path: str) -> None:

@@ -2,10 +2,12 @@
 
 Two layers, applied by the worker to its executing thread right before the program runs:
 
-* a seccomp filter that makes ``socket()`` fail with EACCES for the internet and packet families
-  (TCP, UDP, raw: Landlock sees TCP only) and refuses ``io_uring_setup`` (io_uring opens sockets
-  without the ``socket`` system call); it needs only no-new-privileges, so it works on any Linux
-  kernel with seccomp, on the architectures whose numbers are below;
+* a seccomp filter that makes ``socket()`` fail with EACCES for every family: internet sockets of
+  any kind (TCP, UDP, raw: Landlock sees TCP only) and Unix sockets too, because Landlock does not
+  mediate connecting to a socket file (the service's ``control.sock``, the user's D-Bus session bus,
+  which can start programs outside any sandbox). ``socketpair()`` stays (it reaches nothing), and
+  ``io_uring_setup`` is refused (io_uring opens sockets without the ``socket`` system call). It needs
+  only no-new-privileges, so it works on any Linux kernel with seccomp, on the architectures below;
 * where the kernel's Landlock ABI is >= 4, the Landlock ruleset also handles TCP bind and connect
   with no port allowed (:func:`clauz3.runs.sandbox.apply`), so a socket that existed before the
   filter cannot connect either.
@@ -36,12 +38,11 @@ SECCOMP_MODE_FILTER = 2
 SECCOMP_RET_ALLOW = 0x7FFF0000
 SECCOMP_RET_ERRNO = 0x00050000
 EACCES = 13
-AF_INET, AF_INET6, AF_PACKET = 2, 10, 17
 
 # BPF opcodes: BPF_LD|BPF_W|BPF_ABS, BPF_JMP|BPF_JEQ|BPF_K, BPF_JMP|BPF_JGE|BPF_K, BPF_RET|BPF_K.
 LD_ABS, JEQ, JGE, RET = 0x20, 0x15, 0x35, 0x06
-# struct seccomp_data: nr at 0, arch at 4, args[0] (low word on little-endian) at 16.
-NR, ARCH, ARG0 = 0, 4, 16
+# struct seccomp_data: nr at 0, arch at 4.
+NR, ARCH = 0, 4
 X32_BIT = 0x40000000
 
 # machine → (AUDIT_ARCH_*, socket, io_uring_setup)
@@ -116,12 +117,7 @@ def _filter(audit_arch: int, nr_socket: int, nr_uring: int) -> bytes:
         (RET, 0, 0, deny),
         (JEQ, 0, 1, nr_uring),
         (RET, 0, 0, deny),
-        (JEQ, 1, 0, nr_socket),
-        (RET, 0, 0, SECCOMP_RET_ALLOW),
-        (LD_ABS, 0, 0, ARG0),
-        (JEQ, 2, 0, AF_INET),
-        (JEQ, 1, 0, AF_INET6),
-        (JEQ, 0, 1, AF_PACKET),
+        (JEQ, 0, 1, nr_socket),
         (RET, 0, 0, deny),
         (RET, 0, 0, SECCOMP_RET_ALLOW),
     ]
