@@ -59,15 +59,15 @@ class Session:
         box = self.page.get_by_role("textbox", name="Message Demo")
         await box.fill(text)
         send = self.page.get_by_role("button", name="Send", exact=True)
-        await expect(send).to_be_enabled(timeout=20_000)
+        await expect(send).to_be_enabled(timeout=60_000)
         await send.click()
 
     async def idle(self) -> None:
         """Wait until the agent is ready again (Send works once text is typed)."""
         from playwright.async_api import expect
 
-        await expect(self.page.get_by_role("status", name="Activity")).to_be_hidden(timeout=30_000)
-        await expect(self.page.locator("#status-text")).to_have_text("Ready", timeout=30_000)
+        await expect(self.page.get_by_role("status", name="Activity")).to_be_hidden(timeout=60_000)
+        await expect(self.page.locator("#status-text")).to_have_text("Ready", timeout=60_000)
 
     async def no_overflow(self) -> None:
         width = await self.page.evaluate("document.documentElement.scrollWidth")
@@ -79,6 +79,9 @@ class Session:
         assert self.outside == [], self.outside
 
 
+PAGE_WAIT_MS = 60_000
+
+
 def ui_env(home: Path) -> dict[str, str]:
     """The caller's environment without CLAUZ3_* (no stray approval service), with a private data home."""
     env = {k: v for k, v in os.environ.items() if not k.startswith("CLAUZ3_")}
@@ -86,7 +89,7 @@ def ui_env(home: Path) -> dict[str, str]:
     return env
 
 
-def launch_ui(*args: str, env: dict[str, str], timeout: float = 30.0,
+def launch_ui(*args: str, env: dict[str, str], timeout: float = 90.0,
               cwd: Path | None = None) -> tuple[subprocess.Popen[str], str]:
     """Start the real `clauz3 ui <args> --no-browser --port 0` (in ``cwd``: the project) in its own process
     group; return it and the sign-in link it prints. Stop it with ``stop_ui``."""
@@ -125,13 +128,16 @@ def _shot_dir() -> Path:
 @contextlib.asynccontextmanager
 async def open_page(tmp: Path, *, bridge: PageOnlyBridge | None, viewport: dict[str, int] | None = None,
                     color_scheme: str | None = None, sign_in: bool = True, **service: Any) -> AsyncIterator[Session]:
-    from playwright.async_api import async_playwright
+    from playwright.async_api import async_playwright, expect
 
+    # Every wait on the page is for an event, with a deadline no loaded machine reaches (issue 23).
+    expect.set_options(timeout=PAGE_WAIT_MS)
     async with running_service(tmp, bridge=bridge, **service) as svc, async_playwright() as pw:
         browser = await pw.chromium.launch(executable_path=CHROMIUM, args=ARGS)
         context = await browser.new_context(viewport=viewport or {"width": 1280, "height": 900},
                                             color_scheme=color_scheme or "light",
                                             permissions=["clipboard-read", "clipboard-write"])
+        context.set_default_timeout(PAGE_WAIT_MS)
         page = await context.new_page()
         session = Session(svc, page, context)
         page.on("pageerror", lambda exc: session.errors.append(str(exc)))

@@ -38,10 +38,10 @@ class Stack:
         from playwright.async_api import expect
 
         box = self.page.get_by_role("textbox", name="Message Demo")
-        await expect(box).to_be_visible(timeout=30_000)
+        await expect(box).to_be_visible(timeout=60_000)
         await box.fill(text)
         send = self.page.get_by_role("button", name="Send", exact=True)
-        await expect(send).to_be_enabled(timeout=30_000)
+        await expect(send).to_be_enabled(timeout=60_000)
         bubbles = self.page.locator(".bubble.user")
         before = await bubbles.count()
         await send.click()

@@ -44,7 +44,7 @@ async def test_a_real_run_shows_its_phases_then_hides(tmp_path: Path) -> None:
     async with open_page(tmp_path, tutorial="email", bridge=None) as s:
         page = s.page
         starter = page.get_by_role("button", name="Send a mock email")
-        await expect(starter).to_be_visible(timeout=20_000)
+        await expect(starter).to_be_visible(timeout=60_000)
         await s.idle()
         await page.evaluate(WATCH_ACTIVITY)
         await starter.click()
@@ -88,31 +88,31 @@ async def test_drafts_follow_their_conversation_and_new_reuses_an_unused_chat(tm
         first = s.svc.host.conversation.id
         await box.fill("draft for the first")
         await page.locator("#new-conversation").click()
-        await expect(page.get_by_role("heading", name="What would you like to do?")).to_be_visible(timeout=10_000)
-        await expect(box).to_have_value("", timeout=10_000)
+        await expect(page.get_by_role("heading", name="What would you like to do?")).to_be_visible(timeout=60_000)
+        await expect(box).to_have_value("", timeout=60_000)
         second = s.svc.host.conversation.id
         assert second != first
         await s.idle()
         await box.fill("draft for the second")
         # Switch back: the first conversation's draft returns; a reload keeps it.
         await sidebar.get_by_role("button", name="count to 2").click()
-        await expect(box).to_have_value("draft for the first", timeout=10_000)
+        await expect(box).to_have_value("draft for the first", timeout=60_000)
         await page.reload()
-        await expect(box).to_have_value("draft for the first", timeout=10_000)
+        await expect(box).to_have_value("draft for the first", timeout=60_000)
         await s.idle()
         # Sending it: the echo clears the draft, and a reload shows an empty box.
         send = page.get_by_role("button", name="Send", exact=True)
-        await expect(send).to_be_enabled(timeout=10_000)
+        await expect(send).to_be_enabled(timeout=60_000)
         await send.click()
         await expect(page.locator(".bubble.user .user-text").last).to_have_text("draft for the first",
-                                                                              timeout=10_000)
+                                                                              timeout=60_000)
         await expect(box).to_have_value("")
         key = f"clauz3-draft:{s.svc.host.project}:{first}"
         assert await page.evaluate("(k) => sessionStorage.getItem(k)", key) is None
         await s.idle()
         await page.reload()
         await expect(page.locator(".bubble.user .user-text").last).to_have_text("draft for the first",
-                                                                              timeout=10_000)
+                                                                              timeout=60_000)
         await expect(box).to_have_value("")
         s.clean()
 
@@ -134,7 +134,7 @@ async def test_keyboard_search_escape_and_newline(tmp_path: Path) -> None:
         assert await page.locator(".bubble.user").count() == 0
         await box.fill("count to 2")
         await page.keyboard.press("Enter")
-        await expect(page.locator(".bubble.user .user-text")).to_have_text("count to 2", timeout=10_000)
+        await expect(page.locator(".bubble.user .user-text")).to_have_text("count to 2", timeout=60_000)
         await s.idle()
         # Ctrl+K focuses search.
         await box.focus()
@@ -199,12 +199,12 @@ async def test_pasted_png_becomes_a_chip_and_an_image_block(tmp_path: Path, imag
         await page.evaluate(PASTE, list(PNG))
         chips = page.locator("#attachments")
         remove = page.get_by_role("button", name="Remove image.png")
-        await expect(remove).to_be_visible(timeout=10_000)
+        await expect(remove).to_be_visible(timeout=60_000)
         await expect(chips.locator("img")).to_have_count(1)  # a thumbnail for the image
         [staged] = s.svc.host.conversation.attachments
         assert staged["kind"] == "image" and staged["mime_type"] == "image/png"
         await s.send("what is this?")
-        await expect(page.locator(".bubble.user .chip")).to_have_text("image.png", timeout=10_000)
+        await expect(page.locator(".bubble.user .chip")).to_have_text("image.png", timeout=60_000)
         await s.idle()
         blocks = images_proxy.requests("session/prompt")[-1]["msg"]["params"]["prompt"]
         assert [b["type"] for b in blocks] == ["text", "image"] and blocks[1]["mimeType"] == "image/png"
@@ -218,10 +218,10 @@ async def test_undo_is_absent_for_a_run_without_journal_entries(tmp_path: Path) 
         page = s.page
         await s.send(EMAIL.starters[0].text)
         card = page.locator("section.approval")
-        await expect(card.get_by_role("button", name="Approve", exact=True)).to_be_enabled(timeout=30_000)
+        await expect(card.get_by_role("button", name="Approve", exact=True)).to_be_enabled(timeout=60_000)
         await card.get_by_role("button", name="Approve", exact=True).click()
         run = page.locator("section.run")
-        await expect(run.locator(".phase")).to_have_text("Completed", timeout=30_000)
+        await expect(run.locator(".phase")).to_have_text("Completed", timeout=60_000)
         await s.idle()
         await page.wait_for_timeout(500)
         await expect(run.get_by_role("button", name="Undo file changes")).to_have_count(0)

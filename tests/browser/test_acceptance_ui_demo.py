@@ -27,10 +27,10 @@ async def test_tutorial_starter_to_completed_run_through_the_real_stack(tmp_path
                     (f"http://127.0.0.1:{port}/", f"ws://127.0.0.1:{port}/")) else None)
                 await page.goto(link)
                 starter = page.get_by_role("button", name="Send a mock email")
-                await expect(starter).to_be_visible(timeout=20_000)
+                await expect(starter).to_be_visible(timeout=60_000)
                 await starter.click()
                 send = page.get_by_role("button", name="Send", exact=True)
-                await expect(send).to_be_enabled(timeout=30_000)
+                await expect(send).to_be_enabled(timeout=60_000)
                 await send.click()
                 card = page.locator("section.approval").last
                 await expect(card).to_contain_text("Verified limits", timeout=60_000)

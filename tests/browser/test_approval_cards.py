@@ -34,14 +34,14 @@ async def test_remember_buttons_and_approvals_view(tmp_path: Path) -> None:
         await card.get_by_role("button", name="More", exact=True).click()  # issue 12: the rest under More
         await expect(card.get_by_role("button", name="Reject and remember")).to_be_visible()
         await card.get_by_role("button", name="Approve", exact=True).click()
-        await expect(page.locator("section.run").first).to_contain_text("Completed", timeout=30_000)
+        await expect(page.locator("section.run").first).to_contain_text("Completed", timeout=60_000)
         await s.idle()
 
         card = await _card_for_next_run(s, EMAIL.starters[2].text, 1)
         await card.get_by_role("button", name="More", exact=True).click()
         await card.get_by_role("button", name="Approve and remember").click()
         await page.get_by_role("dialog").get_by_role("button", name="Approve and remember").click()  # scope stated
-        await expect(card).to_contain_text("Decision: Approved and remembered", timeout=10_000)
+        await expect(card).to_contain_text("Decision: Approved and remembered", timeout=60_000)
         decided = [r["decision"] for r in s.svc.host.conversation.approvals.values()]
         assert decided == ["approved_once", "approved_remember"]
         await s.idle()
@@ -50,7 +50,7 @@ async def test_remember_buttons_and_approvals_view(tmp_path: Path) -> None:
         await expect(page).to_have_url(f"{s.svc.base}/ui/profile")
         view = page.locator("#view-approvals")
         await expect(view.get_by_role("heading", name="Remembered decisions")).to_be_visible()
-        await expect(view.get_by_role("button", name="Disable rule")).to_have_count(1, timeout=10_000)
+        await expect(view.get_by_role("button", name="Disable rule")).to_have_count(1, timeout=60_000)
         await view.get_by_role("button", name="Disable rule").click()
         await expect(view).to_contain_text("Rule disabled.")
         await expect(view.get_by_role("button", name="Disable rule")).to_have_count(0)

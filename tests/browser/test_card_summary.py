@@ -141,7 +141,7 @@ async def test_failed_proof_reads_as_a_sentence_with_the_line_highlighted(tmp_pa
         await expect(marked).to_contain_text('send_email("bob@example.com", "Hi")')
         body = await run.inner_text()
         assert "Exit code" not in body and "Sandbox" not in body  # never ran
-        await expect(s.page.locator("details.tool .tool-status").last).to_have_text("Refused", timeout=30_000)
+        await expect(s.page.locator("details.tool .tool-status").last).to_have_text("Refused", timeout=60_000)
         s.clean()
 
 
@@ -165,7 +165,7 @@ async def test_remember_confirmation_states_its_scope(tmp_path: Path) -> None:
         await expect(card.get_by_role("button", name="Approve", exact=True)).to_be_enabled()  # nothing decided
         await card.get_by_role("button", name="Approve and remember").click()
         await dialog.get_by_role("button", name="Approve and remember").click()
-        await expect(card).to_contain_text("Decision: Approved and remembered", timeout=10_000)
+        await expect(card).to_contain_text("Decision: Approved and remembered", timeout=60_000)
         await s.idle()
         # The next program inside the rule is decided by it, and its one line says which rule.
         await s.send(EMAIL.starters[2].text)

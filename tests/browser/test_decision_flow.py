@@ -23,7 +23,7 @@ async def focused_in_view(s: Stack, card: Any) -> None:
     from playwright.async_api import expect
 
     approve = card.get_by_role("button", name="Approve", exact=True)
-    await expect(approve).to_be_focused(timeout=10_000)
+    await expect(approve).to_be_focused(timeout=60_000)
     box = await approve.bounding_box()
     height = await s.page.evaluate("window.innerHeight")
     assert box is not None and 0 <= box["y"] and box["y"] + box["height"] <= height, (box, height)
@@ -89,7 +89,7 @@ async def test_pending_card_comes_to_the_person(tmp_path: Path) -> None:
 
         await page.reload()
         card = page.locator("section.approval").last
-        await expect(card.get_by_role("button", name="Approve", exact=True)).to_be_enabled(timeout=30_000)
+        await expect(card.get_by_role("button", name="Approve", exact=True)).to_be_enabled(timeout=60_000)
         await focused_in_view(s, card)
         await expect(page).to_have_title("(1) Decision waiting — " + (await page.locator("#title").text_content() or "") + " · clauz3")
 
@@ -97,7 +97,7 @@ async def test_pending_card_comes_to_the_person(tmp_path: Path) -> None:
         await page.get_by_role("link", name="Approvals", exact=True).click()
         view = page.locator("#view-approvals")
         await expect(view.locator("h3").first).to_have_text("Waiting for your decision")
-        await expect(view.locator(".pending-request")).to_have_count(1, timeout=10_000)
+        await expect(view.locator(".pending-request")).to_have_count(1, timeout=60_000)
         await expect(view.locator(".pending-request")).to_contain_text("bob@example.com")
         await view.get_by_role("button", name="Open to decide").click()
         await expect(page).to_have_url(s.base + "/ui")
@@ -114,8 +114,8 @@ async def test_pending_card_comes_to_the_person(tmp_path: Path) -> None:
         # The A key on the focused row approves.
         await card.get_by_role("button", name="Approve", exact=True).focus()
         await page.keyboard.press("a")
-        await expect(card).to_contain_text("Decision: Approved once", timeout=20_000)
+        await expect(card).to_contain_text("Decision: Approved once", timeout=60_000)
         await s.idle()
-        await expect(page).not_to_have_title("(1) Decision waiting", timeout=10_000)
+        await expect(page).not_to_have_title("(1) Decision waiting", timeout=60_000)
         assert not (await page.title()).startswith("(")
         s.clean()

@@ -20,13 +20,13 @@ async def test_search_rename_switch_export_handoff_delete(tmp_path: Path) -> Non
         await s.send("count to 3")
         await s.idle()
         first_id = s.svc.host.conversation.id
-        await expect(sidebar.get_by_role("button", name="count to 3")).to_be_visible(timeout=10_000)
+        await expect(sidebar.get_by_role("button", name="count to 3")).to_be_visible(timeout=60_000)
 
         await page.get_by_role("button", name="New conversation").click()
-        await expect(page.get_by_role("heading", name="What would you like to do?")).to_be_visible(timeout=10_000)
+        await expect(page.get_by_role("heading", name="What would you like to do?")).to_be_visible(timeout=60_000)
         await s.send("help")
         await s.idle()
-        await expect(sidebar.get_by_role("button", name="help", exact=True)).to_be_visible(timeout=10_000)
+        await expect(sidebar.get_by_role("button", name="help", exact=True)).to_be_visible(timeout=60_000)
         second_id = s.svc.host.conversation.id
         assert second_id != first_id
         current = sidebar.locator("#history [aria-current=page]")
@@ -37,7 +37,7 @@ async def test_search_rename_switch_export_handoff_delete(tmp_path: Path) -> Non
         search = page.get_by_role("searchbox", name="Search conversations")
         await expect(search).to_be_focused()
         await search.fill("scripted")
-        await expect(sidebar.locator(".history-row")).to_have_count(1, timeout=5_000)
+        await expect(sidebar.locator(".history-row")).to_have_count(1, timeout=60_000)
         await expect(sidebar.locator(".history-row")).to_contain_text("help")
         await search.fill("nothing-matches-this")
         await expect(sidebar).to_contain_text("No matching conversations")
@@ -46,7 +46,7 @@ async def test_search_rename_switch_export_handoff_delete(tmp_path: Path) -> Non
 
         # Switch to the first conversation: its transcript is restored.
         await sidebar.get_by_role("button", name="count to 3").click()
-        await expect(page.get_by_role("heading", level=1)).to_have_text("count to 3", timeout=10_000)
+        await expect(page.get_by_role("heading", level=1)).to_have_text("count to 3", timeout=60_000)
         await expect(page.locator(".bubble.user .user-text")).to_have_text("count to 3")
 
         # Inline rename from the row menu (Enter saves).
@@ -57,7 +57,7 @@ async def test_search_rename_switch_export_handoff_delete(tmp_path: Path) -> Non
         await expect(title_box).to_be_focused()
         await title_box.fill("Counting <b>drill</b>")
         await title_box.press("Enter")
-        await expect(page.get_by_role("heading", level=1)).to_have_text("Counting <b>drill</b>", timeout=10_000)
+        await expect(page.get_by_role("heading", level=1)).to_have_text("Counting <b>drill</b>", timeout=60_000)
         await expect(sidebar.get_by_role("button", name="Counting <b>drill</b>")).to_be_visible()
 
         # Exports from the header menu.
@@ -77,7 +77,7 @@ async def test_search_rename_switch_export_handoff_delete(tmp_path: Path) -> Non
         # Copy handoff: the six-line text lands on the clipboard.
         await header.get_by_role("button", name="Conversation actions").click()
         await page.get_by_role("menuitem", name="Copy handoff").click()
-        await expect(page.locator("#toast")).to_have_text("Copied", timeout=10_000)
+        await expect(page.locator("#toast")).to_have_text("Copied", timeout=60_000)
         copied = await page.evaluate("navigator.clipboard.readText()")
         assert copied.splitlines()[0] == f"Clauz3 conversation: {first_id}"
         assert len(copied.splitlines()) == 6
@@ -97,6 +97,6 @@ async def test_search_rename_switch_export_handoff_delete(tmp_path: Path) -> Non
         await other.get_by_role("button", name="Conversation actions").click()
         await page.get_by_role("menuitem", name="Delete").click()
         await page.get_by_role("dialog").get_by_role("button", name="Delete").click()
-        await expect(sidebar.locator(".history-row")).to_have_count(1, timeout=10_000)
+        await expect(sidebar.locator(".history-row")).to_have_count(1, timeout=60_000)
         assert s.svc.host.store.get(second_id) is None
         s.clean()

@@ -83,7 +83,7 @@ async def test_install_filesystem_then_failing_update_rolls_back(tmp_path: Path,
         await page.get_by_role("link", name="Libraries", exact=True).click()
         view = page.locator("#view-libraries")
         card = view.get_by_role("article", name=TITLE)
-        await expect(card).to_be_visible(timeout=15_000)
+        await expect(card).to_be_visible(timeout=60_000)
         await expect(card).to_contain_text("stdlib:filesystem")
         await calls.settled()
 
@@ -91,7 +91,7 @@ async def test_install_filesystem_then_failing_update_rolls_back(tmp_path: Path,
         await card.get_by_role("button", name=f"Install {TITLE}").click()
         dialog = page.get_by_role("dialog")
         await expect(dialog).to_contain_text("Once installed, this code runs as trusted code for this project. "
-                                             "Read it first.", timeout=15_000)
+                                             "Read it first.", timeout=60_000)
         await expect(dialog).to_contain_text("0 changed · 0 removed")
         files = dialog.locator("ul.file-list li")
         await expect(files.filter(has_text="+ clauz3.yaml")).to_have_count(1)
@@ -101,7 +101,7 @@ async def test_install_filesystem_then_failing_update_rolls_back(tmp_path: Path,
         await expect(dialog).to_contain_text(f"{listed} added · 0 changed · 0 removed")
         assert not (tools / "filesystem").exists()
         await dialog.get_by_role("button", name="Install library").click()
-        await expect(view).to_contain_text("Installed filesystem.", timeout=15_000)
+        await expect(view).to_contain_text("Installed filesystem.", timeout=60_000)
         installed = tools / "filesystem"
         assert (installed / "trusted" / "effects.py").is_file()
         assert len([p for p in installed.rglob("*") if p.is_file() and "__pycache__" not in p.parts]) >= listed
@@ -116,11 +116,11 @@ async def test_install_filesystem_then_failing_update_rolls_back(tmp_path: Path,
         await page.get_by_role("link", name="Chat", exact=True).click()
         await page.get_by_role("link", name="Libraries", exact=True).click()
         card = view.get_by_role("article", name=TITLE)
-        await expect(card).to_contain_text("stdlib:filesystem · installed · modified", timeout=15_000)
+        await expect(card).to_contain_text("stdlib:filesystem · installed · modified", timeout=60_000)
         await calls.settled()
         await card.get_by_role("button", name=f"Update {TITLE}").click()
         dialog = page.get_by_role("dialog")
-        await expect(dialog).to_contain_text("~ clauz3.yaml", timeout=15_000)
+        await expect(dialog).to_contain_text("~ clauz3.yaml", timeout=60_000)
         await expect(dialog).to_contain_text("− NOTES.txt")
 
         before = tree_digest(tools)
@@ -135,7 +135,7 @@ async def test_install_filesystem_then_failing_update_rolls_back(tmp_path: Path,
         monkeypatch.setattr(apply_module, "FAIL_HOOK", fail)
         await dialog.get_by_role("button", name="Update library").click()
         error = view.locator(".notice.error")
-        await expect(error).to_contain_text("injected failure", timeout=15_000)
+        await expect(error).to_contain_text("injected failure", timeout=60_000)
         assert steps == [("backup", "filesystem"), ("install", "filesystem")]
         assert tree_digest(tools) == before
         assert manifest.read_bytes() == edited
@@ -148,8 +148,8 @@ async def test_install_filesystem_then_failing_update_rolls_back(tmp_path: Path,
         monkeypatch.setattr(apply_module, "FAIL_HOOK", None)
         await card.get_by_role("button", name=f"Update {TITLE}").click()
         dialog = page.get_by_role("dialog")
-        await expect(dialog).to_contain_text("~ clauz3.yaml", timeout=15_000)
+        await expect(dialog).to_contain_text("~ clauz3.yaml", timeout=60_000)
         await dialog.get_by_role("button", name="Update library").click()
-        await expect(view).to_contain_text("Updated filesystem.", timeout=15_000)
+        await expect(view).to_contain_text("Updated filesystem.", timeout=60_000)
         assert b"# kept by hand" not in manifest.read_bytes() and not (installed / "NOTES.txt").exists()
         s.clean()

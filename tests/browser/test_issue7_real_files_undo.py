@@ -51,7 +51,7 @@ async def run_phrase_and_approve(page: Any) -> Any:
     before = await page.locator("section.run").count()
     await page.get_by_role("textbox", name="Message Demo").fill(PHRASE)
     send = page.get_by_role("button", name="Send", exact=True)
-    await expect(send).to_be_enabled(timeout=30_000)
+    await expect(send).to_be_enabled(timeout=60_000)
     await send.click()
     await expect(page.locator("section.run")).to_have_count(before + 1, timeout=60_000)
     run = page.locator("section.run").last
@@ -70,9 +70,9 @@ async def confirm_undo(page: Any, run: Any) -> Any:
     from playwright.async_api import expect
 
     # Undo is refused while any run is active (FS-6); wait until the agent's turn is over.
-    await expect(page.locator("#status-text")).to_have_text("Ready", timeout=30_000)
+    await expect(page.locator("#status-text")).to_have_text("Ready", timeout=60_000)
     undo = run.get_by_role("button", name="Undo file changes")
-    await expect(undo).to_be_visible(timeout=20_000)
+    await expect(undo).to_be_visible(timeout=60_000)
     await undo.click()
     dialog = page.get_by_role("dialog")
     for name in FILES:
@@ -100,7 +100,7 @@ async def test_real_files_two_file_run_undo_restores_both_and_spares_a_hand_edit
                 page.on("request", lambda req: outside.append(req.url) if not req.url.startswith(
                     (f"http://127.0.0.1:{port}/", f"ws://127.0.0.1:{port}/", "blob:", "data:")) else None)
                 await page.goto(link)
-                await expect(page.get_by_role("button", name="Change and undo")).to_be_visible(timeout=20_000)
+                await expect(page.get_by_role("button", name="Change and undo")).to_be_visible(timeout=60_000)
                 copy = tutorial_copy(home)
                 original = snapshot(copy)
 
@@ -110,8 +110,8 @@ async def test_real_files_two_file_run_undo_restores_both_and_spares_a_hand_edit
                 assert after == {name: original[name] + b"done\n" for name in FILES}
                 results = await confirm_undo(page, run)
                 for name in FILES:
-                    await expect(results).to_contain_text(f"{name}: Restored", timeout=15_000)
-                await expect(run).to_contain_text("File changes undone.", timeout=10_000)
+                    await expect(results).to_contain_text(f"{name}: Restored", timeout=60_000)
+                await expect(run).to_contain_text("File changes undone.", timeout=60_000)
                 await expect(run.get_by_role("button", name="Undo file changes")).to_have_count(0)
                 assert snapshot(copy) == original
 
@@ -123,7 +123,7 @@ async def test_real_files_two_file_run_undo_restores_both_and_spares_a_hand_edit
                 (copy / FILES[0]).write_bytes(hand)
                 results = await confirm_undo(page, run)
                 await expect(results).to_contain_text(f"{FILES[0]}: Changed since the run — left alone",
-                                                      timeout=15_000)
+                                                      timeout=60_000)
                 await expect(results).to_contain_text(f"{FILES[1]}: Restored")
                 assert (copy / FILES[0]).read_bytes() == hand
                 assert (copy / FILES[1]).read_bytes() == original[FILES[1]]

@@ -40,7 +40,7 @@ async def test_one_main_landmark_holds_each_view(tmp_path: Path) -> None:
 
     async with real_stack(tmp_path) as s:
         page = s.page
-        await expect(page.get_by_role("button", name="Send a mock email")).to_be_visible(timeout=30_000)
+        await expect(page.get_by_role("button", name="Send a mock email")).to_be_visible(timeout=60_000)
         await one_main_holding(page, "#view-chat")
         main = page.get_by_role("main")
         # The transcript and the starters the tests and the bench find are inside it, by their ids.
@@ -53,7 +53,7 @@ async def test_one_main_landmark_holds_each_view(tmp_path: Path) -> None:
             await one_main_holding(page, VIEWS[path])
         for path, view in VIEWS.items():
             await page.goto(s.base + path)
-            await expect(page.locator(view).locator("h2").first).to_be_visible(timeout=15_000)
+            await expect(page.locator(view).locator("h2").first).to_be_visible(timeout=60_000)
             await one_main_holding(page, view)
         await page.get_by_role("link", name="Chat", exact=True).click()
         await one_main_holding(page, "#view-chat")
@@ -89,7 +89,7 @@ async def test_cards_are_regions_named_by_their_program(tmp_path: Path) -> None:
         # The Approvals view lists the waiting request under the same name; Open to decide comes back to it.
         await page.get_by_role("link", name="Approvals", exact=True).click()
         waiting = page.get_by_role("main").get_by_role("listitem", name=bob_name, exact=True)
-        await expect(waiting).to_have_count(1, timeout=15_000)
+        await expect(waiting).to_have_count(1, timeout=60_000)
         await waiting.get_by_role("button", name="Open to decide").click()
         await expect(page).to_have_url(s.base + "/ui")
         await bob.get_by_role("button", name="Approve", exact=True).click()

@@ -19,7 +19,7 @@ async def test_mobile_width_has_no_horizontal_overflow(tmp_path: Path) -> None:
 
     async with open_page(tmp_path, bridge=None, viewport=MOBILE, tutorial="email") as s:
         page = s.page
-        await expect(page.get_by_role("button", name="Send a mock email")).to_be_visible(timeout=15_000)
+        await expect(page.get_by_role("button", name="Send a mock email")).to_be_visible(timeout=60_000)
         await s.no_overflow()
         # The sidebar hides behind a button.
         await expect(page.get_by_role("searchbox", name="Search conversations")).to_be_hidden()
@@ -30,7 +30,7 @@ async def test_mobile_width_has_no_horizontal_overflow(tmp_path: Path) -> None:
         await expect(page.get_by_role("searchbox", name="Search conversations")).to_be_hidden()
         await page.get_by_role("button", name="Send a mock email").click()
         await s.send(EMAIL.starters[0].text)
-        await expect(page.locator("section.approval").get_by_role("button", name="Approve", exact=True)).to_be_enabled(timeout=30_000)
+        await expect(page.locator("section.approval").get_by_role("button", name="Approve", exact=True)).to_be_enabled(timeout=60_000)
         run = page.locator("section.run").last
         await run.get_by_text("Details", exact=True).first.click()  # the card's technical part, program included
         await run.get_by_text("Program source", exact=True).first.click()
@@ -41,7 +41,7 @@ async def test_mobile_width_has_no_horizontal_overflow(tmp_path: Path) -> None:
         await page.keyboard.press("Escape")
         for path in ("/ui/libraries", "/ui/profile"):
             await page.goto(f"{s.svc.base}{path}")
-            await expect(page.locator(".view:not([hidden]) h2")).to_be_visible(timeout=10_000)
+            await expect(page.locator(".view:not([hidden]) h2")).to_be_visible(timeout=60_000)
             await page.wait_for_timeout(300)
             await s.no_overflow()
         s.clean()
@@ -74,17 +74,17 @@ async def test_libraries_view_install_select_remove(tmp_path: Path) -> None:
         await page.get_by_role("link", name="Libraries", exact=True).click()
         view = page.locator("#view-libraries")
         card = view.get_by_role("article", name="Environment variables")
-        await expect(card).to_be_visible(timeout=15_000)
+        await expect(card).to_be_visible(timeout=60_000)
         await view.get_by_role("searchbox", name="Search libraries").fill("environment")
         await expect(view.get_by_role("article")).to_have_count(1)
         await card.get_by_role("button", name="Install Environment variables").click()
         dialog = page.get_by_role("dialog")
-        await expect(dialog).to_contain_text("Once installed, this code runs as trusted code for this project. Read it first.", timeout=15_000)
+        await expect(dialog).to_contain_text("Once installed, this code runs as trusted code for this project. Read it first.", timeout=60_000)
         await expect(dialog).to_contain_text("added · 0 changed · 0 removed")
         await expect(dialog.get_by_text("Effects and contracts")).to_be_visible()
         await expect(dialog.get_by_text("Source code", exact=True)).to_be_visible()
         await dialog.get_by_role("button", name="Install library").click()
-        await expect(view).to_contain_text("Installed env.", timeout=15_000)
+        await expect(view).to_contain_text("Installed env.", timeout=60_000)
         assert (tmp_path / "project" / ".clauz3" / "tools" / "env").is_dir()
         await view.get_by_role("button", name="Installed", exact=True).click()
         await view.get_by_role("searchbox", name="Search libraries").fill("")
@@ -95,9 +95,9 @@ async def test_libraries_view_install_select_remove(tmp_path: Path) -> None:
         await expect(switch).not_to_be_checked()
         await card.get_by_role("button", name="Remove Environment variables").click()
         dialog = page.get_by_role("dialog")
-        await expect(dialog).to_contain_text("The library leaves this project; a backup copy stays in .clauz3/library-backups.", timeout=15_000)
+        await expect(dialog).to_contain_text("The library leaves this project; a backup copy stays in .clauz3/library-backups.", timeout=60_000)
         await dialog.get_by_role("button", name="Remove library").click()
-        await expect(view).to_contain_text("Removed env.", timeout=15_000)
+        await expect(view).to_contain_text("Removed env.", timeout=60_000)
         assert not (tmp_path / "project" / ".clauz3" / "tools" / "env").exists()
         # The conversation's library menu lists installed domains.
         await page.get_by_role("link", name="Chat").click()
@@ -108,7 +108,7 @@ async def test_libraries_view_install_select_remove(tmp_path: Path) -> None:
         await menu.get_by_role("switch", name="email").uncheck()
         await expect(menu).to_contain_text("will be removed")
         await menu.get_by_role("button", name="Apply").click()
-        await expect(page.locator("#library-chips")).to_have_text("No libraries", timeout=10_000)
+        await expect(page.locator("#library-chips")).to_have_text("No libraries", timeout=60_000)
         s.clean()
 
 
@@ -119,7 +119,7 @@ async def test_workspace_switch_and_tutorial_reset(tmp_path: Path) -> None:
     other.mkdir()
     async with open_page(tmp_path, bridge=PageOnlyBridge()) as s:
         page = s.page
-        await expect(page.get_by_role("button", name="Try the email approvals tutorial")).to_be_visible(timeout=15_000)
+        await expect(page.get_by_role("button", name="Try the email approvals tutorial")).to_be_visible(timeout=60_000)
         await s.idle()
         await page.get_by_role("button", name="Switch workspace").click()
         menu = page.get_by_role("menu", name="Switch workspace")
@@ -134,27 +134,27 @@ async def test_workspace_switch_and_tutorial_reset(tmp_path: Path) -> None:
         await menu.get_by_role("menuitem", name="Open folder…").click()
         dialog = page.get_by_role("dialog")
         await dialog.get_by_role("textbox", name="Absolute folder path").fill(os.path.realpath(other))
-        async with page.expect_navigation(timeout=20_000):  # WSP-7: a full navigation to /ui
+        async with page.expect_navigation(timeout=60_000):  # WSP-7: a full navigation to /ui
             await dialog.get_by_role("button", name="Open").click()
-        await expect(page.get_by_role("button", name="Switch workspace")).to_have_text("other-project▾", timeout=20_000)
+        await expect(page.get_by_role("button", name="Switch workspace")).to_have_text("other-project▾", timeout=60_000)
         assert s.svc.host.project == os.path.realpath(other)
         await s.idle()
         # The email tutorial, then its reset with confirmation.
-        async with page.expect_navigation(timeout=30_000):
+        async with page.expect_navigation(timeout=60_000):
             await page.get_by_role("button", name="Try the email approvals tutorial").click()
-        await expect(page.get_by_role("heading", name="Email approvals tutorial")).to_be_visible(timeout=30_000)
+        await expect(page.get_by_role("heading", name="Email approvals tutorial")).to_be_visible(timeout=60_000)
         await s.idle()
         # Busy: one question (issue 12) — the reset confirmation says the agent is stopped first.
         await s.send("count to 1000 slowly")
-        await expect(page.get_by_role("status", name="Activity")).to_be_visible(timeout=10_000)
+        await expect(page.get_by_role("status", name="Activity")).to_be_visible(timeout=60_000)
         await page.get_by_role("button", name="Switch workspace").click()
         await menu.get_by_role("menuitem", name="Reset this tutorial…").click()
         dialog = page.get_by_role("dialog")
-        await expect(dialog).to_contain_text("Start the Email approvals tutorial over?", timeout=10_000)
+        await expect(dialog).to_contain_text("Start the Email approvals tutorial over?", timeout=60_000)
         await expect(dialog).to_contain_text("Its agent and runs are stopped first.")
         await expect(dialog).not_to_contain_text("This workspace has active work.")
-        async with page.expect_navigation(timeout=30_000):
+        async with page.expect_navigation(timeout=60_000):
             await dialog.get_by_role("button", name="Reset tutorial").click()
-        await expect(page.get_by_role("heading", name="Email approvals tutorial")).to_be_visible(timeout=30_000)
+        await expect(page.get_by_role("heading", name="Email approvals tutorial")).to_be_visible(timeout=60_000)
         assert s.svc.host.tutorial == "email"
         s.clean()

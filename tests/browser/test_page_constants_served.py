@@ -25,6 +25,6 @@ async def test_composer_and_constants_follow_the_served_block(tmp_path: Path) ->
         box = page.locator("#message")
         send = page.get_by_role("button", name="Send")
         await box.fill("x" * MAX_PROMPT)
-        await expect(send).to_be_enabled(timeout=10_000)
+        await expect(send).to_be_enabled(timeout=60_000)
         await box.fill("x" * (MAX_PROMPT + 1))  # one over the served limit: the page says no before sending
-        await expect(send).to_be_disabled(timeout=10_000)
+        await expect(send).to_be_disabled(timeout=60_000)

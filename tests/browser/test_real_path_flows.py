@@ -90,7 +90,7 @@ async def test_failed_proof_shows_its_counterexample_on_the_card(tmp_path: Path)
         await expect(run).to_contain_text("proof_failed")
         # The counterexample is what a person sees on the card, not only inside its details.
         shown = run.get_by_text(re.compile(r"reading\(\) at line 8 return(s|ed) 4")).filter(visible=True)
-        await expect(shown.first).to_be_visible(timeout=10_000)
+        await expect(shown.first).to_be_visible(timeout=60_000)
         await expect(run).to_contain_text("reading() at line 8 returned 4")  # and the run record's message
         await expect(s.page.locator("section.approval")).to_be_hidden()
         await s.idle()
@@ -109,7 +109,7 @@ async def test_stop_during_execution_keeps_the_first_effect_and_never_reruns(tmp
         await s.send(prompt)
         await approve(s)
         run = s.page.locator("section.run").last
-        await expect(run.locator(".phase")).to_have_text("Executing approved action", timeout=30_000)
+        await expect(run.locator(".phase")).to_have_text("Executing approved action", timeout=60_000)
         # The first effect has run and the second waits at the gate: only then does the person press Stop.
         waiting = s.project / "gate" / "waiting.txt"
         # Each probe wakes the waiting step, which reads EOF and opens the FIFO again: a probe right after
@@ -122,8 +122,8 @@ async def test_stop_during_execution_keeps_the_first_effect_and_never_reruns(tmp
             await s.page.wait_for_timeout(50)
         assert gated and marks(s.project) == ["first"] and waiting.read_text() == "second\n"
         await s.page.get_by_role("button", name="Stop", exact=True).click()
-        await expect(run.locator(".phase")).to_have_text("Stopped", timeout=30_000)
-        await expect(run).to_contain_text("Executed partially: yes", timeout=10_000)
+        await expect(run.locator(".phase")).to_have_text("Stopped", timeout=60_000)
+        await expect(run).to_contain_text("Executed partially: yes", timeout=60_000)
         said = run.get_by_text("The run stopped early", exact=False).filter(visible=True)
         await expect(said.first).to_be_visible()  # in the card's own words, without opening it
         await s.idle()
@@ -135,9 +135,9 @@ async def test_stop_during_execution_keeps_the_first_effect_and_never_reruns(tmp
         replies = s.page.locator(".bubble.assistant")
         before = await replies.count()
         await s.send(prompt)
-        await expect(replies).to_have_count(before + 1, timeout=30_000)
+        await expect(replies).to_have_count(before + 1, timeout=60_000)
         await expect(replies.last).to_contain_text("The run was stopped after it had started executing",
-                                                   timeout=30_000)
+                                                   timeout=60_000)
         await s.idle()
         assert await s.page.locator("section.approval").count() == 1
         assert marks(s.project) == ["first"] and not gate_has_a_reader(s.project)
@@ -173,7 +173,7 @@ async def decide(s: Stack, card: Any, label: str, feedback: str | None = None) -
         dialog = s.page.get_by_role("dialog")
         await expect(dialog).to_contain_text("You can disable the rule later in Approvals.")
         await dialog.get_by_role("button", name=label, exact=True).click()
-    await expect(card.get_by_role("button", name="Approve", exact=True)).to_have_count(0, timeout=20_000)
+    await expect(card.get_by_role("button", name="Approve", exact=True)).to_have_count(0, timeout=60_000)
     await s.idle()
     return (await s.runs())[-1]
 
@@ -231,7 +231,7 @@ async def test_approve_and_remember_decides_the_next_matching_program_without_a_
         assert first["phase"] == "completed" and first["approval"]["decision"] == "approved_remember"
 
         await s.send(EMAIL.starters[2].text)  # the same program again: the remembered rule decides
-        await expect(s.page.locator("section.run")).to_have_count(2, timeout=30_000)
+        await expect(s.page.locator("section.run")).to_have_count(2, timeout=60_000)
         await expect(s.page.locator("section.run").last.locator(".phase")).to_have_text("Completed", timeout=60_000)
         await s.idle()
         runs = await s.runs()
@@ -258,7 +258,7 @@ async def test_reject_and_remember_refuses_the_next_matching_program_without_a_c
         assert first["phase"] == "refused" and first["approval"]["decision"] == "rejected"
 
         await s.send(EMAIL.starters[0].text)
-        await expect(s.page.locator("section.run")).to_have_count(2, timeout=30_000)
+        await expect(s.page.locator("section.run")).to_have_count(2, timeout=60_000)
         await expect(s.page.locator("section.run").last.locator(".phase")).to_have_text("Did not execute",
                                                                                          timeout=60_000)
         await s.idle()
@@ -280,10 +280,10 @@ async def test_reload_with_a_pending_card_restores_it_and_it_still_decides(tmp_p
         page = s.page
         await pending_card(s, EMAIL.starters[0].text)
         await page.reload()
-        await expect(page.locator(".bubble.user .user-text")).to_have_text(EMAIL.starters[0].text, timeout=20_000)
+        await expect(page.locator(".bubble.user .user-text")).to_have_text(EMAIL.starters[0].text, timeout=60_000)
         card = page.locator("section.approval")
         await expect(card).to_have_count(1)
-        await expect(card.get_by_role("button", name="Approve", exact=True)).to_be_enabled(timeout=20_000)
+        await expect(card.get_by_role("button", name="Approve", exact=True)).to_be_enabled(timeout=60_000)
         await expect(page.get_by_role("status", name="Activity")).to_have_text("Waiting for your approval")
         record = await decide(s, card, "Approve")
         await expect(page.locator("section.run").last.locator(".phase")).to_have_text("Completed")
@@ -298,19 +298,19 @@ async def test_stop_during_a_turn_keeps_the_conversation(tmp_path: Path) -> None
         page = s.page
         await s.send("count to 200 slowly")
         activity = page.get_by_role("status", name="Activity")
-        await expect(activity).to_contain_text("Demo is working…", timeout=20_000)
-        await expect(page.locator(".bubble.assistant").last).to_contain_text("3", timeout=20_000)
+        await expect(activity).to_contain_text("Demo is working…", timeout=60_000)
+        await expect(page.locator(".bubble.assistant").last).to_contain_text("3", timeout=60_000)
         stop = page.get_by_role("button", name="Stop", exact=True)
         await stop.click()
-        await expect(page.locator(".turn-note").last).to_have_text("Stopped", timeout=20_000)
+        await expect(page.locator(".turn-note").last).to_have_text("Stopped", timeout=60_000)
         await expect(activity).to_be_hidden()
         text = await page.locator(".bubble.assistant").last.inner_text()
         assert "200" not in text.split()
         replies = page.locator(".bubble.assistant")
         before = await replies.count()
         await s.send("count to 3")
-        await expect(replies).to_have_count(before + 1, timeout=20_000)
-        await expect(replies.last.locator(".md")).to_have_text("1\n2\n3", timeout=20_000)
+        await expect(replies).to_have_count(before + 1, timeout=60_000)
+        await expect(replies.last.locator(".md")).to_have_text("1\n2\n3", timeout=60_000)
         await s.idle()
         s.clean()
 
@@ -334,9 +334,9 @@ async def test_stop_during_a_proof_cancels_before_any_card(tmp_path: Path) -> No
         gate_dir(s.project)
         await s.send(program_prompt(HARD))
         run = s.page.locator("section.run").last
-        await expect(run.locator(".phase")).to_have_text("Proving guarantees", timeout=30_000)
+        await expect(run.locator(".phase")).to_have_text("Proving guarantees", timeout=60_000)
         await s.page.get_by_role("button", name="Stop", exact=True).click()
-        await expect(run.locator(".phase")).to_have_text("Stopped", timeout=30_000)
+        await expect(run.locator(".phase")).to_have_text("Stopped", timeout=60_000)
         await s.idle()
         [record] = await s.runs()
         assert record["phase"] == "cancelled" and record["executed_partially"] is False

@@ -60,7 +60,7 @@ async def test_remember_covers_stricter_programs_and_says_so(tmp_path: Path) -> 
         await expect(scope).to_contain_text("clauz3 must prove that the program keeps every one of them")
         await expect(scope).to_contain_text("Any other program gets a card.")
         await dialog.get_by_role("button", name="Approve and remember").click()
-        await expect(card).to_contain_text("Decision: Approved and remembered", timeout=20_000)
+        await expect(card).to_contain_text("Decision: Approved and remembered", timeout=60_000)
         await s.idle()
 
         # Stricter (only bob, at most 1, no address twice) and other text: no card, the rule decides.
@@ -95,13 +95,13 @@ async def test_remember_covers_stricter_programs_and_says_so(tmp_path: Path) -> 
                                                         "At most 3 emails are sent."])
         await expect(scope).to_contain_text("A program with any other guarantees still gets a card.")
         await dialog.get_by_role("button", name="Reject and remember").click()
-        await expect(card).to_contain_text("Decision: Rejected", timeout=20_000)
+        await expect(card).to_contain_text("Decision: Rejected", timeout=60_000)
         await s.idle()
 
         # The Approvals view: each rule as a sentence; a disabled rule can be enabled again.
         await page.get_by_role("link", name="Approvals", exact=True).click()
         view = page.locator("#view-approvals")
-        await expect(view.locator("li.rule")).to_have_count(2, timeout=10_000)
+        await expect(view.locator("li.rule")).to_have_count(2, timeout=60_000)
         await expect(view.locator("li.rule .rule-text")).to_have_text([
             "Rejects without asking: programs whose guarantees are exactly — every email goes to one of "
             "bob@example.com or ann@example.com; at most 3 emails are sent.",

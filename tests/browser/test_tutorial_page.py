@@ -41,15 +41,15 @@ async def test_starter_to_completed_run(tmp_path: Path) -> None:
             await page.goto(f"{svc.base}/ui/login?key={token}")
             assert page.url == f"{svc.base}/ui"
             starter = page.get_by_role("button", name="Send a mock email")
-            await expect(starter).to_be_visible(timeout=15_000)
+            await expect(starter).to_be_visible(timeout=60_000)
             await starter.click()
             composer = page.get_by_role("textbox", name="Message Demo")
             await expect(composer).to_have_value(EMAIL.starters[0].text)
             send = page.get_by_role("button", name="Send", exact=True)
-            await expect(send).to_be_enabled(timeout=20_000)
+            await expect(send).to_be_enabled(timeout=60_000)
             await send.click()
             card = page.locator("section.approval")
-            await expect(card).to_contain_text("Verified limits", timeout=30_000)
+            await expect(card).to_contain_text("Verified limits", timeout=60_000)
             await expect(card).to_contain_text("Mock email")
             await expect(card).to_contain_text("bob@example.com")
             await expect(page.get_by_role("textbox", name="Feedback for the agent (optional)")).to_be_visible()
@@ -58,7 +58,7 @@ async def test_starter_to_completed_run(tmp_path: Path) -> None:
             for name in ("Reject contract", "Need more info"):
                 await expect(page.get_by_role("button", name=name, exact=True)).to_be_visible()
             await page.get_by_role("button", name="Approve", exact=True).click()
-            await expect(page.locator("section.run")).to_contain_text("Completed", timeout=30_000)
+            await expect(page.locator("section.run")).to_contain_text("Completed", timeout=60_000)
             await expect(card).to_contain_text("Decision: Approved once")
             assert errors == []
             assert outside == []
@@ -82,7 +82,7 @@ async def test_agent_html_renders_as_text(tmp_path: Path) -> None:
             composer = page.get_by_role("textbox", name="Message Demo")
             await composer.fill(payload)
             send = page.get_by_role("button", name="Send", exact=True)
-            await expect(send).to_be_enabled(timeout=20_000)
+            await expect(send).to_be_enabled(timeout=60_000)
             await send.click()
             await expect(page.locator(".bubble.user .user-text")).to_have_text(payload)
             assert await page.locator(".messages img").count() == 0

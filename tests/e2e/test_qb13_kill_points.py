@@ -252,7 +252,7 @@ async def executing(s: Session, ws: Workspace) -> None:
     response = await s.decide(card["params"]["record"]["request_id"], "approved_once")
     assert response.status_code == 200, response.text
     await s.next(run_in("executing"))
-    deadline = time.monotonic() + 30  # the worker claims, then calls send_email, which writes the marker
+    deadline = time.monotonic() + 90  # the worker claims, then calls send_email, which writes the marker
     while not ws.marker_lines() and time.monotonic() < deadline:
         await asyncio.sleep(0.05)
     assert len(ws.marker_lines()) == 1
@@ -295,7 +295,7 @@ def kill_at(ws: Workspace, point: Point, needs: tuple[str, ...]) -> Killed:
             # The demo agent answers session/new before its bridge is up (the first minute, issue 13), so
             # "ready" does not yet mean every process of the point exists: wait for them, then kill.
             loop = asyncio.get_running_loop()
-            deadline = loop.time() + 30
+            deadline = loop.time() + 90
             while True:
                 descendants[:] = proc_tree.descendants(services[0])
                 names = {p: cmdline(p) for p in descendants}
@@ -397,7 +397,7 @@ def kill_and_restart(tmp: Path, name: str) -> Outcome:
             s, restore = await reopen(url, killed.cid)
             # The new bridge reconciles its status file with the ledger on start, then writes the file
             # (03 SNAP-2/3): once it exists, whatever reconciling happens has happened.
-            deadline = time.monotonic() + 30
+            deadline = time.monotonic() + 90
             while not list((ws.tmp / "tmpdir").glob(f"**/runs-*-{killed.cid}.json")):
                 assert time.monotonic() < deadline, "the restarted bridge never wrote its status file"
                 await asyncio.sleep(0.05)

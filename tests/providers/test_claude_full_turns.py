@@ -258,7 +258,7 @@ async def workspace(b: Box) -> AsyncIterator[Workspace]:
         stop_ui(proc)
     assert proc.returncode in (0, 130), proc.returncode
     # The service ended its adapters with it (SUP-6): none outlives the workspace.
-    deadline = time.monotonic() + 10
+    deadline = time.monotonic() + 60
     while [p for p in adapters if cmdline(p) not in ([], [""])] and time.monotonic() < deadline:
         await asyncio.sleep(0.1)
     assert [p for p in adapters if cmdline(p) not in ([], [""])] == []

@@ -97,7 +97,7 @@ def test_killed_cli_retried_with_the_same_id_keeps_one_card_and_executes_once(pr
     source = slow_program(f"mark({str(log)!r})")
     with MockApprovalService(data, project, delay_seconds=8) as svc:
         first = _clauz3_run(project, data, svc, rid, source)
-        for _ in range(600):
+        for _ in range(1800):
             if _phase(data, project, rid) == "awaiting_approval":
                 break
             assert first.poll() is None, first.communicate()
@@ -108,7 +108,7 @@ def test_killed_cli_retried_with_the_same_id_keeps_one_card_and_executes_once(pr
         assert workers, "no worker process was found for the first run"
         first.send_signal(signal.SIGKILL)
         first.communicate(timeout=30)
-        for _ in range(200):  # the orphaned worker notices its closed lifetime pipe and ends
+        for _ in range(1800):  # the orphaned worker notices its closed lifetime pipe and ends
             if not _workers_in(project):
                 break
             time.sleep(0.05)

@@ -175,7 +175,7 @@ def test_worker_killed_during_execution_is_uncertain_and_never_rerun(project: Pa
         sup = Supervisor(make_config(project, data, svc, source, request_id="req_kill_0001"))
 
         def killer() -> None:
-            for _ in range(600):
+            for _ in range(1800):
                 if marker.exists() and sup._proc is not None:
                     os.kill(sup._proc.pid, signal.SIGKILL)
                     return

@@ -99,23 +99,23 @@ async def test_no_secret_leaks_after_a_full_tutorial_flow(tmp_path: Path, monkey
             login_token = svc.service.sign_in.tokens.new()
             await page.goto(f"{svc.base}/ui/login?key={login_token}")
             starter = page.get_by_role("button", name="Send a mock email")
-            await expect(starter).to_be_visible(timeout=20_000)
+            await expect(starter).to_be_visible(timeout=60_000)
             await starter.click()
             send = page.get_by_role("button", name="Send", exact=True)
-            await expect(send).to_be_enabled(timeout=30_000)
+            await expect(send).to_be_enabled(timeout=60_000)
             await send.click()
             card = page.locator("section.approval").last
             await expect(card).to_contain_text("Verified limits", timeout=60_000)
             await page.get_by_role("button", name="Approve", exact=True).click()
             await expect(page.locator("section.run").last).to_contain_text("Completed", timeout=60_000)
-            await expect(page.locator("#status-text")).to_have_text("Ready", timeout=30_000)
+            await expect(page.locator("#status-text")).to_have_text("Ready", timeout=60_000)
 
             box = page.get_by_role("textbox", name="Message Demo")
             await box.fill(f"please repeat {CANARY}")
-            await expect(send).to_be_enabled(timeout=30_000)
+            await expect(send).to_be_enabled(timeout=60_000)
             await send.click()
-            await expect(page.locator(".bubble.user").last).to_contain_text(CANARY, timeout=30_000)
-            await expect(page.locator("#status-text")).to_have_text("Ready", timeout=30_000)
+            await expect(page.locator(".bubble.user").last).to_contain_text(CANARY, timeout=60_000)
+            await expect(page.locator("#status-text")).to_have_text("Ready", timeout=60_000)
 
             conversation_id = host.conversation.id
             exported: dict[str, bytes] = {}

@@ -166,7 +166,7 @@ async def running_service(tmp: Path, *, project: Path | None = None,
     sock.listen(64)
     port = sock.getsockname()[1]
     log = tmp / "bridge.jsonl"
-    config = LaunchConfig(agent="demo", project=str(project), data_dir=str(data), tmp_dir=str(run_tmp), port=port,
+    config = LaunchConfig(agent=over.pop("agent", "demo"), project=str(project), data_dir=str(data), tmp_dir=str(run_tmp), port=port,
                           login_token=generate_token(), **over)
     if bridge is not None:
         config.bridge_argv = [sys.executable, str(bridge.script)]

@@ -148,7 +148,7 @@ async def test_permission_request_open_during_stop_is_cancelled(make: Callable[[
     await client.new_session(SessionParams(str(tmp_path), ()))
     turn = asyncio.create_task(client.prompt([{"type": "text", "text": "stop-perm"}]))
     log = tmp_path / "raw04.jsonl"
-    for _ in range(500):
+    for _ in range(6000):  # up to 60 s
         if log.exists() and '"announced"' in log.read_text():
             break
         await asyncio.sleep(0.01)

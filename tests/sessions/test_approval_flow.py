@@ -81,7 +81,7 @@ async def test_stop_cancels_the_pending_approval(svc: Harness) -> None:
     end, _ = await recv_until(ws, lambda f: f["method"] == "clauz3/turn_end", timeout=30)
     assert end["params"]["stop_reason"] in ("cancelled", "end_turn")
     runs = svc.host.conversation.runs
-    for _ in range(300):  # the bridge pushes the final record once its worker is gone
+    for _ in range(1800):  # the bridge pushes the final record once its worker is gone
         if runs[record["request_id"]].phase == "cancelled":
             break
         await asyncio.sleep(0.05)

@@ -59,7 +59,7 @@ def test_ui_waits_as_waiting_py_and_sigterm_ends_the_service_and_tmp(tmp_path: P
         link = proc.stdout.readline()
         assert link.startswith(LINK)
         token = link.strip().split("key=", 1)[1]
-        deadline = time.monotonic() + 30
+        deadline = time.monotonic() + 90
         while "-S" not in _cmdline(proc.pid) and time.monotonic() < deadline:
             time.sleep(0.05)
         argv = _cmdline(proc.pid)
