@@ -114,7 +114,9 @@ class Harness:
         return {"Authorization": f"Bearer {self.approver}"}
 
     def cookie(self) -> dict[str, str]:
-        return {"Cookie": f"{self.cookies.name}={self.cookies.issue()}", "Origin": BASE}
+        """A signed-in page's credentials: the cookie and (issue 19) the page secret it holds."""
+        return {"Cookie": f"{self.cookies.name}={self.cookies.issue()}", "Origin": BASE,
+                "X-Clauz3-Page": self.cookies.issue_page()}
 
     def submit(self, body: dict[str, Any]) -> Any:
         return self.client.post("/api/requests", json=body, headers=self.sub())

@@ -17,7 +17,7 @@ RID = "req_00000001"
 
 
 def _path(spec: RouteSpec) -> str:
-    return spec.path.replace("{request_id}", RID).replace("{name}", "approvals.js")
+    return spec.path.replace("{request_id}", RID).replace("{name}", "approval-page.js")
 
 
 def _call(h: Harness, spec: RouteSpec, headers: dict[str, str] | dict[str, bytes]):
@@ -117,13 +117,22 @@ def test_forged_expired_and_foreign_cookies_give_401(h: Harness, tmp_path: Path)
             response = _call(h, spec, headers)
             assert response.status_code == 401, (spec, name)
             _no_data(response)
-        # a genuine cookie works on the same route (logout bumps the generation, so mint per route)
-        ok = _call(h, spec, {"Cookie": f"{h.cookies.name}={h.cookies.issue()}", "Origin": BASE})
+        # Issue 19: a genuine cookie without the page secret (a cookie another port received) gets nothing
+        alone = _call(h, spec, {"Cookie": f"{h.cookies.name}={h.cookies.issue()}", "Origin": BASE})
+        if spec.method == "GET" and spec.cred == "C":
+            assert alone.status_code == 200, spec  # a page shell or an asset: no data
+        else:
+            assert alone.status_code == 401, spec
+        if spec.path != "/ui/assets/{name}":  # static code, the same for everyone
+            _no_data(alone)
+        # a genuine cookie with its page's secret works on the same route (logout bumps the generation,
+        # so mint per route)
+        ok = _call(h, spec, h.cookie())
         assert ok.status_code != 401, spec
 
 
 def test_cookie_mutation_without_origin_and_wrong_media_type(h: Harness) -> None:
-    cookie = {"Cookie": f"{h.cookies.name}={h.cookies.issue()}"}
+    cookie = {k: v for k, v in h.cookie().items() if k != "Origin"}
     url = f"/api/requests/{RID}/decision"
     response = h.client.post(url, json={"decision": "approved_once"}, headers=cookie)
     assert response.status_code == 403 and response.json()["error"]["code"] == "origin_required"
@@ -175,25 +184,32 @@ def test_standalone_login(h: Harness) -> None:
     bad = h.client.get(f"/ui/login?key={h.token}", follow_redirects=False)
     assert bad.status_code == 401 and "Approver sign-in required" in bad.text and "set-cookie" not in bad.headers
     good = h.client.get(f"/ui/login?key={h.approver}", follow_redirects=False)
-    assert good.status_code == 303 and good.headers["location"] == "/ui"
+    # issue 19: 200 with the page secret; the page's script replaces the address with /ui
+    assert good.status_code == 200 and "location" not in good.headers and "location.replace('/ui')" in good.text
+    secret = good.text.split('name="clauz3-page" content="', 1)[1].split('"', 1)[0]
+    assert h.cookies.verify_page(secret) and h.approver not in good.text
     cookie = good.headers["set-cookie"]
-    assert "HttpOnly" in cookie and "SameSite=Strict" in cookie and h.approver not in cookie
+    assert "HttpOnly" in cookie and "SameSite=Strict" in cookie and h.approver not in cookie and secret not in cookie
     value = cookie.split(";", 1)[0].split("=", 1)[1]
-    assert h.client.get("/ui", headers={"Cookie": f"{h.cookies.name}={value}"}).status_code == 200
+    page = {"Cookie": f"{h.cookies.name}={value}", "X-Clauz3-Page": secret}
+    assert h.client.get("/ui", headers=page).status_code == 200
     # a new SessionCookies on the same data dir (a restart) accepts it
     again = SessionCookies(h.cookies.data, str(h.project))
     assert again.verify(value) is not None
     # logout bumps the generation: the cookie stops working, also after a restart
-    out = h.client.post("/ui/logout", headers={"Cookie": f"{h.cookies.name}={value}", "Origin": BASE},
-                        follow_redirects=False)
+    out = h.client.post("/ui/logout", headers={**page, "Origin": BASE}, follow_redirects=False)
     assert out.status_code == 303 and out.headers["location"] == "/ui/login"
     assert h.client.get("/ui", headers={"Cookie": f"{h.cookies.name}={value}"}).status_code == 401
+    assert not h.cookies.verify_page(secret)
     assert SessionCookies(h.cookies.data, str(h.project)).verify(value) is None
 
 
 def test_login_rate_limit(h: Harness) -> None:
     codes = [h.client.get("/ui/login?key=wrong", follow_redirects=False).status_code for _ in range(11)]
     assert codes[:10] == [401] * 10 and codes[10] == 429
+    # issue 19: the limiter answers failures only; the approver's own link still signs in
+    assert h.client.get(f"/ui/login?key={h.approver}", follow_redirects=False).status_code == 200
+    assert h.client.get("/ui/login?key=wrong", follow_redirects=False).status_code == 429
 
 
 def test_host_mode_component_without_ui(harness: Harness) -> None:

@@ -50,8 +50,10 @@ class Session:
     requests: list[str] = field(default_factory=list)
 
     async def sign_in(self) -> None:
+        """Open a fresh sign-in link as the person does; the answer keeps the page secret in this tab's
+        sessionStorage and replaces the address with /ui (issue 19)."""
         token = self.svc.service.sign_in.tokens.new()
-        await self.page.goto(f"{self.svc.base}/ui/login?key={token}")
+        await sign_in_page(self.page, f"{self.svc.base}/ui/login?key={token}")
 
     async def send(self, text: str) -> None:
         from playwright.async_api import expect
@@ -80,6 +82,27 @@ class Session:
 
 
 PAGE_WAIT_MS = 60_000
+
+
+async def sign_in_page(page: Any, link: str) -> None:
+    """Open a sign-in link in ``page`` and wait until the page has moved on to /ui."""
+    await page.goto(link)
+    await page.wait_for_url(re.compile(r"^http://127\.0\.0\.1:\d+/ui$"), timeout=60_000)
+
+
+async def page_secret(page: Any) -> str:
+    """The secret the signed-in page holds (tests that call the API as that page send it)."""
+    secret = await page.evaluate("sessionStorage.getItem('clauz3-page')")
+    assert isinstance(secret, str) and secret, "the page holds no page secret"
+    return secret
+
+
+async def page_api(page: Any, url: str, *, method: str = "GET", data: Any = None) -> Any:
+    """A request with the page's cookie (Playwright's ``page.request``) and its page secret."""
+    headers = {"X-Clauz3-Page": await page_secret(page)}
+    if method == "GET":
+        return await page.request.get(url, headers=headers)
+    return await page.request.fetch(url, method=method, headers=headers, data=data)
 
 
 def ui_env(home: Path) -> dict[str, str]:

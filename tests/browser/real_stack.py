@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from browser_harness import ARGS, CHROMIUM, launch_ui, stop_ui, ui_env
+from browser_harness import ARGS, CHROMIUM, launch_ui, page_api, sign_in_page, stop_ui, ui_env
 
 ROOT = Path(__file__).resolve().parents[2]
 LIBRARIES = Path(__file__).resolve().parent / "libraries"
@@ -58,7 +58,7 @@ class Stack:
 
     async def api(self, path: str) -> Any:
         """GET one of the service's routes with the page's own session cookie."""
-        response = await self.page.request.get(self.base + path)
+        response = await page_api(self.page, self.base + path)
         assert response.ok, (path, response.status, await response.text())
         return await response.json()
 
@@ -117,7 +117,7 @@ async def real_stack(tmp: Path, *, tutorial: str | None = "email", libraries: Se
                 allowed = (base + "/", base.replace("http://", "ws://") + "/", "blob:", "data:")
                 page.on("request", lambda req: stack.outside.append(req.url)
                         if not req.url.startswith(allowed) else None)
-                await page.goto(link)
+                await sign_in_page(page, link)
                 try:
                     yield stack
                 except BaseException:

@@ -7,13 +7,14 @@ each tutorial; the composer on a phone.
 from __future__ import annotations
 
 import asyncio
+import json
 import re
 import time
 from pathlib import Path
 from typing import Any
 
 import pytest
-from browser_harness import needs_chromium
+from browser_harness import needs_chromium, page_secret
 from real_stack import real_stack
 
 from clauz3.tutorials import EMAIL
@@ -53,7 +54,10 @@ async def test_transcript_order_is_the_same_live_after_reload_and_in_a_second_ta
         await s.idle()
         assert await order(page) == live
         second = await page.context.browser.new_context(viewport={"width": 1280, "height": 900})
-        await second.add_cookies(await page.context.cookies())  # the same signed-in person, another tab
+        # the same signed-in person in a duplicated tab (it carries the cookie and the tab's sessionStorage)
+        await second.add_cookies(await page.context.cookies())
+        secret = await page_secret(page)
+        await second.add_init_script(f"sessionStorage.setItem('clauz3-page', {json.dumps(secret)})")
         other = await second.new_page()
         await other.goto(s.base + "/ui")
         await other.get_by_role("button", name="Use here").click()  # one tab holds the workspace at a time

@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "sessions"))
+from browser_harness import sign_in_page
 from sessions_harness import running_service
 
 from clauz3.tutorials import EMAIL
@@ -38,7 +39,7 @@ async def test_starter_to_completed_run(tmp_path: Path) -> None:
             page.on("request", lambda req: outside.append(req.url) if not req.url.startswith(
                 (f"http://127.0.0.1:{svc.port}/", f"ws://127.0.0.1:{svc.port}/")) else None)
             token = svc.service.sign_in.tokens.new()
-            await page.goto(f"{svc.base}/ui/login?key={token}")
+            await sign_in_page(page, f"{svc.base}/ui/login?key={token}")
             assert page.url == f"{svc.base}/ui"
             starter = page.get_by_role("button", name="Send a mock email")
             await expect(starter).to_be_visible(timeout=60_000)
@@ -77,7 +78,7 @@ async def test_agent_html_renders_as_text(tmp_path: Path) -> None:
         try:
             page = await browser.new_page()
             token = svc.service.sign_in.tokens.new()
-            await page.goto(f"{svc.base}/ui/login?key={token}")
+            await sign_in_page(page, f"{svc.base}/ui/login?key={token}")
             payload = '<img src=x onerror="window.__pwned=1"> [x](javascript:window.__pwned=2)'
             composer = page.get_by_role("textbox", name="Message Demo")
             await composer.fill(payload)

@@ -22,11 +22,13 @@ LINK = "Open this private link: "
 async def page_frames(base: str, url: str) -> list[dict[str, object]]:
     async with httpx.AsyncClient(trust_env=False, follow_redirects=False) as client:
         signed = await client.get(url)
-        assert signed.status_code == 303
+        assert signed.status_code == 200
         cookie = "; ".join(f"{k}={v}" for k, v in signed.cookies.items())
+        secret = signed.text.split('name="clauz3-page" content="', 1)[1].split('"', 1)[0]  # issue 19
     ws_url = base.replace("http://", "ws://") + "/api/chat/acp"
     frames: list[dict[str, object]] = []
     async with websockets.connect(ws_url, origin=base, additional_headers={"Cookie": cookie}) as ws:
+        await ws.send(json.dumps({"method": "clauz3/hello", "params": {"page": secret}}))
         while True:
             frame = json.loads(await asyncio.wait_for(ws.recv(), 20))
             frames.append(frame)

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
-import websockets
+from page_client import page_socket, signed_in
 
 ROOT = Path(__file__).resolve().parents[2]
 TUTORIAL_TOOLS = ROOT / "src" / "clauz3" / "tutorials" / "email" / "tools"
@@ -45,10 +45,9 @@ def clauz3(tmp: Path, project: Path, *args: str, stdin: str | None = None, timeo
 async def _browser_turn(base: str, key: str, port: str, prompt: str) -> str:
     async with httpx.AsyncClient(base_url=base, trust_env=False, follow_redirects=False) as client:
         response = await client.get(f"/ui/login?key={key}")
-        assert response.status_code == 303, response.text
-        cookies = "; ".join(f"{k}={v}" for k, v in response.cookies.items())
+        name, value, secret = signed_in(response)
     url = f"ws://127.0.0.1:{port}/api/chat/acp"
-    async with websockets.connect(url, origin=base, additional_headers={"Cookie": cookies}, max_size=None) as ws:
+    async with await page_socket(url, origin=base, cookie=f"{name}={value}", secret=secret, max_size=None) as ws:
         conversation_id = None
         sent = False
         while True:

@@ -30,7 +30,7 @@ from typing import Any
 
 import httpx
 import pytest
-import websockets
+from page_client import page_socket, signed_in
 from test_ui_launcher import LINK, env_for
 
 from clauz3.sessions.launch import launcher as launcher_module
@@ -107,10 +107,9 @@ async def sign_in_and_await_approval(link: str) -> None:
     base = link.split("/ui/login")[0]
     async with httpx.AsyncClient(trust_env=False) as client:
         response = await client.get(link)
-        assert response.status_code == 303
-        name, value = next(iter(response.cookies.items()))
-    ws = await websockets.connect(base.replace("http", "ws") + "/api/chat/acp", origin=base,
-                                  additional_headers={"Cookie": f"{name}={value}"}, max_size=None)
+        name, value, secret = signed_in(response)
+    ws = await page_socket(base.replace("http", "ws") + "/api/chat/acp", origin=base, cookie=f"{name}={value}",
+                           secret=secret, max_size=None)
     try:
         restore = json.loads(await asyncio.wait_for(ws.recv(), 90))
         cid = restore["params"]["state"]["conversation_id"]
@@ -231,11 +230,11 @@ async def first_frames(link: str) -> list[dict[str, Any]]:
     base = link.split("/ui/login")[0]
     async with httpx.AsyncClient(trust_env=False) as client:
         response = await client.get(link)
-        name, value = next(iter(response.cookies.items()))
+        name, value, secret = signed_in(response)
         page = await client.get(base + "/ui")  # the client keeps the cookie
         assert page.status_code == 200
-    ws = await websockets.connect(base.replace("http", "ws") + "/api/chat/acp", origin=base,
-                                  additional_headers={"Cookie": f"{name}={value}"}, max_size=None)
+    ws = await page_socket(base.replace("http", "ws") + "/api/chat/acp", origin=base, cookie=f"{name}={value}",
+                           secret=secret, max_size=None)
     frames: list[dict[str, Any]] = []
     try:
         while True:

@@ -40,7 +40,7 @@ from typing import Any
 
 import httpx
 import pytest
-import websockets
+from page_client import PAGE_HEADER, page_socket, signed_in
 from test_ui_launcher import env_for, first_link
 
 from clauz3.tutorials import EMAIL
@@ -160,17 +160,21 @@ class Session:
     ws: Any
     cid: str = ""
     frames: list[dict[str, Any]] = field(default_factory=list)
+    secret: str = ""  # the page secret (issue 19), sent with the cookie
 
     @classmethod
     async def open(cls, url: str) -> Session:
         base = url.split("/ui/login")[0]
         async with httpx.AsyncClient(trust_env=False) as client:
             response = await client.get(url)
-            assert response.status_code == 303, response.text
-            cookie = next(iter(response.cookies.items()))
-        ws = await websockets.connect(base.replace("http", "ws") + "/api/chat/acp", origin=base, max_size=None,
-                                      additional_headers={"Cookie": f"{cookie[0]}={cookie[1]}"}, open_timeout=90)
-        return cls(base, cookie, ws)
+            name, value, secret = signed_in(response)
+        ws = await page_socket(base.replace("http", "ws") + "/api/chat/acp", origin=base, cookie=f"{name}={value}",
+                               secret=secret, max_size=None, open_timeout=90)
+        return cls(base, (name, value), ws, secret=secret)
+
+    @property
+    def page(self) -> dict[str, str]:
+        return {PAGE_HEADER: self.secret}
 
     async def next(self, predicate: Callable[[dict[str, Any]], bool], timeout: float = 60.0) -> dict[str, Any]:
         loop = asyncio.get_running_loop()
@@ -185,12 +189,14 @@ class Session:
         await self.ws.send(json.dumps({"method": method, "params": params}))
 
     async def decide(self, request_id: str, decision: str) -> httpx.Response:
-        async with httpx.AsyncClient(trust_env=False, base_url=self.base, cookies=dict([self.cookie])) as client:
+        async with httpx.AsyncClient(trust_env=False, base_url=self.base, cookies=dict([self.cookie]),
+                                     headers=self.page) as client:
             return await client.post(f"/api/requests/{request_id}/decision", json={"decision": decision},
                                      headers={"Origin": self.base})
 
     async def conversations(self) -> list[dict[str, Any]]:
-        async with httpx.AsyncClient(trust_env=False, base_url=self.base, cookies=dict([self.cookie])) as client:
+        async with httpx.AsyncClient(trust_env=False, base_url=self.base, cookies=dict([self.cookie]),
+                                     headers=self.page) as client:
             return (await client.get("/api/chat/conversations")).json()["conversations"]
 
 

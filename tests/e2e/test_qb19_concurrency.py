@@ -42,6 +42,7 @@ from typing import Any
 
 import httpx
 import websockets
+from page_client import page_socket
 from test_qb13_kill_points import TUTORIAL_TOOLS, Session, agent_ready, run_in, state
 from test_ui_launcher import env_for, first_link
 
@@ -95,8 +96,8 @@ def link_of(proc: subprocess.Popen[str]) -> str:
 
 async def socket(s: Session, *, takeover: bool = False) -> Any:
     url = s.base.replace("http", "ws") + "/api/chat/acp" + ("?takeover=1" if takeover else "")
-    return await websockets.connect(url, origin=s.base, max_size=None, open_timeout=90,
-                                    additional_headers={"Cookie": f"{s.cookie[0]}={s.cookie[1]}"})
+    return await page_socket(url, origin=s.base, cookie=f"{s.cookie[0]}={s.cookie[1]}", secret=s.secret,
+                             max_size=None, open_timeout=90)
 
 
 async def closed_with(ws: Any) -> tuple[int | None, str]:
@@ -123,7 +124,7 @@ async def two_tabs(a: Session, request_id: str) -> Session:
     second = await socket(a)
     assert await closed_with(second) == (1013, "Workspace open in another tab")
     third = await socket(a, takeover=True)
-    moved = Session(a.base, a.cookie, third, a.cid)
+    moved = Session(a.base, a.cookie, third, a.cid, secret=a.secret)
     restore = await moved.next(method("clauz3/restore"), timeout=90)
     assert [c["request_id"] for c in restore["params"]["approvals"]] == [request_id]
     assert await closed_with(a.ws) == (1013, "Workspace moved to another tab")
@@ -139,7 +140,7 @@ def second_ui_exits_5(tmp: Path, pa: Path, a: Session) -> None:
 
 async def install_is_refused(tmp: Path, pa: Path, a: Session) -> None:
     async with httpx.AsyncClient(trust_env=False, base_url=a.base, cookies=dict([a.cookie]),
-                                 headers={"Origin": a.base}) as client:
+                                 headers={"Origin": a.base, **a.page}) as client:
         review = await client.post("/api/workspace/libraries/prepare",
                                    json={"action": "install", "source": "stdlib:env"})
         assert review.status_code == 200, review.text
@@ -179,7 +180,8 @@ async def racing_switches(a: Session, b: Session, pa: Path, pb: Path, pc: Path) 
         == str(pc)
     restore = await winner.next(method("clauz3/restore"), timeout=90)
     assert restore["params"]["state"]["project"] == str(pc)
-    async with httpx.AsyncClient(trust_env=False, base_url=loser.base, cookies=dict([loser.cookie])) as client:
+    async with httpx.AsyncClient(trust_env=False, base_url=loser.base, cookies=dict([loser.cookie]),
+                                 headers=loser.page) as client:
         current = (await client.get("/api/workspaces")).json()["current"]["path"]
     assert current == str(pa if loser is a else pb)
 

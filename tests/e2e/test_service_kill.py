@@ -12,7 +12,7 @@ import sys
 from pathlib import Path
 
 import httpx
-import websockets
+from page_client import PAGE_HEADER, page_socket, signed_in
 from test_ui_launcher import env_for, first_link
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # tests/, for proc_tree
@@ -29,9 +29,9 @@ async def one_turn(url: str) -> tuple[str, str]:
     base = url.split("/ui/login")[0]
     async with httpx.AsyncClient(trust_env=False) as client:
         response = await client.get(url)
-        name, value = next(iter(response.cookies.items()))
-    ws = await websockets.connect(base.replace("http", "ws") + "/api/chat/acp", origin=base,
-                                  additional_headers={"Cookie": f"{name}={value}"})
+        name, value, secret = signed_in(response)
+    ws = await page_socket(base.replace("http", "ws") + "/api/chat/acp", origin=base, cookie=f"{name}={value}",
+                           secret=secret)
     try:
         restore = json.loads(await asyncio.wait_for(ws.recv(), 90))
         cid = restore["params"]["state"]["conversation_id"]
@@ -58,8 +58,8 @@ async def one_turn(url: str) -> tuple[str, str]:
 async def conversations(url: str) -> list[dict]:
     base = url.split("/ui/login")[0]
     async with httpx.AsyncClient(trust_env=False, base_url=base) as client:
-        await client.get(url)
-        return (await client.get("/api/chat/conversations")).json()["conversations"]
+        *_, secret = signed_in(await client.get(url))
+        return (await client.get("/api/chat/conversations", headers={PAGE_HEADER: secret})).json()["conversations"]
 
 
 def test_kill_9_at_idle_leaves_no_orphans_and_restart_restores(tmp_path: Path) -> None:

@@ -14,6 +14,7 @@ from pathlib import Path
 
 import httpx
 import pytest
+from page_client import PAGE_HEADER, signed_in
 from terminal_helpers import LINK_RE, clauz3, env_for, make_project, stop_reasons, stored, user_texts
 
 from clauz3.sessions.store.lease import acquire_conversation_lock
@@ -100,9 +101,9 @@ def test_start_approves_in_the_browser_and_resume_gets_new_tokens(tmp_path: Path
     link = live.expect(r"^Approve or reject it in the Approver UI \(keep private\): " + LINK_RE.pattern)
     base, key = link.group(1), link.group(3)
     with httpx.Client(base_url=base, trust_env=False, follow_redirects=False) as client:
-        assert client.get(f"/ui/login?key={key}").status_code == 303
+        *_, secret = signed_in(client.get(f"/ui/login?key={key}"))
         decided = client.post(f"/api/requests/{card.group(1)}/decision", json={"decision": "approved_once"},
-                              headers={"Origin": base})
+                              headers={"Origin": base, PAGE_HEADER: secret})
         assert decided.status_code == 200, decided.text
     live.expect(r"Done: the program ran once after approval")
     assert live.finish() == 0
@@ -118,7 +119,7 @@ def test_start_approves_in_the_browser_and_resume_gets_new_tokens(tmp_path: Path
     with httpx.Client(base_url=fresh.group(1), trust_env=False, follow_redirects=False) as client:
         for old in (first.group(3), key):  # nothing of the earlier service is accepted
             assert client.get(f"/ui/login?key={old}").status_code == 401
-        assert client.get(f"/ui/login?key={fresh.group(3)}").status_code == 303
+        assert client.get(f"/ui/login?key={fresh.group(3)}").status_code == 200
     assert again.finish() == 0
 
 

@@ -239,6 +239,7 @@ async def workspace(b: Box) -> AsyncIterator[Workspace]:
 
                 page.on("websocket", on_socket)
                 await page.goto(link)
+                await page.wait_for_url(link.split("/ui/login")[0] + "/ui", timeout=60_000)  # issue 19: the page moves on
                 yield ws
                 assert ws.errors == [], ws.errors
                 assert outside == [], outside
@@ -438,7 +439,8 @@ async def test_stop_cancels_a_slow_turn_and_the_same_adapter_answers_next(box: B
         await expect(card.get_by_role("button", name="Approve", exact=True)).to_have_count(0)
         status = await page.evaluate(
             """async (id) => (await fetch(`/api/requests/${id}/decision`, {method: "POST",
-                 credentials: "same-origin", headers: {"Content-Type": "application/json"},
+                 credentials: "same-origin", headers: {"Content-Type": "application/json",
+                 "X-Clauz3-Page": sessionStorage.getItem("clauz3-page")},
                  body: JSON.stringify({decision: "approved_once"})})).status""", request_id)
         assert status == 409, status
         await ws.idle()

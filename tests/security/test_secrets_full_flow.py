@@ -98,6 +98,9 @@ async def test_no_secret_leaks_after_a_full_tutorial_flow(tmp_path: Path, monkey
             page.on("websocket", on_socket)
             login_token = svc.service.sign_in.tokens.new()
             await page.goto(f"{svc.base}/ui/login?key={login_token}")
+            await page.wait_for_url(f"{svc.base}/ui", timeout=60_000)
+            page_secret = await page.evaluate("sessionStorage.getItem('clauz3-page')")
+            assert isinstance(page_secret, str) and page_secret
             starter = page.get_by_role("button", name="Send a mock email")
             await expect(starter).to_be_visible(timeout=60_000)
             await starter.click()
@@ -121,18 +124,21 @@ async def test_no_secret_leaks_after_a_full_tutorial_flow(tmp_path: Path, monkey
             exported: dict[str, bytes] = {}
             for fmt in ("json", "markdown"):
                 body = await page.evaluate(
-                    "async (u) => (await fetch(u)).text()",
+                    "async (u) => (await fetch(u, {headers: {'X-Clauz3-Page': sessionStorage.getItem('clauz3-page')}}))"
+                    ".text()",
                     f"/api/chat/transcript?id={conversation_id}&format={fmt}")
                 exported[f"transcript export ({fmt})"] = body.encode()
             handoff = await page.evaluate(
                 """async (cid) => { const r = await fetch('/api/chat/handoff', {method: 'POST',
-                   headers: {'Content-Type': 'application/json'}, body: JSON.stringify({conversation_id: cid})});
+                   headers: {'Content-Type': 'application/json', 'X-Clauz3-Page': sessionStorage.getItem('clauz3-page')},
+                   body: JSON.stringify({conversation_id: cid})});
                    return [r.status, await r.text()]; }""", conversation_id)
             assert handoff[0] == 200, handoff
             for route in ("/api/chat/conversations", "/api/workspaces", "/api/requests", "/api/service",
                           "/api/profile", "/ui/profile", "/ui/libraries"):
                 status_and_body = await page.evaluate(
-                    "async (u) => { const r = await fetch(u); return [r.status, await r.text()]; }", route)
+                    "async (u) => { const r = await fetch(u, {headers: {'X-Clauz3-Page': sessionStorage.getItem("
+                    "'clauz3-page')}}); return [r.status, await r.text()]; }", route)
                 exported[f"GET {route} ({status_and_body[0]})"] = status_and_body[1].encode()
             html = (await page.content()).encode()
             cookies = await page.context.cookies()
@@ -158,6 +164,7 @@ async def test_no_secret_leaks_after_a_full_tutorial_flow(tmp_path: Path, monkey
                 "signing key": host.authority._key.text,
                 "cookie secret": svc.service.sign_in.cookies._secret,
                 "login token": login_token,
+                "page secret": page_secret,
                 "launch login token": host.config.login_token,
                 **{f"session cookie {i}": c["value"] for i, c in enumerate(cookies) if c["name"] == svc.cookie_name},
                 **{f"submission token {i}": t for i, t in enumerate(host.authority.submission_tokens())},
@@ -171,7 +178,10 @@ async def test_no_secret_leaks_after_a_full_tutorial_flow(tmp_path: Path, monkey
         finally:
             await browser.close()
 
-    frame_blob = "\n".join(payload for _, payload in frames).encode()
+    # The page secret's one place in a frame (issue 19): the first frame the page sends on each socket.
+    hellos = [payload for way, payload in frames if way == "sent" and '"clauz3/hello"' in payload]
+    assert hellos and all(page_secret in h for h in hellos)
+    frame_blob = "\n".join(payload for way, payload in frames if payload not in hellos).encode()
     store = tree_files(Path(svc.service.host.data_dir), skip={"ui-session.key"})  # the cookie secret's own file
     temp = tree_files(tmp_path / "run", skip=set())
     project = tree_files(Path(svc.service.host.project), skip=set())

@@ -58,7 +58,11 @@ async def test_non_ascii_cookie_and_tokens_are_401_not_500(svc: Harness) -> None
         assert login.status_code == 401 and name not in login.headers.get("set-cookie", "")
         login = await c.get("/ui/login?key=%FF%FE")
         assert login.status_code == 401
-        ok = await c.get("/api/workspaces", headers={"Cookie": f"{name}={svc.cookie}"})
+        for secret in ("é" * 8, svc.page_secret + "é", "p1.é.0.x"):  # type: ignore[operator]
+            response = await c.get("/api/workspaces", headers={"Cookie": f"{name}={svc.cookie}",
+                                                               "X-Clauz3-Page": secret.encode()})
+            assert response.status_code == 401, secret
+        ok = await c.get("/api/workspaces", headers={"Cookie": f"{name}={svc.cookie}", **svc.page()})
         assert ok.status_code == 200
     # a socket presenting a non-ASCII cookie is refused too, never an internal error
     url = f"ws://127.0.0.1:{svc.port}/api/chat/acp"

@@ -14,6 +14,7 @@ import contextlib
 import inspect
 import json
 import os
+import re
 import shutil
 import socket
 import sys
@@ -52,6 +53,7 @@ class Harness:
         self.base = f"http://127.0.0.1:{port}"
         self.origin = self.base
         self.cookie: str | None = None
+        self.page_secret: str | None = None
 
     @property
     def host(self) -> Any:
@@ -62,28 +64,43 @@ class Harness:
         return self.service.sign_in.cookies.name
 
     def client(self, **kw: Any) -> httpx.AsyncClient:
+        """A client; given the signed-in cookies it also sends the page secret, as the signed-in page does
+        (issue 19). Tests of what the cookie alone gets pass ``page=False``."""
+        page = kw.pop("page", True)
+        if page and kw.get("cookies") and self.page_secret:
+            kw["headers"] = {PAGE_HEADER: self.page_secret, **kw.get("headers", {})}
         return httpx.AsyncClient(base_url=self.base, follow_redirects=False, trust_env=False, **kw)
+
+    def page(self) -> dict[str, str]:
+        """The page secret header, for tests that set the cookie header themselves."""
+        assert self.page_secret is not None
+        return {PAGE_HEADER: self.page_secret}
 
     async def login(self) -> str:
         token = self.service.sign_in.tokens.new()
         async with self.client() as c:
             response = await c.get(f"/ui/login?key={token}")
-        assert response.status_code == 303, response.text
-        self.cookie = response.cookies[self.cookie_name]
+        self.cookie, self.page_secret = signed_in_answer(response, self.cookie_name)
         return self.cookie
 
     def cookies(self) -> dict[str, str]:
         assert self.cookie is not None
         return {self.cookie_name: self.cookie}
 
-    async def ws(self, *, takeover: bool = False, origin: str | None = "", cookie: bool = True) -> Any:
+    async def ws(self, *, takeover: bool = False, origin: str | None = "", cookie: bool = True,
+                 hello: bool = True) -> Any:
+        """The chat socket; like the page, its first frame is ``clauz3/hello`` with the page secret."""
         headers = {}
         if cookie and self.cookie:
             headers["Cookie"] = f"{self.cookie_name}={self.cookie}"
         url = f"ws://127.0.0.1:{self.port}/api/chat/acp" + ("?takeover=1" if takeover else "")
         chosen = self.origin if origin == "" else origin
-        return await websockets.connect(url, origin=chosen, additional_headers=headers, max_size=None,
-                                        open_timeout=WAIT_FLOOR)
+        ws = await websockets.connect(url, origin=chosen, additional_headers=headers, max_size=None,
+                                      open_timeout=WAIT_FLOOR)
+        if hello and cookie and self.page_secret:
+            with contextlib.suppress(websockets.ConnectionClosed):  # a refused socket is closed already
+                await ws.send(hello_frame(self.page_secret))
+        return ws
 
     def calls(self) -> list[dict[str, Any]]:
         if not self.log.exists():
@@ -94,6 +111,23 @@ class Harness:
 # Every wait for a frame is for that event, with a deadline no loaded machine reaches (issue 23): a caller's
 # smaller number is raised to this floor; a frame that never comes fails naming what was awaited.
 WAIT_FLOOR = 90.0
+
+
+PAGE_HEADER = "X-Clauz3-Page"
+PAGE_SECRET_RE = re.compile(r'<meta name="clauz3-page" content="([A-Za-z0-9._-]+)">')
+
+
+def signed_in_answer(response: httpx.Response, cookie_name: str) -> tuple[str, str]:
+    """(cookie, page secret) from the answer to a redeemed sign-in link (issue 19: 200, not a redirect)."""
+    assert response.status_code == 200, response.text
+    match = PAGE_SECRET_RE.search(response.text)
+    assert match is not None, response.text
+    return response.cookies[cookie_name], match.group(1)
+
+
+def hello_frame(page_secret: str) -> str:
+    return json.dumps({"method": "clauz3/hello", "params": {"page": page_secret}})
+
 
 
 def describe(predicate: Any) -> str:

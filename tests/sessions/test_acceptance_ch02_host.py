@@ -215,8 +215,9 @@ async def test_restart_reopens_the_most_recent_conversation_and_rename_limits(tm
 
 # ----------------------------------------------------------------------------------- cookies
 
-async def status_with(svc: Any, cookie: str) -> int:
-    async with svc.client(cookies={svc.cookie_name: cookie}) as c:
+async def status_with(svc: Any, cookie: str, page: str) -> int:
+    """The status of an API call with ``cookie`` and the page secret ``page`` (issue 19: both needed)."""
+    async with svc.client(cookies={svc.cookie_name: cookie}, headers={"X-Clauz3-Page": page}) as c:
         return (await c.get("/api/workspaces")).status_code
 
 
@@ -224,20 +225,22 @@ async def test_cookie_survives_a_restart_on_the_same_data_dir_only(tmp_path: Pat
     async with running_service(tmp_path) as svc:
         project = Path(svc.host.project)
         cookie = await svc.login()
+        page = svc.page_secret
+        assert page is not None
         name = svc.cookie_name
-        assert await status_with(svc, cookie) == 200
+        assert await status_with(svc, cookie, page) == 200
         tampered = cookie[:-2] + ("AA" if not cookie.endswith("AA") else "BB")
-        assert await status_with(svc, tampered) == 401
+        assert await status_with(svc, tampered, page) == 401
         stale = svc.service.sign_in.cookies.issue(now=__import__("time").time() - 12 * 3600 - 120)
-        assert await status_with(svc, stale) == 401
+        assert await status_with(svc, stale, page) == 401
         fresh = svc.service.sign_in.cookies.issue()
-        assert await status_with(svc, fresh) == 200
+        assert await status_with(svc, fresh, page) == 200
 
     # Same data dir, same project: the cookie still signs in (HTTP and WebSocket).
     async with running_service(tmp_path, project=project) as svc:
         assert svc.cookie_name == name
-        assert await status_with(svc, cookie) == 200
-        svc.cookie = cookie
+        assert await status_with(svc, cookie, page) == 200
+        svc.cookie, svc.page_secret = cookie, page  # the page's secret survives the restart with its cookie
         ws = await svc.ws()
         assert (await recv(ws))["method"] == "clauz3/restore"
         await ws.close()
@@ -246,7 +249,7 @@ async def test_cookie_survives_a_restart_on_the_same_data_dir_only(tmp_path: Pat
     other = tmp_path / "elsewhere"
     other.mkdir()
     async with running_service(other, project=project) as svc:
-        assert await status_with(svc, cookie) == 401
+        assert await status_with(svc, cookie, page) == 401
         async with svc.client(cookies={name: cookie}) as c:
             assert (await c.get("/api/workspaces")).status_code == 401
 
@@ -257,13 +260,13 @@ async def test_cookie_survives_a_restart_on_the_same_data_dir_only(tmp_path: Pat
     os.write(fd, secrets.token_bytes(32))
     os.close(fd)
     async with running_service(tmp_path, project=project) as svc:
-        svc.cookie = cookie
+        svc.cookie, svc.page_secret = cookie, page
         ws = await svc.ws()
         with pytest.raises(websockets.ConnectionClosed) as closed:
             await recv(ws)
         assert closed.value.rcvd is not None
         assert (closed.value.rcvd.code, closed.value.rcvd.reason) == (1008, "Not signed in")
-        assert await status_with(svc, cookie) == 401
+        assert await status_with(svc, cookie, page) == 401
 
 
 # ------------------------------------------------------------------------------- attachments

@@ -24,11 +24,13 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 
 from clauz3.approvals import ui
 from clauz3.approvals.authority import ApprovalAuthority
-from clauz3.approvals.cookies import REISSUE_AFTER_SECONDS, LoginLimiter, SessionCookies
+from clauz3.approvals.cookies import PAGE_HEADER, REISSUE_AFTER_SECONDS, LoginLimiter, SessionCookies
 from clauz3.approvals.decisions import parse_decision_body
 from clauz3.approvals.errors import ApprovalError
 from clauz3.approvals.principals import Principal
 from clauz3.approvals.requests import FINAL_STATES, PENDING, parse_request
+from clauz3.approvals.signin_landing import HEADERS as LANDING_HEADERS
+from clauz3.approvals.signin_landing import landing_page
 from clauz3.approvals.statuses import http_status
 from clauz3.approvals.tokens import secrets_equal
 from clauz3.approvals.transport import (
@@ -84,6 +86,14 @@ def error_response(exc: ApprovalError, *, html: bool = False) -> Response:
     return JSONResponse(exc.body(), status_code=status, headers=headers)
 
 
+def signed_in_response(cookies: SessionCookies) -> Response:
+    """A redeemed sign-in link, in both modes: 200 with the session cookie and the page secret; the page's
+    script goes on to ``/ui`` (issue 19; :mod:`clauz3.approvals.signin_landing`)."""
+    response = HTMLResponse(landing_page(cookies.issue_page()), status_code=200, headers=LANDING_HEADERS)
+    response.headers.append("set-cookie", cookies.set_header(cookies.issue()))
+    return response
+
+
 def profile_id(body: object, name: str) -> str:
     """The body of ``/api/profile/remember`` or ``…/disable``: exactly ``{name: <string ≤ 200>}``."""
     if type(body) is not dict or set(body) != {name}:
@@ -133,9 +143,14 @@ class ApprovalHTTP:
                 return submitter, None
         if spec.cred in ("A", "SA", "C"):
             issued = self.cookies.verify(cookie_value(request, self.cookies.name))
-            if issued is not None:
+            # Issue 19: the cookie reaches every port of the host, so it counts only with the page's secret;
+            # HTML pages and assets (a navigation cannot add a header) load with it alone and show no data.
+            if issued is not None and (self.page_bound(request) or (spec.cred == "C" and spec.method == "GET")):
                 return Principal("approver", "cookie"), issued
         return None, None
+
+    def page_bound(self, request: Request) -> bool:
+        return self.cookies.verify_page(request.headers.get(PAGE_HEADER))
 
     def guard(self, spec: RouteSpec, handler: Handler) -> Callable[[Request], Awaitable[Response]]:
         html = spec.path.startswith("/ui") and spec.cred == "C" and spec.method == "GET"
@@ -154,7 +169,11 @@ class ApprovalHTTP:
                             and request.headers.get("origin") is None:
                         raise ApprovalError("origin_required", "this request needs an Origin header")
                 body = await read_json(request) if spec.json_body else None
-                response = await handler(request, principal, body)
+                response: Response
+                if html and spec.path != "/ui/assets/{name}" and not self.page_bound(request):
+                    response = self._html(ui.shell_page())  # its script fetches this page with the secret
+                else:
+                    response = await handler(request, principal, body)
             except ApprovalError as exc:
                 return error_response(exc, html=html)
             if issued is not None and time.time() - issued >= REISSUE_AFTER_SECONDS:
@@ -210,8 +229,8 @@ class ApprovalHTTP:
         return self._json({"ok": True})
 
     async def login(self, request: Request, principal: Principal | None, body: Any) -> Response:
-        if self.limiter.blocked():
-            raise ApprovalError("too_many_attempts", "too many sign-in attempts; wait a minute")
+        """API-2 as issue 19 narrows it: a valid key always signs in (the limiter answers failures only),
+        and the answer hands the page its secret (:mod:`clauz3.approvals.signin_landing`)."""
         key = request.query_params.get("key", "")
         ok = False
         if key:
@@ -219,12 +238,12 @@ class ApprovalHTTP:
                 ok = self.login_check(key)
             elif self.approver_token is not None:
                 ok = secrets_equal(key, self.approver_token)
-        if not ok:
-            self.limiter.fail()
-            return self._html(ui.sign_in_page(), status=401)
-        response = RedirectResponse("/ui", status_code=303, headers=SECURITY_HEADERS)
-        response.headers.append("set-cookie", self.cookies.set_header(self.cookies.issue()))
-        return response
+        if ok:
+            return signed_in_response(self.cookies)
+        if self.limiter.blocked():
+            raise ApprovalError("too_many_attempts", "too many sign-in attempts; wait a minute")
+        self.limiter.fail()
+        return self._html(ui.sign_in_page(), status=401)
 
     async def logout(self, request: Request, principal: Principal | None, body: Any) -> Response:
         self.cookies.bump_generation()

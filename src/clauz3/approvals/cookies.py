@@ -3,6 +3,13 @@
 Value ``v1.<random id>.<issued epoch s>.<generation>.<mac>``; the MAC (HMAC-SHA256, secret
 ``<data>/ui-session.key``) covers the preceding fields and the canonical project, so a cookie of
 another project or data dir never verifies. Logout bumps the project's session generation.
+
+Issue 19: a browser sends a 127.0.0.1 cookie to every port of 127.0.0.1, so the cookie alone is no
+approver credential. Each sign-in also hands the page a *page secret* ``p1.<random id>.<generation>.<mac>``
+(MAC under the same key, in its own domain) in the body of the sign-in response; the page keeps it in
+``sessionStorage`` and sends it as the ``X-Clauz3-Page`` header and in the WebSocket's first frame. A
+cookie-authenticated API call needs both. The secret names no cookie, so a second tab's sign-in (a new
+cookie) leaves the first tab working; logout (a new generation) ends both.
 """
 
 from __future__ import annotations
@@ -22,6 +29,9 @@ from clauz3.storage.paths import canonical_project, workspace_state_dir
 from clauz3.storage.secretfiles import ensure_private_dir, read_secret, write_secret
 
 IDLE_SECONDS = 12 * 3600
+PAGE_HEADER = "x-clauz3-page"
+PAGE_STORAGE_KEY = "clauz3-page"
+_PAGE_DOMAIN = "clauz3-page-secret"
 REISSUE_AFTER_SECONDS = 600
 FUTURE_SKEW_SECONDS = 60
 
@@ -98,6 +108,21 @@ class SessionCookies:
             return None
         return issued
 
+    def issue_page(self) -> str:
+        """A fresh page secret for the page that is signing in (see the module docstring)."""
+        fields = f"p1.{secrets.token_hex(16)}.{self.generation}"
+        return f"{fields}.{self._mac(_PAGE_DOMAIN + chr(0) + fields)}"
+
+    def verify_page(self, value: str | None) -> bool:
+        """True for a page secret this service issued under the current generation."""
+        if not value or len(value) > MAX_CREDENTIAL_BYTES or not value.isascii():
+            return False
+        parts = value.split(".")
+        if len(parts) != 4 or parts[0] != "p1" or not parts[2].isdigit():
+            return False
+        expected = self._mac(_PAGE_DOMAIN + chr(0) + ".".join(parts[:3]))
+        return hmac.compare_digest(expected.encode(), parts[3].encode()) and int(parts[2]) == self.generation
+
     def set_header(self, value: str) -> str:
         return f"{self.name}={value}; HttpOnly; SameSite=Strict; Path=/; Max-Age={IDLE_SECONDS}"
 
@@ -106,7 +131,12 @@ class SessionCookies:
 
 
 class LoginLimiter:
-    """More than 10 failed sign-ins within a minute → 429 (API-2, AUTH-3)."""
+    """More than 10 failed sign-ins within a minute → 429 (API-2, AUTH-3).
+
+    It answers failures only (issue 19): a valid key is checked first and always redeems, so wrong keys
+    from any local process never lock the person's fresh link out. The keys are 256-bit and one-time
+    (host) or private (standalone), so the limiter is about noise, not about guessing.
+    """
 
     def __init__(self, limit: int = 10, window: float = 60.0) -> None:
         self.limit = limit

@@ -1,7 +1,7 @@
 """The standalone approver pages (03 CARD-5, CARD-6): server-rendered, escaped, no inline scripts.
 
-Buttons are wired by ``/ui/assets/approvals.js`` through ``data-*`` attributes; the pages carry no
-data scripts, tokens or receipts.
+Buttons are wired by ``/ui/assets/approval-page.js`` through ``data-*`` attributes; the pages carry no
+data scripts, tokens or receipts. A navigation with the cookie alone gets :func:`shell_page` (issue 19).
 """
 
 from __future__ import annotations
@@ -22,13 +22,18 @@ background:#f6f6f6;padding:.5rem}.mock{background:#efe3ff;color:#4b1a8a}
 .summary-line{font-size:1.05rem;font-weight:600}.values{max-height:12rem;overflow:auto;background:#f6f6f6}
 """
 
-_JS = """const post = async (url, body) => {
-  const response = await fetch(url, {method: "POST", headers: {"Content-Type": "application/json"},
+# Issue 19: the cookie alone shows no data. A navigation gets the shell (``shell_page``); this script
+# fetches the same address with the page secret the sign-in left in sessionStorage and shows that page.
+_JS = """const secret = () => { try { return sessionStorage.getItem("clauz3-page") || ""; } catch (e) { return ""; } };
+const headers = (extra) => { const out = {...extra}; if (secret()) out["X-Clauz3-Page"] = secret(); return out; };
+const post = async (url, body) => {
+  const response = await fetch(url, {method: "POST", headers: headers({"Content-Type": "application/json"}),
     body: JSON.stringify(body), credentials: "same-origin"});
   const status = document.getElementById("status");
   if (status) status.textContent = response.ok ? "Saved." : "Refused (" + response.status + ").";
   if (response.ok) window.location.reload();
 };
+const wire = () => {
 document.querySelectorAll("button[data-decision]").forEach((button) => {
   button.addEventListener("click", () => {
     const feedback = document.getElementById("feedback");
@@ -46,15 +51,30 @@ document.querySelectorAll("button[data-disable-rule]").forEach((button) => {
 });
 document.querySelectorAll("button[data-logout]").forEach((button) => {
   button.addEventListener("click", async () => {
-    await fetch("/ui/logout", {method: "POST", credentials: "same-origin"});
+    await fetch("/ui/logout", {method: "POST", headers: headers({}), credentials: "same-origin"});
+    try { sessionStorage.removeItem("clauz3-page"); } catch (e) { /* nothing kept */ }
     window.location.href = "/ui/login";
   });
 });
+};
+const show = async () => {
+  const said = document.getElementById("said");
+  if (!secret()) { said.textContent = "Approver sign-in required. Open the private approver link printed by the approval service."; return; }
+  const response = await fetch(location.pathname + location.search, {headers: headers({}), credentials: "same-origin"});
+  if (!response.ok) { said.textContent = response.status === 401 ? "Approver sign-in required. Open the private approver link printed by the approval service." : "This page could not be loaded (" + response.status + ")."; return; }
+  const page = new DOMParser().parseFromString(await response.text(), "text/html");
+  page.querySelectorAll("script").forEach((node) => node.remove());
+  document.title = page.title;
+  document.body.replaceChildren(...Array.from(page.body.childNodes, (node) => document.importNode(node, true)));
+  document.body.removeAttribute("data-shell");
+  wire();
+};
+if (document.body.hasAttribute("data-shell")) show(); else wire();
 """
 
 ASSETS: dict[str, tuple[bytes, str]] = {
-    "approvals.css": (_CSS.encode(), "text/css; charset=utf-8"),
-    "approvals.js": (_JS.encode(), "text/javascript; charset=utf-8"),
+    "approval-page.css": (_CSS.encode(), "text/css; charset=utf-8"),
+    "approval-page.js": (_JS.encode(), "text/javascript; charset=utf-8"),
 }
 
 
@@ -66,9 +86,14 @@ def _page(title: str, body: str) -> str:
     return (
         "<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\">"
         "<meta name=\"viewport\" content=\"width=device-width,initial-scale=1\">"
-        f"<title>{escape(title)}</title><link rel=\"stylesheet\" href=\"/ui/assets/approvals.css\"></head>"
-        f"<body>{body}<script src=\"/ui/assets/approvals.js\"></script></body></html>"
+        f"<title>{escape(title)}</title><link rel=\"stylesheet\" href=\"/ui/assets/approval-page.css\"></head>"
+        f"<body>{body}<script src=\"/ui/assets/approval-page.js\"></script></body></html>"
     )
+
+
+def shell_page() -> str:
+    """What a navigation with the cookie alone gets: no data; the script loads the page with the secret."""
+    return _page("Approvals", "<p id=\"said\">Loading…</p>").replace("<body>", "<body data-shell=\"1\">", 1)
 
 
 def sign_in_page() -> str:

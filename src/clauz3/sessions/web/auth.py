@@ -61,3 +61,7 @@ class SignIn:
 
     def cookie_ok(self, value: str | None) -> int | None:
         return self.cookies.verify(value)
+
+    def page_ok(self, value: str | None) -> bool:
+        """Issue 19: the page secret the signed-in page sends with every API call and WebSocket."""
+        return self.cookies.verify_page(value)

@@ -17,7 +17,7 @@ from starlette.requests import HTTPConnection, Request
 from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from clauz3.approvals.cookies import REISSUE_AFTER_SECONDS
+from clauz3.approvals.cookies import PAGE_HEADER, REISSUE_AFTER_SECONDS
 from clauz3.approvals.transport import cookie_value
 from clauz3.sessions.web.auth import SignIn
 
@@ -30,6 +30,7 @@ BASE_HEADERS = {
 }
 PAGES = frozenset({"/", "/ui", "/ui/libraries", "/ui/profile"})
 HOST_ONLY = frozenset({"/health", "/ui/login"})
+ASSET_PREFIX = "/ui/assets/"
 APPROVAL_PREFIXES = ("/ui/requests/", "/api/requests", "/api/service", "/api/profile", "/ui/logout")
 SIGN_IN_TEXT = (
     "This sign-in link is invalid or was already used. For a new one, run clauz3 link in the project folder "
@@ -195,6 +196,11 @@ class RequestChecks:
                     if kind == "page":
                         await self._send(sign_in_response(), scope, receive, send)
                         return
+                    raise HttpError(401, "unauthenticated", MESSAGES["unauthenticated"])
+                # Issue 19: the cookie reaches every port of 127.0.0.1; an API call also needs the page's
+                # secret. Pages and assets do not (a navigation or <script> cannot add a header) and hold no data.
+                if kind == "api" and not scope["path"].startswith(ASSET_PREFIX) \
+                        and not self.sign_in.page_ok(conn.headers.get(PAGE_HEADER)):
                     raise HttpError(401, "unauthenticated", MESSAGES["unauthenticated"])
         except HttpError as exc:
             await self._send(exc.response(), scope, receive, send)

@@ -15,6 +15,7 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 from starlette.routing import Route, WebSocketRoute
 
+from clauz3.approvals.app import signed_in_response
 from clauz3.sessions.conversation.attachments import MAX_BYTES, AttachmentError, public
 from clauz3.sessions.conversation.export import as_json, as_markdown, filename
 from clauz3.sessions.conversation.handoff import HandoffTooLarge, HandoffUnsafe, write_handoff
@@ -76,14 +77,14 @@ async def health(request: Request) -> Response:
 
 
 async def login(request: Request) -> Response:
+    """AUTH-3 as issue 19 narrows it: a fresh, unused key always redeems (the limiter counts and answers
+    failures only), and the answer hands the page its secret (:mod:`clauz3.approvals.signin_landing`)."""
     sign_in = request.app.state.sign_in
-    if sign_in.limiter.blocked():
-        return _err(429, "too_many_attempts", "Too many sign-in attempts; wait a minute and try again.")
     key = request.query_params.get("key", "")
     if key and sign_in.tokens.consume(key):
-        response = RedirectResponse("/ui", status_code=303)
-        response.headers.append("set-cookie", sign_in.cookies.set_header(sign_in.cookies.issue()))
-        return response
+        return signed_in_response(sign_in.cookies)
+    if sign_in.limiter.blocked():
+        return _err(429, "too_many_attempts", "Too many sign-in attempts; wait a minute and try again.")
     sign_in.limiter.fail()
     return sign_in_response(SIGN_IN_TEXT)
 

@@ -106,6 +106,7 @@ async def build_service(config: LaunchConfig, tmp_dir: Path) -> Service:
 
     from clauz3.approvals.app import ApprovalHTTP
     from clauz3.approvals.authority import ApprovalAuthority
+    from clauz3.approvals.ui import ASSETS as approval_page_assets
     from clauz3.layers.skills import SkillsError
     from clauz3.sessions.conversation.agent_status import AgentStatus
     from clauz3.sessions.conversation.host import Host
@@ -175,6 +176,8 @@ async def build_service(config: LaunchConfig, tmp_dir: Path) -> Service:
     app.state.assets = build_assets()
     app.state.index_html = preload_modules(page_html((WEB / "index.html").read_text(encoding="utf-8")),
                                            app.state.assets)
+    # The approval page mounted from the authority (/ui/requests/{id}) loads its own script and style.
+    app.state.assets.update(approval_page_assets)
     wrapped = RequestChecks(app, port=config.port, sign_in=sign_in)
     service = Service(config, wrapped, host, sign_in, authority, lifetime, lease, ControlSocket(
         control_path(data, project), lambda: service.new_login()))

@@ -1,6 +1,7 @@
 """The page's WebSocket ``/api/chat/acp`` (02 §4.1, §4.2, AUTH-9).
 
-Auth failures are accepted then closed 1008 with a reason and no other frame. One subscriber per
+Auth failures are accepted then closed 1008 with a reason and no other frame; the cookie and Origin are
+checked at the handshake, the page secret in the first frame (``clauz3/hello``, issue 19). One subscriber per
 service (WS-1): a second tab is closed 1013 unless it asks ``?takeover=1``. Frames are checked
 for size and type before parsing (WS-6) and for shape before dispatch (WS-7); commands run one
 at a time in arrival order (WS-8). Disconnecting only detaches (WS-4).
@@ -26,6 +27,8 @@ log = logging.getLogger("clauz3.sessions.web.ws")
 
 MAX_FRAME = 100_000
 MAX_METHOD = 64
+HELLO = "clauz3/hello"
+HELLO_SECONDS = 20.0
 
 
 def _authorized(websocket: WebSocket) -> str | None:
@@ -57,11 +60,33 @@ def parse_frame(text: str) -> tuple[str, dict[str, Any]] | None:
     return method, params
 
 
+async def _page_signed_in(websocket: WebSocket) -> bool:
+    """Issue 19: the first frame must be ``clauz3/hello`` carrying the page secret (never the URL: it
+    would sit in logs and history). Until it arrives nothing is sent and no tab is displaced."""
+    try:
+        message = await asyncio.wait_for(websocket.receive(), HELLO_SECONDS)
+    except TimeoutError:
+        return False
+    text = message.get("text") if message["type"] == "websocket.receive" else None
+    if not isinstance(text, str) or len(text) > MAX_FRAME:
+        return False
+    parsed = parse_frame(text)
+    if parsed is None or parsed[0] != HELLO:
+        return False
+    secret = parsed[1].get("page")
+    ok: bool = websocket.app.state.sign_in.page_ok(secret if isinstance(secret, str) else None)
+    return ok
+
+
 async def acp_socket(websocket: WebSocket) -> None:
     await websocket.accept()
     reason = _authorized(websocket)
     if reason is not None:
         await websocket.close(1008, reason)
+        return
+    if not await _page_signed_in(websocket):
+        with contextlib.suppress(RuntimeError, OSError):
+            await websocket.close(1008, "Not signed in")
         return
     host = websocket.app.state.host
     publisher = host.publisher

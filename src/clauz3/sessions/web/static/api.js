@@ -4,8 +4,19 @@
 
 export const SIGN_IN = "Open the sign-in link from your terminal to continue.";
 
+// Issue 19: the sign-in answer left this tab a page secret in sessionStorage (it survives a reload, not
+// a new tab). Every API call and the socket's first frame carry it; the cookie alone is refused, since
+// the browser also sends the cookie to any other port of 127.0.0.1.
+const PAGE_SECRET_KEY = "clauz3-page";
+
+export function pageSecret() {
+  try { return sessionStorage.getItem(PAGE_SECRET_KEY) || ""; } catch { return ""; }
+}
+
 export async function api(path, { method = "GET", body, headers = {}, raw = false } = {}) {
   const init = { method, credentials: "same-origin", headers: { ...headers } };
+  const secret = pageSecret();
+  if (secret) init.headers["X-Clauz3-Page"] = secret;
   if (body !== undefined) {
     if (body instanceof Blob || body instanceof ArrayBuffer) init.body = body;
     else {

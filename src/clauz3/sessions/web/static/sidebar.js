@@ -153,11 +153,17 @@ export async function copyHandoff(id) {
   emit("toast", ok ? { text: "Copied" } : { text: "Copy failed", detail: `The handoff file is ${result.data.path}` });
 }
 
-function exportTranscript(id, format) {
-  const a = el("a", { href: `/api/chat/transcript?id=${encodeURIComponent(id)}&format=${format}`, download: "" });
+// Fetched (with the page secret, issue 19) and saved from a blob: a plain link could not send the header.
+async function exportTranscript(id, format) {
+  const result = await api(`/api/chat/transcript?id=${encodeURIComponent(id)}&format=${format}`, { raw: true });
+  if (!result.ok) { emit("toast", { text: "Export failed", detail: result.message }); return; }
+  const named = /filename="([^"]+)"/.exec(result.response.headers.get("Content-Disposition") || "");
+  const url = URL.createObjectURL(await result.response.blob());
+  const a = el("a", { href: url, download: named ? named[1] : `conversation.${format === "json" ? "json" : "md"}` });
   document.body.append(a);
   a.click();
   a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 60_000);
 }
 
 async function deleteConversation(c) {

@@ -1,6 +1,6 @@
 // The page's one WebSocket (02 §4.1): reconnect schedule, close codes and the command sender.
 
-import { SIGN_IN } from "./api.js";
+import { SIGN_IN, pageSecret } from "./api.js";
 import { emit, store } from "./state.js";
 
 let socket = null;
@@ -15,6 +15,8 @@ export function connect(takeover = false) {
   socket = ws;
   emit("status", retry ? "Reconnecting…" : "Connecting…");
   ws.addEventListener("open", () => {
+    // The page secret goes in the first frame, never in the URL (issue 19); without it the service closes 1008.
+    ws.send(JSON.stringify({ method: "clauz3/hello", params: { page: pageSecret() } }));
     retry = 0;
     store.connected = true;
     emit("connection", true);
