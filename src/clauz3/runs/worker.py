@@ -248,29 +248,17 @@ class Worker:
             raise Stop("config", "the checked program differs from the cached proof; run again with --no-cache")
         return program, layer
 
-    def gaps(self) -> list[str]:
-        """The protections this run lacks, in words; any gap turns automatic approvals off (issue 19)."""
-        from clauz3.runs.confine import protected_entries
-
-        if self.sandbox_mode != "landlock":
-            return [f"This run is not sandboxed: {self.sandbox_detail}."]
-        gaps = []
-        if self.network is not None and self.network.gap:
-            gaps.append(self.network.gap)
-        conf = self.confinement
-        if (conf is None or not conf.active) and protected_entries(self.project, self.c["trusted_roots"]):
-            why = conf.detail if conf is not None else "not entered"
-            gaps.append(f"This run could change the trusted libraries and .clauz3/ in the workspace: {why}.")
-        return gaps
-
-    def _plan_network(self, program: CheckedProgram, layer: Layer) -> None:
-        from clauz3.runs.netguard import declaring_modules, plan
-
-        declared = declaring_modules(program.effects, layer.modules)
-        self.network = plan(declared, self.sandbox_abi, sandboxed=self.sandbox_mode == "landlock")
-
     def build_request(self, program: CheckedProgram, entry: dict[str, Any], layer: Layer) -> dict[str, Any]:
-        self._plan_network(program, layer)
+        from clauz3.runs import protections
+
+        # Issue 19: what keeps this run off the network, and every protection it lacks (the card's words).
+        self.network = protections.network_plan(program, layer, self.sandbox_abi,
+                                                sandboxed=self.sandbox_mode == "landlock")
+        gaps = protections.gaps(sandbox_mode=self.sandbox_mode, sandbox_detail=self.sandbox_detail,
+                                network=self.network, confinement=self.confinement, project=self.project,
+                                trusted_roots=self.c["trusted_roots"])
+        if gaps and self.c.get("require_sandbox"):  # SBX-2 for every protection: nothing is sent
+            raise Stop("sandbox_unavailable", f"a sandbox is required but incomplete: {gaps[0]}")
         keys = ("domain", "status", "missing_required", "missing_recommended")
         coverage = [{k: c.get(k, [] if k.startswith("missing") else "") for k in keys}
                     for c in entry.get("coverage", [])]
@@ -288,7 +276,7 @@ class Worker:
             "sandbox": {"mode": self.sandbox_mode, "detail": self.sandbox_detail,
                         "extra_read": list(self.c.get("extra_read") or []),
                         "extra_write": list(self.c.get("extra_write") or []),
-                        "network": self.network.to_json(), "gaps": self.gaps()},
+                        "network": self.network.to_json(), "gaps": gaps},
         }
         if self.c.get("workspace_generation") is not None:
             request["workspace_generation"] = self.c["workspace_generation"]
@@ -570,19 +558,6 @@ def _import_decision_modules() -> None:
         pass
 
 
-def _confine(config: dict[str, Any]) -> Any:
-    """Issue 19 §3: read-only trusted code inside the workspace (runs/confine.py), when sandboxed at all."""
-    from clauz3.runs import confine, sandbox
-
-    try:
-        project, data = Path(config["project"]), Path(config["data_dir"])
-        if sandbox.probe(workspace=project, data_dir=data).mode != "landlock":
-            return None
-        return confine.enter(project, [str(p) for p in config.get("trusted_roots") or ()])
-    except Exception as exc:  # never fatal here: the request names the gap and the person decides
-        return confine.Confinement("unavailable", f"{type(exc).__name__}: {exc}"[:200])
-
-
 def main() -> int:
     raw = sys.stdin.buffer.read(MAX_CONFIG_BYTES + 1)
     if len(raw) > MAX_CONFIG_BYTES:
@@ -596,7 +571,9 @@ def main() -> int:
         return 2
     for fd in fds:  # LIFE-3: nothing the program or a trusted effect starts may inherit them
         os.set_inheritable(fd, False)
-    confinement = _confine(config)  # before the first thread: a user namespace needs a single thread
+    from clauz3.runs.protections import enter_confinement
+
+    confinement = enter_confinement(config)  # before the first thread: a user namespace needs one thread
     threading.Thread(target=_watch_lifetime, args=(fds[2],), daemon=True, name="lifetime").start()
     progress = Progress(fds[0])
     worker = Worker(config, progress)
