@@ -478,7 +478,7 @@ def _dict_get(ex: SymbolicExecutor, node: CallNode, args: list[Any], kw: dict[st
             return default
         return merge(found, value, default)
     if isinstance(d, TDictV) and d.has is not None:
-        k = raw(key)
+        k = ops.dict_key(d, key)
         return merge(z3.Select(d.has, k), z3.Select(d.val, k), default)
     if isinstance(d, TDictV):
         flag = ex.ctx.fresh_bool("has")

@@ -67,6 +67,7 @@ def const_int(v: Any) -> int | None:
 MAX_SSIZE = 2 ** 63 - 1  # sys.maxsize on the 64-bit platforms clauz3 runs on
 MAX_SHIFT = 100_000  # as the checker's MAX_INT_EXPONENT: larger shifts are never folded
 MAX_ITEMS = 10_000  # a list repeated past this many items is not unrolled
+MAX_FOLD_BITS = 4_000_000  # a constant power past this many bits is not folded
 
 
 def _src(node: Any) -> str:
@@ -160,6 +161,10 @@ def _binop(ex: SymbolicExecutor, node: ir.Expr, op: str, a: Any, b: Any) -> Any:
         return z3.If(fix, q, q - 1) if op == "//" else z3.If(fix, r, r + y)
     if op == "**":
         k = const_int(y)
+        base = const_int(x) if k is not None else None
+        if base is not None and k is not None and abs(base).bit_length() * k > MAX_FOLD_BITS:
+            # Not folded: the power would be too large to compute at prove time (abstract, no facts).
+            return ex.ctx.fresh(z3.IntSort(), "pow", abstract=True)
         if k is not None and 0 <= k <= 64:
             power = z3.IntVal(1)
             for _ in range(k):
@@ -366,6 +371,17 @@ def _prov_single(value: Any, col: ColumnV) -> Any:
     return z3.Or(*parts) if parts else z3.BoolVal(False)
 
 
+def dict_key(d: TDictV, key: Any) -> Any:
+    """``key`` as a term of a trusted dict's key sort, or Unsupported (a list, an ``object``, another
+    type: the interpreter finds nothing there, which this encoding does not say)."""
+    k = raw(check(key))
+    if isinstance(k, z3.ExprRef) and is_bool(k) and d.has.domain() == z3.IntSort():
+        k = to_int(k)  # True == 1: one key
+    if not isinstance(k, z3.ExprRef) or k.sort() != d.has.domain():
+        raise Unsupported("a key of another type than the trusted dict's keys")
+    return k
+
+
 def membership(ex: SymbolicExecutor, item: Any, coll: Any) -> Any:
     coll = val(coll)
     if is_str(coll):
@@ -379,7 +395,7 @@ def membership(ex: SymbolicExecutor, item: Any, coll: Any) -> Any:
     if isinstance(coll, TDictV):
         if coll.has is None:
             return ex.ctx.fresh_bool("in")
-        return z3.Select(coll.has, raw(item))
+        return z3.Select(coll.has, dict_key(coll, item))
     if isinstance(coll, TListV):
         # Abstract membership with a witness: when it holds, some element equals the item.
         flag = ex.ctx.fresh_bool("in")
@@ -451,7 +467,7 @@ def subscript(ex: SymbolicExecutor, node: ir.Subscript, coll: Any, index: Any) -
             flag = ex.ctx.fresh_bool("has")
             ex.exception("KeyError", node, flag, src, (("key", index),))
             return ex.fresh_value(node.type, "dictval", abstract=True)
-        key = raw(index)
+        key = dict_key(coll, index)
         ex.exception("KeyError", node, z3.Select(coll.has, key), src, (("key", index),))
         return z3.Select(coll.val, key)
     i = to_index(index)
