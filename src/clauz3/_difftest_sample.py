@@ -1,7 +1,8 @@
 """Type-directed sampling for differential testing (01 DIF-2).
 
 Values come from one ``random.Random`` (never hash order): boundary cases (0, ±1, empty and
-64-character strings, non-BMP characters, maximum lengths, NaN, ±inf, 2**53 + 1), the program's own literals (and their
+64-character strings, non-BMP characters, maximum lengths, repeated list elements and rows, NaN, ±inf,
+2**53 + 1), the program's own literals (and their
 neighbours, so branches like ``if owed > 500`` are reached both ways), and random values.
 """
 
@@ -120,7 +121,11 @@ class Sampler:
         if isinstance(t, ir.TOptional):
             return None if self.rng.random() < 0.25 else self.value(t.inner, row_class)
         if isinstance(t, ir.TList):
-            return [self.value(t.elem, row_class) for _ in range(self.length())]
+            items = [self.value(t.elem, row_class) for _ in range(self.length())]
+            if len(items) > 1 and self.rng.random() < 0.25:
+                # A repeated element (for rows: the same row twice), a boundary proofs must allow.
+                items[self.rng.randrange(1, len(items))] = items[0]
+            return items
         if isinstance(t, ir.TSet):
             return {self.value(t.elem, row_class) for _ in range(self.length())}
         if isinstance(t, ir.TTuple):

@@ -28,6 +28,7 @@ from typing import Any
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
+from gen_coverage import Coverage  # noqa: E402
 from generator import Chooser, DrawChooser, Program, RandomChooser, build  # noqa: E402
 
 IMPORT_ROOT = HERE / "gen_layers"
@@ -57,8 +58,11 @@ class Counts:
     refusal_codes: dict[str, int] = field(default_factory=dict)
     violations: list[Violation] = field(default_factory=list)
 
+    coverage: Coverage = field(default_factory=Coverage)
+
     def summary(self, seconds: float) -> dict[str, Any]:
-        return {"generated": self.generated, "refused": self.refused, "proved": self.proved, "runs": self.runs,
+        return {"coverage": self.coverage.to_json(), "shortfall": self.coverage.shortfall(),
+                "generated": self.generated, "refused": self.refused, "proved": self.proved, "runs": self.runs,
                 "incomplete": self.incomplete, "guarantees_proved": self.guarantees_proved,
                 "violations": len(self.violations), "seconds": round(seconds, 2),
                 "refusal_codes": dict(sorted(self.refusal_codes.items(), key=lambda kv: -kv[1])[:12])}
@@ -146,6 +150,7 @@ class Lab:
         self.workdir = workdir
         self.layer = load_layer([TRUSTED_ROOT], [IMPORT_ROOT])
         self.counts = Counts()
+        self.counts.coverage.install()
 
     def prove(self, source: str, name: str) -> tuple[Any, list[Any] | None, str]:
         """(program, proved guarantees, reason): guarantees None when the program is not approvable."""
@@ -159,7 +164,10 @@ class Lab:
         except Refused as exc:
             codes = [d.code for d in exc.diagnostics if d.severity == "error"] or ["refused"]
             return None, None, f"refused {codes[0]}"
-        result = prove(program, obligation_timeout=5.0)
+        try:
+            result = prove(program, obligation_timeout=5.0)
+        except Exception as exc:  # the prover must never crash (issue 18): a finding, not the end of the check
+            return program, None, f"crash {type(exc).__name__}: {exc}"
         # An obligation that ran out of time or resources (a loaded machine) is a safe "cannot prove"; the
         # reason says so, so checks that compare verdicts across runs can leave it out.
         late = " (out of time)" if out_of_time(result.obligations) else ""
@@ -174,9 +182,8 @@ class Lab:
     def stubs(self, program: Any, rng: random.Random, calls: list[tuple[str, dict[str, Any]]], literals: Any
               ) -> dict[str, Callable[..., Any]]:
         from clauz3._difftest_run import StubFactory
-        from clauz3._difftest_sample import Sampler
 
-        factory = StubFactory(program, self.layer.effects, Sampler(rng, program, 3, literals))
+        factory = StubFactory(program, self.layer.effects, self.counts.coverage.sampler(rng, program, 3, literals))
         out: dict[str, Callable[..., Any]] = {}
         for name, effect in sorted(program.effects.items()):
             out[name] = recording(factory.stub(effect), effect.short, calls)
@@ -184,7 +191,7 @@ class Lab:
 
     def run(self, program: Any, proved: list[Any], runs: int, seed: str, source: str) -> list[Violation]:
         from clauz3._difftest_run import Incomplete
-        from clauz3._difftest_sample import Sampler, program_literals
+        from clauz3._difftest_sample import program_literals
         from clauz3.interp import execute
 
         found: list[Violation] = []
@@ -192,7 +199,7 @@ class Lab:
         target = program.functions[program.target]
         for i in range(1, runs + 1):
             # The same target arguments and trusted results for the monitored and the unmonitored run.
-            sampler = Sampler(random.Random(f"{seed}|{i}|args"), program, 3, literals)
+            sampler = self.counts.coverage.sampler(random.Random(f"{seed}|{i}|args"), program, 3, literals)
             arguments = {p.name: sampler.value(p.type) for p in target.params if p.default is None}
             for monitored in (True, False):
                 calls: list[tuple[str, dict[str, Any]]] = []
@@ -226,6 +233,8 @@ class Lab:
     def check_source(self, source: str, runs: int, seed: str) -> list[Violation]:
         self.counts.generated += 1
         program, proved, reason = self.prove(source, f"gen_{self.counts.generated}")
+        if reason.startswith("crash "):
+            return [Violation("prover-crash", 0, reason, source)]
         if proved is None:
             if reason.startswith("refused"):
                 self.counts.refused += 1
@@ -298,6 +307,33 @@ def random_mode(lab: Lab, args: argparse.Namespace) -> None:
                 return
 
 
+def top_up(lab: Lab, args: argparse.Namespace) -> None:
+    """Programs about each table entry (and statement kind) still under the coverage floor: the generator
+    covers what the checker accepts, not only what random choice happened to reach."""
+    import gen_stanzas
+
+    for attempt in range(args.top_up):
+        short = lab.counts.coverage.shortfall()
+        focus = sorted({line.split(": ")[0].split(" ", 1)[1] for line in short if line.startswith("operation ")})
+        if any(line.startswith("IR node ") for line in short):
+            focus.append("small")
+        if not focus:
+            return
+        for key in focus:
+            gen_stanzas.FOCUS[0] = key
+            seed = f"{args.seed}|top-up|{key}|{attempt}"
+            try:
+                prog = build(RandomChooser(random.Random(seed)))
+            finally:
+                gen_stanzas.FOCUS[0] = None
+            found = lab.check(prog, args.runs, seed)
+            if found:
+                lab.counts.violations.append(found[0])
+                print(found[0].render(), flush=True)
+                if not args.survey:
+                    return
+
+
 def _proved(lab: Lab, prog: Program) -> tuple[Any, list[Any]]:
     program, proved, _ = lab.prove(prog.source(), "shrunk")
     return program, proved or []
@@ -344,9 +380,17 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--engine", choices=("hypothesis", "random"), default="hypothesis")
     ap.add_argument("--survey", action="store_true", help="random engine: keep going after a violation")
     ap.add_argument("--shrink", action="store_true", help="random engine: shrink each violation")
+    ap.add_argument("--top-up", type=int, default=6, metavar="ROUNDS",
+                    help="rounds of programs about entries still under the coverage floor (0: none)")
+    ap.add_argument("--all-families", action="store_true",
+                    help="also generate the families whose fix is still open (gen_stanzas.OPEN_*)")
     ap.add_argument("--program", action="append", default=[], metavar="FILE",
                     help="check these programs instead of generating (regressions)")
     args = ap.parse_args(argv)
+    if args.all_families:
+        import gen_stanzas
+
+        gen_stanzas.ALL_FAMILIES[0] = True
     started = time.monotonic()
     with tempfile.TemporaryDirectory(prefix="clauz3-gen-") as tmp:
         lab = Lab(Path(tmp))
@@ -354,6 +398,8 @@ def main(argv: list[str] | None = None) -> int:
             files_mode(lab, args)
         else:
             (random_mode if args.engine == "random" else hypothesis_mode)(lab, args)
+            if args.survey or not lab.counts.violations:
+                top_up(lab, args)
     print(json.dumps(lab.counts.summary(time.monotonic() - started)))
     return 1 if lab.counts.violations else 0
 

@@ -20,14 +20,18 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TypeVar
 
+from gen_stanzas import ALL_FAMILIES, FAMILY_STANZAS, OPEN_STANZAS, Stanzas
+
 T = TypeVar("T")
 
 HEADER = """import math
 
 import clauz3
 from tools.gen.trusted import contracts as g
+from tools.gen.trusted.rows import Contact
 from tools.gen.trusted.effects import (
-    contacts, lock, note, pair, pay, read_big, read_flag, read_float, read_int, read_list, read_str, send, unlock,
+    contacts, lock, note, pair, pay, read_big, read_dict, read_flag, read_float, read_floats, read_int, read_list,
+    read_set, read_str, read_strs, send, unlock,
 )
 
 
@@ -117,7 +121,7 @@ class Program:
 
 
 @dataclass
-class Builder:
+class Builder(Stanzas):
     ch: Chooser
     pool: dict[str, list[str]] = field(default_factory=dict)
     used: set[str] = field(default_factory=set)
@@ -295,10 +299,13 @@ class Builder:
     def statement(self, depth: int = 0) -> list[str]:
         kinds = ["int", "float", "bool", "str", "effect", "effect", "effect", "list", "slist", "alias", "alias",
                  "mutate", "mutate", "set", "dict", "sdict", "view", "merge", "if", "loop", "loop", "exit",
-                 "kwcall", "alias_use", "alias_use", "view_use", "set_use", "nan_use", "merge_use", "nested", "rows", "rows"]
+                 "kwcall", "alias_use", "alias_use", "view_use", "set_use", "nan_use", "merge_use", "nested", "rows", "rows",
+                 *["op"] * 40, *FAMILY_STANZAS, "small", "small"]
         if depth > 1:
             kinds = ["int", "effect", "effect", "mutate", "merge"]
         k = self.ch.choice(kinds)
+        if k in OPEN_STANZAS and not ALL_FAMILIES[0]:
+            k = "op"
         return getattr(self, f"st_{k}")(depth)
 
     def st_int(self, depth: int) -> list[str]:
@@ -632,7 +639,16 @@ def build(ch: Chooser, *, max_statements: int = 8, max_guarantees: int = 5) -> P
         params = "pi: int, ps: str, pf: float, pb: bool"
         for name, kind in (("pi", "int"), ("ps", "str"), ("pf", "float"), ("pb", "bool")):
             b.bind(name, kind)
-    statements = [b.statement() for _ in range(ch.int(1, max_statements))]
+    from gen_stanzas import FOCUS, OP_CURSOR, OP_KEYS
+
+    # Where this program starts in the operation table, drawn (never carried over from the last program:
+    # hypothesis replays draws, so generation must depend on them alone).
+    OP_CURSOR[0] = ch.int(0, len(OP_KEYS) - 1)
+    if FOCUS[0] is not None:  # a top-up program: the focused stanza, then a little context
+        first = b.st_small(0) if FOCUS[0] == "small" else b.st_op(0)
+        statements = [first, *[b.statement() for _ in range(ch.int(0, 1))]]
+    else:
+        statements = [b.statement() for _ in range(ch.int(1, max_statements))]
     if not b.used:
         statements.append(b.st_effect(0))
     pool = b.guarantees()

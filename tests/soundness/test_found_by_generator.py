@@ -26,6 +26,8 @@ OPEN = {
     "fold_division_overflow": "family 6, prover/ops.py _float_op()",
     "repeat_count_overflow": "new, prover/ops.py _binop() str/list repetition",
     "shift_count_overflow": "new, prover/ops.py _bitop() non-constant shift",
+    "unhashable_object_element": "family 5, language/types.py unhashable()",
+    "round_fold_crash": "family 6, prover/builtins.py _round() (the prover crashes)",
 }
 
 

@@ -1,3 +1,4 @@
+# ruff: noqa  (an agent program kept as it was found: repeats and unused names are the point)
 """Family 3: enumerate over a set display with a repeated element. The proof's index counted the
 hidden repeat, so it believed the index 2 never meets the element 2 (it gave 2 the index 3); the
 run gives 2 the index 2 and unlocks the door. Expected: not proved (the door may be unlocked)."""

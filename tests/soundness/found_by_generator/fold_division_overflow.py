@@ -1,3 +1,4 @@
+# ruff: noqa  (an agent program kept as it was found: repeats and unused names are the point)
 """Family 6: a constant int division whose quotient is too large for a float. CPython (and the
 interpreter) raise OverflowError; the prover folded it to inf with no obligation. Expected: the
 OverflowError obligation is reported violated (or the program refused)."""

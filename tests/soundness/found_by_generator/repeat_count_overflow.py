@@ -1,3 +1,4 @@
+# ruff: noqa  (an agent program kept as it was found: repeats and unused names are the point)
 """New (per-operation differential test): repeating a str (even an empty one) by a count past
 sys.maxsize raises OverflowError in CPython; the prover's obligation only bounded count × length,
 which is 0 for an empty str, so it proved no exception. Expected: the OverflowError obligation is

@@ -1,3 +1,4 @@
+# ruff: noqa  (an agent program kept as it was found: repeats and unused names are the point)
 """Family 4: `<` between sets. The interpreter raises TypeError (its sets define no order; in
 CPython `<` would be a subset test); the prover compared the sets element by element as sequences
 and proved no exception. Expected: refused, or an exception obligation that is not proved."""

@@ -1,3 +1,4 @@
+# ruff: noqa  (an agent program kept as it was found: repeats and unused names are the point)
 """New (per-operation differential test): `x << n` with n of 20 digits or more raises OverflowError
 (CPython cannot even try to build the int); the prover's only obligation for a non-constant shift
 was n >= 0. Expected: an OverflowError obligation that is not proved for an unbounded n."""

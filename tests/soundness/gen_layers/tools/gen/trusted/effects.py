@@ -112,3 +112,42 @@ def read_list(key: str) -> list[int]:
 def contacts() -> list[Contact]:
     """Up to three contacts (simulated)."""
     return []
+
+
+@clauz3.trusted
+@clauz3.mock
+def read_opt(key: str) -> int | None:
+    """An int or None (simulated)."""
+    return None
+
+
+@clauz3.trusted
+@clauz3.mock
+@clauz3.ensures(lambda key, result: len(result) <= 3)
+def read_set(key: str) -> set[int]:
+    """A small set of ints (simulated)."""
+    return set()
+
+
+@clauz3.trusted
+@clauz3.mock
+@clauz3.ensures(lambda key, result: len(result) <= 3)
+def read_dict(key: str) -> dict[str, int]:
+    """A small dict (simulated)."""
+    return {}
+
+
+@clauz3.trusted
+@clauz3.mock
+@clauz3.ensures(lambda key, result: len(result) <= 3)
+def read_strs(key: str) -> list[str]:
+    """A short list of strs (simulated)."""
+    return []
+
+
+@clauz3.trusted
+@clauz3.mock
+@clauz3.ensures(lambda key, result: len(result) <= 3)
+def read_floats(key: str) -> list[float]:
+    """A short list of floats (simulated)."""
+    return []
