@@ -40,3 +40,26 @@ async def test_standalone_page_shows_exactly_the_chat_cards_summary_and_warnings
         # Per-guarantee warnings are shown (the look-alike letter in the guarantee's own argument).
         assert any(w for k, _, w in chat if k == "guarantee"), chat
         assert page == chat
+
+
+async def test_remember_confirmation_and_approvals_view_name_the_covered_effects(tmp_path: Path) -> None:
+    """Issue 19: a remembered approval covers the effects its program called, and both places a person
+    decides it say which, in words."""
+    from playwright.async_api import expect
+
+    from clauz3.tutorials import EMAIL
+
+    covers = "Covers only: sends email with send_email — nothing else."
+    async with real_stack(tmp_path) as s:
+        await s.send(EMAIL.starters[2].text)
+        card = await pending_card(s.page)
+        await card.get_by_role("button", name="More", exact=True).click()
+        await card.get_by_role("button", name="Approve and remember").click()
+        dialog = s.page.get_by_role("dialog", name="Approve and remember?")
+        await expect(dialog.locator(".remember-covers")).to_have_text(covers)
+        await dialog.get_by_role("button", name="Approve and remember").click()
+        await expect(card).to_contain_text("Decision: Approved and remembered", timeout=10_000)
+        await s.idle()
+        await s.page.get_by_role("link", name="Approvals", exact=True).click()
+        await expect(s.page.locator("#view-approvals li.rule .rule-covers")).to_have_text(covers)
+        s.clean()

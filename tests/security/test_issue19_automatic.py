@@ -204,6 +204,12 @@ def test_a_vacuous_email_rule_does_not_approve_a_delete_through_clauz3_run(
     [line] = record["automatic"]["not_decided"]
     assert line["text"] == ("Not decided by the policy rule 'at-most-3-emails': this program also calls remove of "
                             "the filesystem library, which the rule does not cover."), line
+    # The card's reason line: the standalone approval page renders this very record with it.
+    from html import escape
+
+    from clauz3.approvals.ui import request_page
+
+    assert f'data-kind="note">{escape(line["text"])}</p>' in request_page(record)
     at_most_3.decide("req_deletes", "rejected")
     code, out = run.wait()
     assert code != 0 and (project / "README.md").exists(), out

@@ -103,14 +103,21 @@ class ProfileStore:
         (issue 19: a remembered approval covers exactly those); None when the row does not say."""
         if history_id is None:
             return None
-        with self._lock:
-            row = self._conn.execute(
-                "SELECT json_extract(record, '$.presentation.proof.effects') FROM history WHERE id = ?"
-                " AND project = ?", (history_id, project)).fetchone()
-        if row is None or not isinstance(row[0], str):
-            return None
         try:
-            listed = json.loads(row[0])
+            with self._lock:
+                row = self._conn.execute(
+                    "SELECT json_extract(record, '$.presentation.proof.effects') FROM history WHERE id = ?"
+                    " AND project = ?", (history_id, project)).fetchone()
+            listed = json.loads(row[0]) if row is not None and isinstance(row[0], str) else None
+        except sqlite3.OperationalError:  # an SQLite without JSON functions: read the kept record whole
+            with self._lock:
+                row = self._conn.execute("SELECT record FROM history WHERE id = ? AND project = ?",
+                                         (history_id, project)).fetchone()
+            try:
+                record = json.loads(row[0]) if row is not None else {}
+                listed = ((record.get("presentation") or {}).get("proof") or {}).get("effects")
+            except (ValueError, AttributeError):
+                return None
         except ValueError:
             return None
         if not isinstance(listed, list) or not all(isinstance(n, str) for n in listed):
