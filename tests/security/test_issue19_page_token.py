@@ -126,6 +126,9 @@ async def test_a_cookie_another_port_received_is_useless_and_the_page_keeps_work
         assert isinstance(secret, str) and len(secret) > 30
         assert page.url == f"{s.svc.base}/ui"
         assert all(secret not in c["value"] for c in await s.context.cookies())
+        assert secret not in await page.content()
+        # the sign-in entry was replaced: the tab's history is the blank start page and /ui, no key
+        assert await page.evaluate("history.length") == 2
         # (a) The person's browser visits another local port (a link in the agent's reply is enough) ...
         tab = await s.context.new_page()
         await tab.goto(f"http://127.0.0.1:{other}/")

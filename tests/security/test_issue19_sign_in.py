@@ -90,3 +90,35 @@ def test_the_standalone_cookie_alone_reads_and_decides_nothing(standalone: Stand
         assert full.status_code == 200 and "Approval requests</h1>" in full.text
         # the bearer approver token keeps working for scripts (03 API-1)
         assert c.get("/api/requests", headers={"Authorization": f"Bearer {standalone.approver}"}).status_code == 200
+
+
+async def test_a_socket_without_the_page_secret_gets_nothing_and_displaces_no_tab(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import asyncio
+    import json
+
+    import websockets
+    from sessions_harness import recv, signed_in
+
+    from clauz3.sessions.web import ws as ws_module
+
+    monkeypatch.setattr(ws_module, "HELLO_SECONDS", 1.0)  # a silent socket is closed after this long
+    async with signed_in(tmp_path) as svc:
+        holder = await svc.ws()
+        assert (await recv(holder))["method"] == "clauz3/restore"
+        # the cookie alone, asking to take the workspace over: silent, or a hello with a wrong secret
+        for first in (None, json.dumps({"method": "clauz3/hello", "params": {"page": svc.cookie}})):
+            intruder = await svc.ws(takeover=True, hello=False)
+            if first is not None:
+                await intruder.send(first)
+            with pytest.raises(websockets.ConnectionClosed):
+                while True:
+                    frame = json.loads(await asyncio.wait_for(intruder.recv(), 60))
+                    assert frame["method"] != "clauz3/restore", frame
+            assert intruder.close_code == 1008 and intruder.close_reason == "Not signed in"
+        # the signed-in page's socket is still the subscriber and still answered
+        await holder.send(json.dumps({"method": "clauz3/rename", "params": {"id": "nope", "title": "x"}}))
+        answered = await recv(holder, 30)
+        assert answered["method"] in ("clauz3/notice", "clauz3/state", "clauz3/conversations"), answered
+        assert not holder.close_code
+        await holder.close()
