@@ -244,8 +244,11 @@ async def _remembered_full(reps: int) -> tuple[list[float], list[float]]:
         async with httpx.AsyncClient(trust_env=False, base_url=launched.base, timeout=30) as client:
             signed = await client.get(launched.link)
             cookie = next(iter(signed.cookies.items()))
+            # The page secret the sign-in hands the page (issue 19): a header on the API, the socket's first frame.
+            secret = signed.text.split('name="clauz3-page" content="', 1)[1].split('"', 1)[0]
             ws = await websockets.connect(launched.base.replace("http", "ws") + "/api/chat/acp", origin=launched.base,
                                           max_size=None, additional_headers={"Cookie": f"{cookie[0]}={cookie[1]}"})
+            await ws.send(json.dumps({"method": "clauz3/hello", "params": {"page": secret}}))
 
             async def until(pred: Any, seen: list[dict[str, Any]] | None = None) -> dict[str, Any]:
                 while True:
@@ -272,7 +275,8 @@ async def _remembered_full(reps: int) -> tuple[list[float], list[float]]:
             card = await until(lambda f: f["method"] == "clauz3/approval", first)
             decided = await client.post(f"/api/requests/{card['params']['record']['request_id']}/decision",
                                         json={"decision": "approved_once", "remember": True},
-                                        headers={"Origin": launched.base}, cookies=dict([cookie]))
+                                        headers={"Origin": launched.base, "X-Clauz3-Page": secret},
+                                        cookies=dict([cookie]))
             if decided.status_code != 200 or decided.json().get("decision") != "approved_remember":
                 raise RuntimeError(f"remembering failed: {decided.status_code} {decided.text[:300]}")
             await until(lambda f: f["method"] == "clauz3/turn_end", first)
