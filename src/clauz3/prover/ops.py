@@ -135,7 +135,9 @@ def _binop(ex: SymbolicExecutor, node: ir.Expr, op: str, a: Any, b: Any) -> Any:
             out = ex.ctx.fresh(z3.StringSort(), "strmul", abstract=True)
             t = to_int(times)
             # CPython: OverflowError past sys.maxsize characters (a MemoryError below is a resource limit).
-            ex.exception("OverflowError", node, z3.Or(t <= 0, t * z3.Length(seq) <= MAX_SSIZE),
+            # A count that does not fit a C ssize_t raises too, whatever the text (even "" * 10**20).
+            fits = z3.And(t >= -MAX_SSIZE - 1, t <= MAX_SSIZE)
+            ex.exception("OverflowError", node, z3.And(fits, z3.Or(t <= 0, t * z3.Length(seq) <= MAX_SSIZE)),
                          _src(node) or "… * …", (("count", t),))
             ex.ctx.assume(z3.Length(out) == z3.If(t <= 0, 0, t * z3.Length(seq)))
             return out
@@ -204,6 +206,9 @@ def _bitop(ex: SymbolicExecutor, node: ir.Expr, op: str, a: Any, b: Any) -> Any:
         return x / p  # z3 div by a positive constant is floor division, as Python's >>
     if op in ("<<", ">>"):
         ex.exception("ValueError", node, y >= 0, _src(node) or "shift", (("shift", y),))
+    if op == "<<":
+        # CPython: a non-zero int shifted left by a count past a C ssize_t is an OverflowError.
+        ex.exception("OverflowError", node, z3.Or(x == 0, y <= MAX_SSIZE), _src(node) or "shift", (("shift", y),))
     return ex.ctx.fresh(z3.IntSort(), "bitop", abstract=True)
 
 
