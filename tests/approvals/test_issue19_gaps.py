@@ -9,6 +9,7 @@ from typing import Any
 from clauz3.approvals.policies import parse_policy
 
 from .conftest import Harness, make_request
+from .test_policies_profiles import SEND_EMAIL, SENDS
 
 ALLOW = {"name": "small", "decision": "auto_approved", "reason": "one email to bob",
          "when_proven": ["mail.at_most(count=3)"]}
@@ -27,14 +28,16 @@ def _sandbox(gaps: list[str]) -> dict[str, Any]:
 def _harness(data: Path, project: Path, *rules: dict[str, Any], verdicts: dict[str, bool]) -> Harness:
     policy = parse_policy(json.dumps({"version": 1, "imports": {"mail": "tools.email.trusted.contracts"},
                                       "rules": list(rules)}).encode())
-    return Harness(data, project, policy=policy, entails=lambda query: verdicts[query.rule_name])
+    # Issue 19: a rule decides only the effects it speaks about; every email rule here speaks about send_email.
+    return Harness(data, project, policy=policy,
+                   entails=lambda query: {"entailed": verdicts[query.rule_name], "covers": [SEND_EMAIL]})
 
 
 def test_a_gap_turns_the_allow_rule_off_and_the_card_says_why(data_dir: Path, project: Path) -> None:
     h = _harness(data_dir, project, ALLOW, verdicts={"small": True})
     with h.client:
-        full = h.submit(make_request(h.project, request_id="req_full0001", sandbox=_sandbox([]))).json()
-        gap = h.submit(make_request(h.project, request_id="req_gaps0001", sandbox=_sandbox([GAP]))).json()
+        full = h.submit(make_request(h.project, effects=SENDS, request_id="req_full0001", sandbox=_sandbox([]))).json()
+        gap = h.submit(make_request(h.project, effects=SENDS, request_id="req_gaps0001", sandbox=_sandbox([GAP]))).json()
         record = h.authority._records["req_gaps0001"]
     assert full["state"] == "approved" and full["decided_by"] == "policy"
     assert gap["state"] == "pending", gap
@@ -48,5 +51,5 @@ def test_a_gap_turns_the_allow_rule_off_and_the_card_says_why(data_dir: Path, pr
 def test_deny_rules_still_apply_to_a_run_with_a_gap(data_dir: Path, project: Path) -> None:
     h = _harness(data_dir, project, DENY, ALLOW, verdicts={"small": True, "deny-external": False})
     with h.client:
-        body = h.submit(make_request(h.project, sandbox=_sandbox([GAP]))).json()
+        body = h.submit(make_request(h.project, effects=SENDS, sandbox=_sandbox([GAP]))).json()
     assert body["state"] == "denied" and body["decision"] == "auto_rejected", body

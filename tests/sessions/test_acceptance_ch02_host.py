@@ -517,5 +517,9 @@ async def test_stop_while_a_real_run_awaits_approval_ends_the_worker(tmp_path: P
                                 headers={"Origin": svc.origin})
         assert late.status_code == 409 and late.json()["error"]["code"] == "not_pending"
         assert svc.host.conversation.runs[request_id].phase == "cancelled"
-        assert sorted(p.name for p in Path(svc.host.project).rglob("*")) == outbox_before  # no effect
+        # No effect ran. The worker's sandbox makes an empty .clauz3/ so a run cannot plant one (issue 19).
+        planted = Path(svc.host.project) / ".clauz3"
+        assert not planted.exists() or (planted.is_dir() and not any(planted.iterdir()))
+        assert sorted(p.name for p in Path(svc.host.project).rglob("*") if p != planted) \
+            == [n for n in outbox_before if n != ".clauz3"]
         await ws.close()

@@ -71,6 +71,14 @@ async def decide(svc: Harness, record: dict[str, Any], decision: str) -> None:
     assert response.status_code == 200, response.text
 
 
+async def approve_uncovered_read(svc: Harness, read: dict[str, Any]) -> None:
+    """A read step is outside a rule about messages (issue 19: a rule decides only the effects it speaks
+    about), so the person approves it, and the card said why no rule decided it."""
+    assert read["state"] == "pending" and read["decided_by"] is None, read["automatic"]
+    assert any("does not cover" in n["text"] for n in read["automatic"]["not_decided"]), read["automatic"]
+    await decide(svc, read, "approved_once")
+
+
 async def turn_end(ws: Any) -> None:
     await recv_until(ws, lambda f: f["method"] == "clauz3/turn_end", timeout=120)
 
@@ -153,7 +161,7 @@ async def test_classifications_and_a_policy_allow(tmp_path: Path) -> None:
         await prompt(ws, cid, program(EMAIL_HEAD + "@clauz3.guarantee(email.none())\ndef main() -> None:\n"
                                       "    print(read_inbox())\n"))
         read = await next_record(ws, seen)
-        assert read["state"] == "approved" and read["decided_by"] == "policy"
+        await approve_uncovered_read(svc, read)
         await turn_end(ws)
 
         act = EMAIL_HEAD + ("@clauz3.guarantee(email.at_most(count=1))\ndef main() -> None:\n"
@@ -312,7 +320,7 @@ async def test_attack_replays_end_with_a_named_warning_and_no_automatic_approval
         for read_source, act_source, warning in steps:
             await prompt(ws, cid, program(read_source))
             read = await next_record(ws, seen)
-            assert read["state"] == "approved" and read["decided_by"] == "policy", read["automatic"]
+            await approve_uncovered_read(svc, read)
             await turn_end(ws)
             await prompt(ws, cid, program(act_source))
             act = await next_record(ws, seen)
