@@ -1,6 +1,6 @@
 """Red team for issue 18 (its "red-team your own change" step), by a reviewer who had not seen the fix.
 
-385 hostile programs (``redteam_layers/redteam18_programs.py``) over the generative test layer:
+401 hostile programs over the generative test layer (and 10 over examples/email) (``redteam_layers/redteam18_programs.py``) over the generative test layer:
 variations of issue 18's six families (loop facts, zero-iteration bindings, positions over sets and
 dicts with repeats, ordering on wrong kinds, unhashable values behind ``object``, constant folding)
 and families of our own (door keys computed two ways that differ on -0.0, bools and padding; lengths
@@ -32,7 +32,7 @@ sys.path.insert(0, str(LAYERS))
 sys.path.insert(0, str(HERE))
 
 from generator import HEADER  # noqa: E402
-from redteam18_programs import FALSE, PROVED, sources  # noqa: E402
+from redteam18_programs import EMAIL_FALSE, FALSE, PROVED, email_sources, sources  # noqa: E402
 
 
 def write_all(tmp: Path, names: frozenset[str] | None = None) -> list[Path]:
@@ -46,9 +46,9 @@ def write_all(tmp: Path, names: frozenset[str] | None = None) -> list[Path]:
     return paths
 
 
-def check(paths: list[Path], runs: int) -> tuple[dict[str, dict[str, object]], dict[str, int]]:
+def check(paths: list[Path], runs: int, layer: str = "gen", false: frozenset[str] = FALSE) -> tuple[dict[str, dict[str, object]], dict[str, int]]:
     proc = subprocess.run(
-        [sys.executable, str(LAYERS / "redteam_check.py"), "--layer", "gen", "--runs", str(runs), *map(str, paths)],
+        [sys.executable, str(LAYERS / "redteam_check.py"), "--layer", layer, "--runs", str(runs), *map(str, paths)],
         capture_output=True, text=True, cwd=REPO, timeout=3600, check=False,
         env={**os.environ, "PYTHONHASHSEED": "0"})
     lines = proc.stdout.strip().splitlines()
@@ -57,7 +57,7 @@ def check(paths: list[Path], runs: int) -> tuple[dict[str, dict[str, object]], d
     assert set(rows) == {p.stem for p in paths}, proc.stderr[-3000:]
     broken = {n: r["violation"] for n, r in rows.items() if r["violation"]}
     assert not broken, broken
-    false_proved = sorted(n for n in FALSE if n in rows and rows[n]["verdict"] == "proved")
+    false_proved = sorted(n for n in false if n in rows and rows[n]["verdict"] == "proved")
     assert not false_proved, false_proved
     return rows, json.loads(lines[-1])
 
@@ -70,6 +70,18 @@ def test_redteam18_proved_programs_run_clean_and_false_guarantees_never_prove(tm
     # A check that ran on nothing fails: the programs that proved must still reach a proof and a run
     # (a few may drop to "not proved" on a loaded machine; that is safe, not a failure of this test).
     assert summary["proved"] >= len(PROVED) // 2, summary
+
+
+def test_redteam18_email_recipients_from_sets_and_dicts_with_repeats(tmp_path: Path) -> None:
+    """examples/email: recipients drawn from sets with repeats and dicts with overwritten keys."""
+    paths = []
+    for name, text in sorted(email_sources().items()):
+        path = tmp_path / f"{name}.py"
+        path.write_text(text)
+        paths.append(path)
+    rows, summary = check(paths, runs=3, layer="example:email", false=EMAIL_FALSE)
+    assert EMAIL_FALSE <= set(rows)
+    assert summary["proved"] >= 3, summary
 
 
 @pytest.mark.soak

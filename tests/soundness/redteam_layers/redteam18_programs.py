@@ -487,6 +487,45 @@ SCOPES: dict[str, tuple[str, str, str]] = {
 "sc_main_param_default": ("g.max_pay(1)", "", "pay(n)"),
 }
 
+PROGRAMS10: dict[str, tuple[str, str]] = {
+    # range, enumerate, round and truth at edges
+    "r_range_huge_step": ("g.pays_at_most(1)", 'for i in range(0, 1 << 70, 1 << 69):\n    pay(0)'),
+    "r_range_neg_step_count": ("g.pays_at_most(2)", 'for i in range(3, -3, -2):\n    pay(0)'),
+    "r_range_huge_start": ("g.max_pay(1)", 'for i in range(10 ** 20, 10 ** 20 + 2):\n    pay(i - 10 ** 20)'),
+    "r_enumerate_neg_start": ("g.max_pay(0)", 'for i, v in enumerate([1, 2], -5):\n    pay(i + 5)'),
+    "r_round_half_even_ok": ("g.max_pay(0)", F + 'if 0.0 <= x <= 0.5:\n    pay(round(x))'),
+    "r_round_half_even_false": ("g.max_pay(1)", F + 'if 0.0 <= x <= 1.5:\n    pay(round(x))'),
+    "r_int_trunc_neg": ("g.max_pay(0)", F + 'if -0.99 <= x <= 0.99:\n    pay(int(x) + 0)'),
+    "r_floor_neg": (L, u(F + 'if -1.0 < x < 0.0:\n    k = [0][math.floor(x) + 1]')),
+    "r_ceil_neg": (L, u(F + 'if -1.0 < x < 0.0:\n    k = [0][math.ceil(x)]')),
+    "r_truth_nan": ("g.max_pay(0)", F + 'if x:\n    pay(1)'),
+    "r_truth_negzero_ok": ("g.max_pay(0)", 'x = -0.0\nif x:\n    pay(1)'),
+    "r_truth_nan_const": ("g.max_pay(0)", 'if float("nan"):\n    pay(1)'),
+    "r_bool_of_str_false": ("g.max_pay(0)", 'if bool("False"):\n    pay(1)'),
+    "r_max_floats_nan_first": ("g.notes_are_numbers()", 'xs = read_floats("k")\nif len(xs) > 0:\n    note(max(xs))'),
+    "r_min_floats_bounded": ("g.notes_below(1.0)", 'xs = read_floats("k")\nif len(xs) > 0 and xs[0] < 0.5:\n    note(min(xs))'),
+    "r_float_eq_self": ("g.max_pay(0)", F + 'if x != x:\n    pay(1)'),
+}
+
+
+EMAIL_HEADER = "import clauz3\nfrom tools.email.trusted import contracts as e\nfrom tools.email.trusted.effects import send_email\n"
+U = "e.unique_recipients()"
+
+# over examples/email (``redteam_check --layer example:email``): recipients from sets and dicts with repeats
+EMAIL: dict[str, tuple[str, str]] = {
+    "e_set_repeats_unique": (U, 'for a in {"a@x", "a@x", "b@x"}:\n    send_email(a, "hi")'),
+    "e_set_lower_unique": (U, 'for a in {"a@x", "A@X".lower()}:\n    send_email(a, "hi")'),
+    "e_list_lower_dup": (U, 'for a in ["a@x", "A@X".lower()]:\n    send_email(a, "hi")'),
+    "e_dict_overwrite_unique": (U, 'd = {"a@x": 1, "b@x": 2, "a@x": 3}\nfor a in d:\n    send_email(a, "hi")'),
+    "e_set_count": ("e.at_most(2)", 'for a in {"a@x", "a@x", "b@x"}:\n    send_email(a, "hi")'),
+    "e_set_count_false": ("e.at_most(1)", 'for a in {"a@x", "a@x", "b@x"}:\n    send_email(a, "hi")'),
+    "e_enumerate_set_index_msg": ("e.content_length_at_most(1)", 'for i, a in enumerate({"a@x", "a@x", "a@x", "b@x"}):\n    send_email(a, str(i))'),
+    "e_recipient_count_dict": ("e.recipient_at_most('a@x', 1)", 'd = {"a@x": 1, "a@x": 2}\nfor a in d:\n    send_email(a, "hi")\nfor a in d.keys():\n    send_email(a, "again")'),
+    "e_strip_dup": (U, 'for a in ["a@x", " a@x ".strip()]:\n    send_email(a, "hi")'),
+    "e_only_case": ("e.only(['a@x'])", 'send_email("A@x".lower(), "hi")\nsend_email("ß@x".upper().lower(), "hi")'),
+}
+
+
 # Guarantees that are false on some run (checked by hand against CPython and the interpreter's
 # documented semantics): a sound prover must never report them proved.
 FALSE: frozenset[str] = frozenset({
@@ -508,12 +547,15 @@ FALSE: frozenset[str] = frozenset({
     "t_find_empty_neg_start", "t_find_empty_start_past_end", "t_find_neg_end", "t_find_neg_start_char",
     "sh_helper_abs", "sh_helper_len", "sh_helper_max", "sh_helper_ident_sum", "sh_local_len", "sh_param_named_len",
     "sc_redefined_helper", "sc_helper_calls_later_def", "sc_global_shadow_value",
+    "r_enumerate_neg_start", "r_range_neg_step_count", "r_round_half_even_false", "r_truth_nan", "r_truth_nan_const",
+    "r_float_eq_self",
 })
 
 
 # Proved on the main this red team attacked (each ran clean 20-60 times): the default tier runs these
 # and ``FALSE``; the soak tier runs every program.
 PROVED: frozenset[str] = frozenset({
+    "r_ceil_neg", "r_floor_neg", "r_int_trunc_neg", "r_round_half_even_ok", "r_truth_negzero_ok",
     "d_bool_and_true", "d_int_floordiv", "d_max_n_first", "d_str_slice3", "d_sum_false_start", "f1_bool_to_int_str",
     "f1_dict_get_none_later", "f1_int_float_eq_big", "f1_sum_floats_order", "f2_comp_var_restored",
     "f3_dict_key_one_true", "f3_enumerate_values_after_setitem", "f3_index_in_set_list", "f3_items_after_overwrite",
@@ -537,7 +579,7 @@ def sources(header: str) -> dict[str, str]:
     from redteam_programs import render
 
     out: dict[str, str] = {}
-    plain = (PROGRAMS, PROGRAMS2, PROGRAMS3, PROGRAMS4, PROGRAMS6, PROGRAMS7, PROGRAMS8, PROGRAMS9)
+    plain = (PROGRAMS, PROGRAMS2, PROGRAMS3, PROGRAMS4, PROGRAMS6, PROGRAMS7, PROGRAMS8, PROGRAMS9, PROGRAMS10)
     for table in plain:
         for name, (guarantees, body) in table.items():
             out[name] = render(header + HELPERS + HELPERS4, guarantees, body)
@@ -566,3 +608,12 @@ PROGRAMS9: dict[str, tuple[str, str]] = {
     "f1_sum_floats_order": ("g.notes_below(1.0)", 'note(sum([1e16, 1.0, -1e16]))'),
     "f1_int_float_eq_big": ("g.max_pay(0)", 'if 2 ** 53 + 1 == float(2 ** 53 + 1):\n    pay(1)'),
 }
+
+EMAIL_FALSE: frozenset[str] = frozenset({"e_list_lower_dup", "e_recipient_count_dict", "e_strip_dup", "e_set_count_false",
+                                         "e_only_case"})
+
+
+def email_sources() -> dict[str, str]:
+    from redteam_programs import render
+
+    return {name: render(EMAIL_HEADER, guarantees, body) for name, (guarantees, body) in EMAIL.items()}
