@@ -1,6 +1,6 @@
 """Red team for issue 18 (its "red-team your own change" step), by a reviewer who had not seen the fix.
 
-401 hostile programs over the generative test layer (and 10 over examples/email) (``redteam_layers/redteam18_programs.py``) over the generative test layer:
+401 hostile programs (``redteam_layers/redteam18_programs.py``) over the generative test layer, 10 over examples/email:
 variations of issue 18's six families (loop facts, zero-iteration bindings, positions over sets and
 dicts with repeats, ordering on wrong kinds, unhashable values behind ``object``, constant folding)
 and families of our own (door keys computed two ways that differ on -0.0, bools and padding; lengths
