@@ -62,7 +62,7 @@ PLANTS = [
           "out.append((guard, ListV([z3.IntVal(start + k + 1), item], 2, \"tuple\")))",
           "count hidden entries in a for loop's enumerate index"),
     Plant("drop-none-flag", "prover/values.py",
-          "        return b.is_none if isinstance(b, OptV) else z3.BoolVal(False)\n",
+          "        return a.is_none if isinstance(a, OptV) else z3.BoolVal(False)\n",
           "        return z3.BoolVal(False)\n",
           "drop a None flag: `x is None` is never true for an Optional"),
     Plant("loop-one-round", "language/statements.py", "for _attempt in range(4):", "for _attempt in range(1):",
