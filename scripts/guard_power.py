@@ -179,7 +179,9 @@ def first_violation(stdout: str) -> str:
     for k, line in enumerate(lines):
         if line.startswith("--- violation"):
             head = line[len("--- violation "):][:90]
-            body = [x.strip() for x in lines[k + 1:k + 80] if x.startswith("    ") and not x.startswith("    return")]
+            rest = lines[k + 1:k + 200]
+            start = next((j for j, x in enumerate(rest) if x.startswith("def main(")), len(rest))
+            body = [x.strip() for x in rest[start + 1:] if x.startswith("    ")]  # the target's body
             return f"{head} | {' ; '.join(body[:3])[:110]}"
     return ""
 
