@@ -62,7 +62,7 @@ PLANTS = [
           "out.append((guard, ListV([z3.IntVal(start + k + 1), item], 2, \"tuple\")))",
           "count hidden entries in a for loop's enumerate index"),
     Plant("drop-none-flag", "prover/values.py",
-          "        return b.is_none if isinstance(b, OptV) else z3.BoolVal(False)\n",
+          "        return a.is_none if isinstance(a, OptV) else z3.BoolVal(False)\n",
           "        return z3.BoolVal(False)\n",
           "drop a None flag: `x is None` is never true for an Optional"),
     Plant("loop-one-round", "language/statements.py", "for _attempt in range(4):", "for _attempt in range(1):",
@@ -179,7 +179,9 @@ def first_violation(stdout: str) -> str:
     for k, line in enumerate(lines):
         if line.startswith("--- violation"):
             head = line[len("--- violation "):][:90]
-            body = [x.strip() for x in lines[k + 1:k + 80] if x.startswith("    ") and not x.startswith("    return")]
+            rest = lines[k + 1:k + 200]
+            start = next((j for j, x in enumerate(rest) if x.startswith("def main(")), len(rest))
+            body = [x.strip() for x in rest[start + 1:] if x.startswith("    ")]  # the target's body
             return f"{head} | {' ; '.join(body[:3])[:110]}"
     return ""
 

@@ -38,9 +38,10 @@ class RunOutcome:
     record: RunRecord
     stdout: str = ""
     stderr: str = ""
+    notes: list[str] = field(default_factory=list)  # where the program's Python differs from clauz3's
 
     def structured(self) -> dict[str, Any]:
-        return {**self.record.to_json(), "stdout": self.stdout, "stderr": self.stderr}
+        return {**self.record.to_json(), "stdout": self.stdout, "stderr": self.stderr, "notes": self.notes}
 
     def text(self) -> str:
         rec = self.record.to_json()  # the MCP edge: the text shows the record's JSON form
@@ -53,6 +54,8 @@ class RunOutcome:
             lines += ["--- output ---", self.stdout.rstrip("\n")]
         if self.stderr:
             lines += ["--- errors ---", self.stderr.rstrip("\n")]
+        if self.notes:  # the agent learns where its program's Python means something else here
+            lines += ["--- notes ---", *self.notes]
         if rec.get("phase") != "completed" and (rec.get("reason") or rec.get("message")):
             lines.append(f"reason: {rec.get('reason') or '-'}")
             if rec.get("message"):
@@ -161,7 +164,7 @@ class RunService:
             with self._lock:
                 if self._active is not None and self._active.supervisor is sup:
                     self._active = None
-        return RunOutcome(result.record, result.stdout, result.stderr)
+        return RunOutcome(result.record, result.stdout, result.stderr, list(result.notes))
 
     def _on_record(self, record: RunRecord) -> None:
         if self.push is not None:

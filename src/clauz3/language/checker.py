@@ -27,6 +27,7 @@ IR conventions (choices the IR docstrings leave open)
 from __future__ import annotations
 
 import ast
+import dataclasses
 import hashlib
 from collections.abc import Sequence
 from pathlib import Path
@@ -109,7 +110,7 @@ def check_source(source: bytes, path: str, layer: Layer, target: str = "main",
     diags.raise_if_errors()
     if target_fn is None:  # every path to None reports; never hand out a program without its target
         raise Refused([ir.Diagnostic("error", path, 1, 1, "target-missing", f"no function `{target}` was checked")])
-    return ir.CheckedProgram(
+    program = ir.CheckedProgram(
         path=path,
         source_sha256=hashlib.sha256(source).hexdigest(),
         target=target,
@@ -124,6 +125,10 @@ def check_source(source: bytes, path: str, layer: Layer, target: str = "main",
         layer_sha256=ctx.layer.fingerprint,
         warnings=tuple(diags.warnings),
     )
+    # Where the program meets a deliberate divergence from CPython, a note at the construct (issue 18).
+    from clauz3.language.notes import notes
+
+    return dataclasses.replace(program, warnings=program.warnings + tuple(notes(program)))
 
 
 # ------------------------------------------------------------------------------ source limits

@@ -104,6 +104,7 @@ class RunResult:
     effects: list[str] = field(default_factory=list)
     receipt_nonce: str | None = None
     diagnostics: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)  # `note:` lines: where the Python differs (issue 18)
 
     @property
     def exit_code(self) -> int | None:
@@ -212,8 +213,9 @@ class Supervisor:
     def _result(self) -> RunResult:
         diags = list((self.result_event or {}).get("diagnostics") or [])
         effects = list((self.result_event or {}).get("effects") or [])
+        notes = [str(n) for n in (self.result_event or {}).get("notes") or []]
         return RunResult(self.record.copy(), self.stdout.text(), self.stderr.text(), self.proof_text, effects,
-                         self.receipt_nonce, diags)
+                         self.receipt_nonce, diags, notes)
 
     def _run(self) -> RunResult:
         from clauz3.runs.ledger import Ledger, payload_sha256, recorded_record

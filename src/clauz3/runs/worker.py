@@ -114,6 +114,7 @@ class Worker:
         self.deadline_at = float(config["proof_deadline_at"])
         self.claimed = False
         self.proof_text = ""
+        self.notes: list[str] = []  # where the program's Python differs from clauz3's (issue 18)
         self.approval: dict[str, Any] | None = None
         self.sandbox_mode = "unavailable"
         self.sandbox_abi: int | None = None
@@ -140,7 +141,7 @@ class Worker:
     def result(self, reason: str | None, message: str | None, **extra: Any) -> dict[str, Any]:
         doc: dict[str, Any] = {"event": "result", "reason": reason, "message": message,
                                "executed": self.claimed, "proof_text": self.proof_text,
-                               "approval": self.approval}
+                               "approval": self.approval, "notes": self.notes[:50]}
         doc.update(extra)
         return doc
 
@@ -207,6 +208,9 @@ class Worker:
         )
         outcome = prove_file(req, project_root=self.project)
         entry = outcome.entry
+        # Named by the program's own file name, as the agent wrote it (the scratch copy's folder means nothing to it).
+        shown = Path(str(self.c.get("source_name") or path.name)).name
+        self.notes = [line.replace(f" {path}:", f" {shown}:", 1) for line in outcome.stderr if line.startswith("note: ")]
         status = entry.get("status")
         if status == "refused" or (status == "error" and not outcome.deadline_expired):
             codes = [d.get("code") for d in entry.get("diagnostics", []) if isinstance(d, dict)]
