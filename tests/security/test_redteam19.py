@@ -299,3 +299,59 @@ def test_the_worker_cannot_reach_an_abstract_unix_socket(project: Path, data: Pa
     with MockApprovalService(data, project) as svc:
         got = lines(run(project, data, svc, program(f'print("abstract " + abstract_connect({abstract_listener!r}))')))
     assert got["abstract"].startswith("refused:"), got
+
+
+# ------------------------------------------------------------------ credentials: the browser's command line
+
+def test_the_sign_in_key_is_in_no_command_line_of_the_browser_clauz3_opens(tmp_path: Path) -> None:
+    """``clauz3 ui`` opens the person's browser on the private link. A process's command line is readable by
+    every local user (``/proc/<pid>/cmdline``), and a browser keeps its arguments for its whole life: the
+    sign-in key must reach the browser some other way. The browser here is a recorder at the true edge
+    (``$BROWSER``): it writes the arguments it was started with and exits."""
+    import subprocess
+    import sys
+
+    record = tmp_path / "argv.txt"
+    browser = tmp_path / "browser.sh"
+    browser.write_text(f'#!/bin/sh\nprintf "%s\\n" "$@" > {record}\nexit 0\n')
+    browser.chmod(0o700)
+    (tmp_path / "tmpdir").mkdir()
+    env = {k: v for k, v in os.environ.items() if not k.startswith("CLAUZ3_")}
+    env.update(CLAUZ3_HOME=str(tmp_path / "data"), TMPDIR=str(tmp_path / "tmpdir"), BROWSER=str(browser))
+    proc = subprocess.Popen([sys.executable, "-m", "clauz3", "ui", "demo", "--tutorial"], cwd=tmp_path, env=env,
+                            stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        assert proc.stdout is not None
+        link = proc.stdout.readline()
+        assert "key=" in link, link
+        token = link.strip().split("key=", 1)[1]
+        deadline = time.monotonic() + 90
+        while not record.exists() and time.monotonic() < deadline:
+            time.sleep(0.1)
+        argv = record.read_text()  # the browser was started (a check that ran on nothing fails)
+        assert argv.strip(), argv
+        assert token not in argv, f"the sign-in key is in the browser's command line: {argv!r}"
+        # What the browser was given still signs the person in: a private file that leads to the link.
+        [given] = argv.split()
+        assert given.startswith("file://"), given
+        opened = Path(given.removeprefix("file://"))
+        assert (opened.stat().st_mode & 0o777) == 0o600 and (opened.parent.stat().st_mode & 0o777) == 0o700
+        assert token in opened.read_text()
+        from playwright.sync_api import sync_playwright
+
+        with sync_playwright() as pw:  # the real browser, given only the file, lands signed in on the workspace
+            chromium = pw.chromium.launch(executable_path="/usr/bin/chromium")
+            try:
+                page = chromium.new_page()
+                page.goto(given)
+                page.wait_for_url("http://127.0.0.1:*/ui", timeout=60_000)
+                page.wait_for_selector("#page-constants", state="attached", timeout=60_000)
+            finally:
+                chromium.close()
+    finally:
+        from proc_tree import descendants, wait_gone
+
+        started = descendants(proc.pid)
+        proc.terminate()
+        proc.wait(90)
+        wait_gone(started, "the workspace's processes")
