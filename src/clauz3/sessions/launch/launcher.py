@@ -18,12 +18,12 @@ import socket
 import subprocess
 import sys
 import tempfile
-import webbrowser
 from pathlib import Path
 
 from clauz3.approvals.tokens import generate_token
 from clauz3.sessions.launch.config import CONFIG_ENV, LaunchConfig, write_config
 from clauz3.sessions.launch.errors import LaunchError
+from clauz3.sessions.launch.private_link import open_private_link
 from clauz3.sessions.launch.waiting import read_line
 
 READY_TIMEOUT = 20.0
@@ -111,10 +111,7 @@ class Launcher:
         if interactive:
             print("Press Enter for a new private link.", flush=True)
         if self.open_browser:
-            try:
-                opened = webbrowser.open(url)
-            except Exception:
-                opened = False
+            opened = open_private_link(url, self.tmp)  # never the key in the browser's argv
             if not opened:
                 print("warning: couldn't open a browser; open the private link above", file=sys.stderr)
         if self.wait_small:

@@ -20,7 +20,6 @@ import shutil
 import signal
 import sys
 import tempfile
-import webbrowser
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -31,6 +30,7 @@ from clauz3.sessions.conversation.agent_status import AgentStatus
 from clauz3.sessions.launch.config import LaunchConfig
 from clauz3.sessions.launch.errors import LaunchError
 from clauz3.sessions.launch.launcher import bind_loopback
+from clauz3.sessions.launch.private_link import open_private_link
 from clauz3.sessions.terminal.terminal_input import LineReader
 from clauz3.sessions.terminal.terminal_output import Renderer
 from clauz3.sessions.web.service import Service, StartupError, build_service
@@ -201,10 +201,7 @@ class TerminalFrontend:
         return self._exit
 
     def _open_browser(self, url: str) -> None:
-        try:
-            opened = webbrowser.open(url)
-        except Exception:
-            opened = False
+        opened = open_private_link(url, self.config.tmp_dir)  # never the key in the browser's argv
         if not opened:
             self.renderer.note("warning: couldn't open a browser; open the Approver UI link above")
 
