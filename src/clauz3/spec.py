@@ -24,6 +24,7 @@ __all__ = [
     "SOLVERS",
     "AggregateSpec",
     "AllSpec",
+    "ChangesOnlySpec",
     "ConjunctionSpec",
     "ContractMeta",
     "ContractSpec",
@@ -76,6 +77,20 @@ class Relation:
     def sum(self, value: Pred) -> SumSpec:
         _check_pred(value, "sum")
         return SumSpec(self, value)
+
+    def changes_only(self, fields: Iterable[str]) -> ChangesOnlySpec:
+        """Every call of an update-style effect leaves each field not in ``fields`` as None (unchanged).
+
+        An update's fields are its parameters whose default is None; the checker rejects a name that
+        is not one (``contract-error``), so a typo cannot widen the guarantee.
+        """
+        if isinstance(fields, str):
+            raise TypeError("changes_only takes a list of field names, e.g. fields=['recipient']")
+        names = tuple(fields)
+        for f in names:
+            if not isinstance(f, str) or not f:
+                raise TypeError(f"changes_only field names must be non-empty str, got {f!r}")
+        return ChangesOnlySpec(self, names)
 
     def shares_value(self, other: Relation | type, key: Pred) -> SharesValueSpec:
         to_relation = getattr(other, "relation", None) if isinstance(other, type) else None
@@ -261,6 +276,19 @@ class SharesValueSpec(ContractSpec):
 
     def __repr__(self) -> str:
         return f"{self.left!r}.shares_value({self.right!r}, …)"
+
+
+class ChangesOnlySpec(ContractSpec):
+    """``R.changes_only(fields)``: the checker compiles it into ``R.all(e.f == None and …)``."""
+
+    __slots__ = ("fields", "relation")
+
+    def __init__(self, relation: Relation, fields: tuple[str, ...]) -> None:
+        self.relation = relation
+        self.fields = fields
+
+    def __repr__(self) -> str:
+        return f"{self.relation!r}.changes_only({list(self.fields)!r})"
 
 
 class ConjunctionSpec(ContractSpec):

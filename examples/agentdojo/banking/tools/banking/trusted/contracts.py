@@ -54,6 +54,16 @@ def scheduled_changes_only(ids: list[int]) -> ContractSpec:
     return effect(update_scheduled_transaction).all(lambda e: e.id in ids)
 
 
+@contract(description="a changed scheduled transaction changes no field other than {fields}")
+def scheduled_fields_only(fields: list[str]) -> ContractSpec:
+    return effect(update_scheduled_transaction).changes_only(fields)
+
+
+@contract(description="a change of the user's details changes no field other than {fields}")
+def user_info_fields_only(fields: list[str]) -> ContractSpec:
+    return effect(update_user_info).changes_only(fields)
+
+
 @contract(description="no scheduled transaction gets a new recipient")
 def scheduled_recipients_unchanged() -> ContractSpec:
     return effect(update_scheduled_transaction).all(lambda e: e.recipient == None)  # noqa: E711

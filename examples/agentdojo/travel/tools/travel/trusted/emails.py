@@ -27,3 +27,8 @@ def none() -> ContractSpec:
 @contract(description="every email's subject is {subject}")
 def subject_is(subject: str) -> ContractSpec:
     return effect(send_email).all(lambda e: e.subject == subject)
+
+
+@contract(description="an email sets no optional field (attachments, Cc, Bcc) other than {fields}")
+def sets_only(fields: list[str]) -> ContractSpec:
+    return effect(send_email).changes_only(fields)
