@@ -34,7 +34,9 @@ __all__ = [
     "EventRelation",
     "FilteredRelation",
     "NoGuaranteesSpec",
+    "NoSensitiveSpec",
     "Relation",
+    "SensitiveValues",
     "SharesValueSpec",
     "SolverMeta",
     "SumSpec",
@@ -42,8 +44,10 @@ __all__ = [
     "contract",
     "effect",
     "no_guarantees",
+    "no_sensitive_values_in",
     "render_description",
     "resolve_target",
+    "sensitive",
 ]
 
 def _check_pred(pred: Any, what: str) -> None:
@@ -320,6 +324,62 @@ class NoGuaranteesSpec(ContractSpec):
 
 def no_guarantees() -> NoGuaranteesSpec:
     return NoGuaranteesSpec()
+
+
+class SensitiveValues:
+    """Values a trusted layer holds as sensitive (issue 20); ``what`` names them in words for the card.
+
+    Only the layer declares them (a contract helper is trusted code); the checker keeps digests of
+    them, never the values (``clauz3.language.sensitive``), and ``repr`` does not show them.
+    """
+
+    __slots__ = ("values", "what")
+
+    def __init__(self, what: str, values: tuple[str, ...]) -> None:
+        self.what = what
+        self.values = values
+
+    def __repr__(self) -> str:
+        return f"sensitive({self.what!r}, <{len(self.values)} values>)"
+
+
+def sensitive(what: str, *values: str) -> SensitiveValues:
+    """Declare values the layer holds as sensitive: ``sensitive("your passport number", "HGK137803")``."""
+    if not isinstance(what, str) or not what:
+        raise TypeError("sensitive() takes the values' name in words first, e.g. sensitive('your password', …)")
+    for v in values:
+        if not isinstance(v, str) or not v:
+            raise TypeError("sensitive values must be non-empty str")
+    return SensitiveValues(what, tuple(values))
+
+
+class NoSensitiveSpec(ContractSpec):
+    """No call of ``relation`` passes any of ``values`` inside its text parameter ``field``."""
+
+    __slots__ = ("field", "relation", "values")
+
+    def __init__(self, relation: Relation, field: str, values: SensitiveValues) -> None:
+        self.relation = relation
+        self.field = field
+        self.values = values
+
+    def __repr__(self) -> str:
+        return f"no_sensitive_values_in({self.relation!r}.{self.field}, {self.values!r})"
+
+
+def no_sensitive_values_in(relation: Relation, field: str, values: SensitiveValues) -> NoSensitiveSpec:
+    """``no_sensitive_values_in(effect(send_email), "body", SECRETS)``: effect.param never holds one of them.
+
+    The test is a substring after NFKC and case folding; the monitor checks it at each call with the
+    real argument, the prover where the argument is a known text (otherwise it cannot prove it).
+    """
+    if not isinstance(relation, Relation):
+        raise TypeError(f"no_sensitive_values_in takes a relation first, got {type(relation).__name__}")
+    if not isinstance(field, str) or not field:
+        raise TypeError("no_sensitive_values_in takes a parameter name, e.g. 'body'")
+    if not isinstance(values, SensitiveValues):
+        raise TypeError("no_sensitive_values_in takes values declared with clauz3.spec.sensitive(…)")
+    return NoSensitiveSpec(relation, field, values)
 
 
 def resolve_target(target: Callable[..., Any] | str, effects: Mapping[str, Callable[..., Any]]) -> list[str]:

@@ -70,6 +70,8 @@ class SpecCompiler:
         if kind == "ChangesOnlySpec":
             rel = self.relation(obj.relation)
             return ir.AllSpec(rel, self._changes_only(rel, tuple(obj.fields)))
+        if kind == "NoSensitiveSpec":
+            return self._no_sensitive(obj)
         if kind == "ConjunctionSpec":
             return ir.ConjunctionSpec(tuple(self.spec(s) for s in obj.specs))
         if kind == "NoGuaranteesSpec":
@@ -134,6 +136,25 @@ class SpecCompiler:
             body = ir.BoolOp("and", tuple(parts), ir.BOOL, 1, 1)
         source = " and ".join(f"e.{f} == None" for f in fixed) or "True"
         return ir.Pred("e", body, f"lambda e: {source}", "<changes_only>", 1)
+
+    def _no_sensitive(self, obj: Any) -> ir.NoSensitiveSpec:
+        from clauz3.language.sensitive import digests
+
+        rel = self.relation(obj.relation)
+        if rel.event is not None or not rel.targets:
+            raise SpecError("contract-error", "no_sensitive_values_in takes a relation over named effects")
+        ftype = self._fields(rel).get(obj.field)
+        if ftype is None:
+            raise SpecError("contract-error", f"no_sensitive_values_in: `{obj.field}` is not a parameter of every "
+                                              f"effect in the relation")
+        if ftype not in (ir.STR, ir.TOptional(ir.STR)):
+            raise SpecError("contract-error", f"no_sensitive_values_in: `{obj.field}` is {T.show(ftype)}, "
+                                              f"not a text parameter")
+        values = obj.values
+        table = digests(tuple(values.values))
+        if not table:
+            raise SpecError("contract-error", "no_sensitive_values_in: the layer declared no sensitive values")
+        return ir.NoSensitiveSpec(rel, obj.field, table, str(values.what))
 
     def _fluent(self, decl: Any) -> str:
         ensure_fluent(self.ctx, decl)
@@ -260,7 +281,7 @@ _NONNEG = re.compile(r"^\s*(?:(\w+)\s*>=?\s*0|0\s*<=?\s*(\w+))\s*$")
 
 def spec_class(spec: Any, effects: dict[str, ir.Effect]) -> str:
     """REL-5: ``safety`` (a violation shows on a prefix and persists) or ``completion``."""
-    if isinstance(spec, (ir.AllSpec, ir.EmptySpec, ir.DistinctSpec, ir.TrueSpec)):
+    if isinstance(spec, (ir.AllSpec, ir.EmptySpec, ir.DistinctSpec, ir.NoSensitiveSpec, ir.TrueSpec)):
         return "safety"
     if isinstance(spec, ir.ConjunctionSpec):
         return "safety" if all(spec_class(s, effects) == "safety" for s in spec.specs) else "completion"
