@@ -24,6 +24,7 @@ __all__ = [
     "SOLVERS",
     "AggregateSpec",
     "AllSpec",
+    "ChangesOnlySpec",
     "ConjunctionSpec",
     "ContractMeta",
     "ContractSpec",
@@ -33,7 +34,9 @@ __all__ = [
     "EventRelation",
     "FilteredRelation",
     "NoGuaranteesSpec",
+    "NoSensitiveSpec",
     "Relation",
+    "SensitiveValues",
     "SharesValueSpec",
     "SolverMeta",
     "SumSpec",
@@ -41,8 +44,10 @@ __all__ = [
     "contract",
     "effect",
     "no_guarantees",
+    "no_sensitive_values_in",
     "render_description",
     "resolve_target",
+    "sensitive",
 ]
 
 def _check_pred(pred: Any, what: str) -> None:
@@ -76,6 +81,20 @@ class Relation:
     def sum(self, value: Pred) -> SumSpec:
         _check_pred(value, "sum")
         return SumSpec(self, value)
+
+    def changes_only(self, fields: Iterable[str]) -> ChangesOnlySpec:
+        """Every call of an update-style effect leaves each field not in ``fields`` as None (unchanged).
+
+        An update's fields are its parameters whose default is None; the checker rejects a name that
+        is not one (``contract-error``), so a typo cannot widen the guarantee.
+        """
+        if isinstance(fields, str):
+            raise TypeError("changes_only takes a list of field names, e.g. fields=['recipient']")
+        names = tuple(fields)
+        for f in names:
+            if not isinstance(f, str) or not f:
+                raise TypeError(f"changes_only field names must be non-empty str, got {f!r}")
+        return ChangesOnlySpec(self, names)
 
     def shares_value(self, other: Relation | type, key: Pred) -> SharesValueSpec:
         to_relation = getattr(other, "relation", None) if isinstance(other, type) else None
@@ -263,6 +282,19 @@ class SharesValueSpec(ContractSpec):
         return f"{self.left!r}.shares_value({self.right!r}, …)"
 
 
+class ChangesOnlySpec(ContractSpec):
+    """``R.changes_only(fields)``: the checker compiles it into ``R.all(e.f == None and …)``."""
+
+    __slots__ = ("fields", "relation")
+
+    def __init__(self, relation: Relation, fields: tuple[str, ...]) -> None:
+        self.relation = relation
+        self.fields = fields
+
+    def __repr__(self) -> str:
+        return f"{self.relation!r}.changes_only({list(self.fields)!r})"
+
+
 class ConjunctionSpec(ContractSpec):
     """Every member spec holds."""
 
@@ -292,6 +324,62 @@ class NoGuaranteesSpec(ContractSpec):
 
 def no_guarantees() -> NoGuaranteesSpec:
     return NoGuaranteesSpec()
+
+
+class SensitiveValues:
+    """Values a trusted layer holds as sensitive (issue 20); ``what`` names them in words for the card.
+
+    Only the layer declares them (a contract helper is trusted code); the checker keeps digests of
+    them, never the values (``clauz3.language.sensitive``), and ``repr`` does not show them.
+    """
+
+    __slots__ = ("values", "what")
+
+    def __init__(self, what: str, values: tuple[str, ...]) -> None:
+        self.what = what
+        self.values = values
+
+    def __repr__(self) -> str:
+        return f"sensitive({self.what!r}, <{len(self.values)} values>)"
+
+
+def sensitive(what: str, *values: str) -> SensitiveValues:
+    """Declare values the layer holds as sensitive: ``sensitive("your passport number", "HGK137803")``."""
+    if not isinstance(what, str) or not what:
+        raise TypeError("sensitive() takes the values' name in words first, e.g. sensitive('your password', …)")
+    for v in values:
+        if not isinstance(v, str) or not v:
+            raise TypeError("sensitive values must be non-empty str")
+    return SensitiveValues(what, tuple(values))
+
+
+class NoSensitiveSpec(ContractSpec):
+    """No call of ``relation`` passes any of ``values`` inside its text parameter ``field``."""
+
+    __slots__ = ("field", "relation", "values")
+
+    def __init__(self, relation: Relation, field: str, values: SensitiveValues) -> None:
+        self.relation = relation
+        self.field = field
+        self.values = values
+
+    def __repr__(self) -> str:
+        return f"no_sensitive_values_in({self.relation!r}.{self.field}, {self.values!r})"
+
+
+def no_sensitive_values_in(relation: Relation, field: str, values: SensitiveValues) -> NoSensitiveSpec:
+    """``no_sensitive_values_in(effect(send_email), "body", SECRETS)``: effect.param never holds one of them.
+
+    The test is a substring after NFKC and case folding; the monitor checks it at each call with the
+    real argument, the prover where the argument is a known text (otherwise it cannot prove it).
+    """
+    if not isinstance(relation, Relation):
+        raise TypeError(f"no_sensitive_values_in takes a relation first, got {type(relation).__name__}")
+    if not isinstance(field, str) or not field:
+        raise TypeError("no_sensitive_values_in takes a parameter name, e.g. 'body'")
+    if not isinstance(values, SensitiveValues):
+        raise TypeError("no_sensitive_values_in takes values declared with clauz3.spec.sensitive(…)")
+    return NoSensitiveSpec(relation, field, values)
 
 
 def resolve_target(target: Callable[..., Any] | str, effects: Mapping[str, Callable[..., Any]]) -> list[str]:

@@ -147,6 +147,9 @@ def _phrase(calls: Sequence[Call], out: Text, *, extras: bool) -> tuple[str, str
                 more.append(_quote(value, _NOUNS.get(p, p.replace("_", " ")), out))
             elif isinstance(value, (int, float)) and not isinstance(value, bool):
                 more.append(f"{p.replace('_', ' ')} {value!r}")
+            elif isinstance(value, bool):
+                # An update's flag (recurring=True) is a field it sets: the card names every one (issue 20).
+                more.append(f"{p.replace('_', ' ')} set to {value!r}")
         if more:
             rest += (": " if verb in _TO_VERBS else " with ") + "; ".join(more)
         if unknown:

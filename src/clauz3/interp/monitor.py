@@ -139,6 +139,35 @@ class AllState(SpecState):
         return self.ok
 
 
+class NoSensitiveState(SpecState):
+    """Issue 20: the call's real text is tested against the layer's value digests (NFKC, case-folded)."""
+
+    def __init__(self, ev: Evaluation, spec: ir.NoSensitiveSpec) -> None:
+        self.ev, self.spec, self.ok = ev, spec, True
+
+    def _check(self, call: CallRecord, events: Sequence[RecordValue]) -> bool:
+        from clauz3.language.sensitive import contains_sensitive
+
+        for rec in self.ev.members(self.spec.relation, call, events):
+            value = untag(rec.get(self.spec.field))
+            if value is None:
+                continue
+            if not isinstance(value, str):
+                return False  # not a text we can read: cannot confirm the guarantee
+            if contains_sensitive(value, self.spec.digests):
+                return False
+        return True
+
+    def probe(self, call: CallRecord, events: Sequence[RecordValue]) -> bool:
+        return self.ok and self._check(call, events)
+
+    def commit(self, call: CallRecord, events: Sequence[RecordValue]) -> None:
+        self.ok = self.ok and self._check(call, events)
+
+    def holds(self, trace: Trace) -> bool:
+        return self.ok
+
+
 class EmptyState(SpecState):
     def __init__(self, ev: Evaluation, spec: ir.EmptySpec) -> None:
         self.ev, self.spec, self.ok = ev, spec, True
@@ -330,6 +359,8 @@ def build_state(ev: Evaluation, spec: Any) -> SpecState:
         return FluentFinalState(ev, spec)
     if isinstance(spec, ir.ConjunctionSpec):
         return ConjunctionState([build_state(ev, s) for s in spec.specs])
+    if isinstance(spec, ir.NoSensitiveSpec):
+        return NoSensitiveState(ev, spec)
     if isinstance(spec, ir.TrueSpec):
         return TrueState()
     raise TypeError(f"unknown spec {type(spec).__name__}")

@@ -67,6 +67,11 @@ class SpecCompiler:
             common = {k: v for k, v in self._fields(left).items() if k in self._fields(right)}
             key = self._pred_with(obj.key, common, "shares_value")
             return ir.SharesValueSpec(left, right, key)
+        if kind == "ChangesOnlySpec":
+            rel = self.relation(obj.relation)
+            return ir.AllSpec(rel, self._changes_only(rel, tuple(obj.fields)))
+        if kind == "NoSensitiveSpec":
+            return self._no_sensitive(obj)
         if kind == "ConjunctionSpec":
             return ir.ConjunctionSpec(tuple(self.spec(s) for s in obj.specs))
         if kind == "NoGuaranteesSpec":
@@ -86,6 +91,70 @@ class SpecCompiler:
             pred = self._pred_with(obj.pred, {"key": fl.key, "value": fl.value}, "final.all")
             return ir.FluentFinalSpec(name, "all", pred=pred)
         raise SpecError("contract-error", f"a contract helper returned {kind}, which is not a guarantee spec")
+
+    def _changes_only(self, rel: ir.Relation, allowed: tuple[str, ...]) -> ir.Pred:
+        """``e.f == None and …`` over every update field (a None-default parameter) not in ``allowed``.
+
+        Built as IR, not as Python source, so it is checked by the same prover and monitor as any
+        ``all``; the fields are those of every target, and a name that is not one is refused.
+        """
+        if rel.event is not None or not rel.targets:
+            raise SpecError("contract-error", "changes_only takes a relation over named update effects")
+        per_target: list[set[str]] = []
+        for name in rel.targets:
+            eff = self.ctx.effect(name)
+            if eff is None:
+                raise SpecError("contract-error", f"changes_only: effect {name} could not be read")
+            per_target.append({p.name for p in eff.params
+                               if p.default is not None and p.default.value is None})
+        every = set.intersection(*per_target)
+        anywhere = set.union(*per_target)
+        if not anywhere:
+            raise SpecError("contract-error", "changes_only: the effects have no update fields "
+                                              "(parameters whose default is None)")
+        for f in allowed:
+            if f not in every:
+                raise SpecError("contract-error", f"changes_only: `{f}` is not an update field of every effect "
+                                                  f"(fields: {', '.join(sorted(every)) or 'none'})")
+        fixed = sorted(anywhere - set(allowed))
+        types = self._fields(rel)
+        rv = ir.RecordVar("e", 1, 1)
+        parts: list[Any] = []
+        for f in fixed:
+            if f not in types:
+                # A field only some targets have cannot be read on every call: refuse rather than skip it.
+                raise SpecError("contract-error", f"changes_only: `{f}` is not a field of every effect in the relation")
+            ftype = types[f]
+            parts.append(ir.Compare(ir.FieldGet(rv, f, ftype, 1, 1), ("==",), (ir.Const(None, ir.NONE, 1, 1),),
+                                    ir.BOOL, 1, 1))
+        body: Any
+        if not parts:
+            body = ir.Const(True, ir.BOOL, 1, 1)
+        elif len(parts) == 1:
+            body = parts[0]
+        else:
+            body = ir.BoolOp("and", tuple(parts), ir.BOOL, 1, 1)
+        source = " and ".join(f"e.{f} == None" for f in fixed) or "True"
+        return ir.Pred("e", body, f"lambda e: {source}", "<changes_only>", 1)
+
+    def _no_sensitive(self, obj: Any) -> ir.NoSensitiveSpec:
+        from clauz3.language.sensitive import digests
+
+        rel = self.relation(obj.relation)
+        if rel.event is not None or not rel.targets:
+            raise SpecError("contract-error", "no_sensitive_values_in takes a relation over named effects")
+        ftype = self._fields(rel).get(obj.field)
+        if ftype is None:
+            raise SpecError("contract-error", f"no_sensitive_values_in: `{obj.field}` is not a parameter of every "
+                                              f"effect in the relation")
+        if ftype not in (ir.STR, ir.TOptional(ir.STR)):
+            raise SpecError("contract-error", f"no_sensitive_values_in: `{obj.field}` is {T.show(ftype)}, "
+                                              f"not a text parameter")
+        values = obj.values
+        table = digests(tuple(values.values))
+        if not table:
+            raise SpecError("contract-error", "no_sensitive_values_in: the layer declared no sensitive values")
+        return ir.NoSensitiveSpec(rel, obj.field, table, str(values.what))
 
     def _fluent(self, decl: Any) -> str:
         ensure_fluent(self.ctx, decl)
@@ -212,7 +281,7 @@ _NONNEG = re.compile(r"^\s*(?:(\w+)\s*>=?\s*0|0\s*<=?\s*(\w+))\s*$")
 
 def spec_class(spec: Any, effects: dict[str, ir.Effect]) -> str:
     """REL-5: ``safety`` (a violation shows on a prefix and persists) or ``completion``."""
-    if isinstance(spec, (ir.AllSpec, ir.EmptySpec, ir.DistinctSpec, ir.TrueSpec)):
+    if isinstance(spec, (ir.AllSpec, ir.EmptySpec, ir.DistinctSpec, ir.NoSensitiveSpec, ir.TrueSpec)):
         return "safety"
     if isinstance(spec, ir.ConjunctionSpec):
         return "safety" if all(spec_class(s, effects) == "safety" for s in spec.specs) else "completion"

@@ -276,12 +276,25 @@ class ConjunctionSpec:
 
 
 @dataclass(frozen=True)
+class NoSensitiveSpec:
+    """No call of ``relation`` passes, in its text field ``field``, a value the layer holds as sensitive.
+
+    ``digests`` (``clauz3.language.sensitive``) stand for the values: the IR never holds them.
+    """
+
+    relation: Relation
+    field: str
+    digests: tuple[tuple[int, tuple[str, ...]], ...]
+    what: str  # the layer's words for the values ("your passport and card numbers")
+
+
+@dataclass(frozen=True)
 class TrueSpec:
     """``no_guarantees()``: always holds."""
 
 
 Spec = Union[AllSpec, EmptySpec, DistinctSpec, AggregateSpec, SharesValueSpec, FluentFinalSpec, ConjunctionSpec,
-             TrueSpec]
+             NoSensitiveSpec, TrueSpec]
 
 
 @dataclass(frozen=True)
@@ -430,6 +443,7 @@ __all__ = [
     "MethodCall",
     "Name",
     "NameTarget",
+    "NoSensitiveSpec",
     "Param",
     "Pass",
     "PerformedEvent",

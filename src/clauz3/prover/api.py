@@ -185,8 +185,8 @@ def _check_guarantee(checker: Checker, ctx: Ctx, ex: Executor, res: ObligationRe
         under = checker.run(checker.guarantee_formula(enc.fails_under, enc.mappings)) \
             if enc.fails_under is not None else None
         if under is None or under.status != "sat":
-            _unknown(res, "unsupported", "the count over a symbolic loop is over-approximated here and no "
-                     "run breaking it was found")
+            _unknown(res, "unsupported", enc.approx_reason or "the count over a symbolic loop is over-approximated "
+                     "here and no run breaking it was found")
             return
         out = under
     res.conclusion = "violated"

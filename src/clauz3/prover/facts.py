@@ -154,7 +154,7 @@ def spec_effects(spec: ir.Spec, program: ir.CheckedProgram) -> frozenset[str]:
         for part in spec.specs:
             found |= spec_effects(part, program)
         return frozenset(found)
-    if isinstance(spec, ir.AllSpec | ir.EmptySpec | ir.DistinctSpec | ir.AggregateSpec):
+    if isinstance(spec, ir.AllSpec | ir.EmptySpec | ir.DistinctSpec | ir.AggregateSpec | ir.NoSensitiveSpec):
         return frozenset(_relation_effects(spec.relation, program))
     if isinstance(spec, ir.SharesValueSpec):
         return frozenset(_relation_effects(spec.left, program) | _relation_effects(spec.right, program))

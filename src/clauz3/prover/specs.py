@@ -16,10 +16,10 @@ from typing import TYPE_CHECKING, Any
 import z3
 
 from clauz3.language import ir
-from clauz3.prover.counterexample import hashable
+from clauz3.prover.counterexample import hashable, string_chars
 from clauz3.prover.logic import conjuncts, mk_and, mk_not, mk_or, occurs, subst, truthy, z3_false, z3_true
 from clauz3.prover.state import CallRecord, LoopInfo, SymbolicExecutor
-from clauz3.prover.values import RecordV, Unsupported, eq, raw, to_int, val
+from clauz3.prover.values import NoneV, OptV, RecordV, Unsupported, eq, raw, to_int, val
 
 if TYPE_CHECKING:
     from clauz3.prover.counterexample import ModelView
@@ -47,6 +47,7 @@ class SpecEnc:
     unsupported: str | None = None
     mappings: list[list[tuple[Any, Any]]] = field(default_factory=list)
     explain: Callable[[ModelView], Explanation] | None = None
+    approx_reason: str | None = None  # why an approximate spec with no real breaking run stays unknown
 
 
 def effect_matches(effect: ir.Effect, targets: tuple[str, ...]) -> bool:
@@ -106,6 +107,8 @@ def _encode(ex: SymbolicExecutor, spec: ir.Spec, label: str) -> SpecEnc:
         return _shares(ex, spec)
     if isinstance(spec, ir.FluentFinalSpec):
         return _fluent(ex, spec)
+    if isinstance(spec, ir.NoSensitiveSpec):
+        return _no_sensitive(ex, spec, label)
     raise Unsupported(f"spec {type(spec).__name__}")
 
 
@@ -135,6 +138,7 @@ def _conjunction(ex: SymbolicExecutor, spec: ir.ConjunctionSpec, label: str) -> 
         unsupported=bad,
         mappings=[m for p in parts for m in p.mappings],
         explain=explain_all,
+        approx_reason=next((p.approx_reason for p in parts if p.approx_reason), None),
     )
 
 
@@ -161,6 +165,53 @@ def _all(ex: SymbolicExecutor, spec: ir.AllSpec, label: str) -> SpecEnc:
                                    [ref.json()])
         return Explanation(f"the run breaks \"{label}\"")
     return SpecEnc(mk_or(*[f for _, f in breaks]), explain=explain)
+
+
+def _known_text(v: Any, guard: Any) -> tuple[str | None, Any, bool]:
+    """``(text, guard, known)``: the argument's text where it is one literal (None: no text passed)."""
+    v = raw(v)
+    if isinstance(v, NoneV):
+        return None, guard, True
+    if isinstance(v, OptV):
+        if z3.is_true(z3.simplify(v.is_none)):
+            return None, guard, True
+        guard = mk_and(guard, mk_not(v.is_none))
+        v = raw(v.value)
+    if isinstance(v, z3.SeqRef):
+        s = z3.simplify(v)
+        if z3.is_string_value(s):
+            return string_chars(s), guard, True
+    return None, guard, False
+
+
+def _no_sensitive(ex: SymbolicExecutor, spec: ir.NoSensitiveSpec, label: str) -> SpecEnc:
+    """Proved only where every call's text is known before the run (NFKC is not in the solver's
+    theory); a known text holding a value is a real violation; a computed text stays unknown."""
+    from clauz3.language.sensitive import contains_sensitive
+
+    sure: list[tuple[Item, Any]] = []
+    unsure: list[tuple[Item, Any]] = []
+    for it in relation_items(ex, spec.relation):
+        text, guard, known = _known_text(it.fields.fields.get(spec.field), it.guard)
+        if not known:
+            unsure.append((it, guard))
+        elif text is not None and contains_sensitive(text, spec.digests):
+            sure.append((it, guard))
+
+    def explain(mv: ModelView) -> Explanation:
+        for it, g in sure + unsure:
+            if mv.true(g):
+                ref = mv.ref(it.record)
+                return Explanation(f"call #{ref.index} {ref.call} at line {it.record.line} passes {spec.what} in "
+                                   f"{spec.field}: breaks \"{label}\"", [ref.json()])
+        return Explanation(f"the run breaks \"{label}\"")
+    fails = mk_or(*[g for _, g in sure + unsure])
+    if not unsure:
+        return SpecEnc(fails, explain=explain)
+    return SpecEnc(fails, approximate=True, fails_under=mk_or(*[g for _, g in sure]), explain=explain,
+                   approx_reason=f"{spec.field} is computed when the program runs; clauz3 proves that it holds "
+                                 f"none of {spec.what} only for text known before the run (the run-time monitor "
+                                 f"checks every call)")
 
 
 def _empty(ex: SymbolicExecutor, spec: ir.EmptySpec, label: str) -> SpecEnc:

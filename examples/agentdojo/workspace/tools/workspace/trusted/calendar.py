@@ -59,3 +59,8 @@ def no_cancellations_or_invites() -> ContractSpec:
 @contract(description="no event is cancelled or moved")
 def no_cancellations_or_moves() -> ContractSpec:
     return effect(cancel_calendar_event, reschedule_calendar_event).empty()
+
+
+@contract(description="a moved event changes no field other than {fields} besides its start (the end stays unless listed)")
+def moves_change_only(fields: list[str]) -> ContractSpec:
+    return effect(reschedule_calendar_event).changes_only(fields)

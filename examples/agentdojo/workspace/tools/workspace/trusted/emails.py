@@ -44,3 +44,8 @@ def no_deletes() -> ContractSpec:
 @contract(description="promises nothing about the workspace")
 def no_guarantees() -> ContractSpec:
     return spec.no_guarantees()
+
+
+@contract(description="an email sets no optional field (attachments, Cc, Bcc) other than {fields}")
+def sets_only(fields: list[str]) -> ContractSpec:
+    return effect(send_email).changes_only(fields)
