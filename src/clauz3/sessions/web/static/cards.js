@@ -470,6 +470,7 @@ class RunCard {
       this.buttons.replaceChildren(...(pending ? decisionRow(this, eligible, r.profile && r.profile.reason) : []));
     }
     for (const b of this.buttons.querySelectorAll("button")) b.disabled = disabled;
+    drawSkip();
     if (pending && runEnded) this.status.textContent = "This action is no longer running.";
   }
 
@@ -479,6 +480,7 @@ class RunCard {
     const approve = body.decision === "approved_remember";
     const said = rememberScope(s, approve);
     const choice = await modal({
+      safe: true,  // Enter twice must never make a standing rule: Cancel takes the focus (issue 22)
       title: approve ? "Approve and remember?" : "Reject and remember?",
       body: [said,
         el("p", { class: "muted", text: "You can disable the rule later in Approvals." })],
@@ -500,11 +502,40 @@ class RunCard {
     if (result.ok) {
       this.status.textContent = "Decision saved.";
       approval(result.data);
+      // The buttons are gone: the focus goes to the card, named by its outcome, not to the page body.
+      this.node.tabIndex = -1;
+      this.node.focus();
     } else {
       this.status.textContent = result.message;
       this.refreshButtons();
     }
   }
+}
+
+// The skip link to the first card still waiting for a decision (issue 22: 27 Tabs to Approve before).
+function pendingCard() {
+  for (const c of runs.values()) {
+    const ended = Boolean(c.run && FINAL.has(c.run.phase));
+    if (c.record && c.record.state === "pending" && !ended && c.node.isConnected) return c;
+  }
+  return null;
+}
+
+function drawSkip() {
+  const link = document.getElementById("skip-pending");
+  if (!link) return;
+  if (!link.dataset.wired) {
+    link.dataset.wired = "1";
+    link.addEventListener("click", (event) => {
+      event.preventDefault();
+      const c = pendingCard();
+      const target = c && c.buttons.querySelector("button.primary");
+      if (!target) return;
+      target.scrollIntoView({ block: "center" });
+      target.focus();
+    });
+  }
+  link.hidden = !pendingCard();
 }
 
 // One timer for every pending card's remaining time (03 CARD-5).

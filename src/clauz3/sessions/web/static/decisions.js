@@ -43,10 +43,20 @@ export function decisionRow(card, eligible, reason) {
   panel.append(...entries.map(([label, body, what]) => el("div", { class: "more-entry" },
     button(label, () => guarded(card, body)), el("span", { class: "muted", text: what }))));
   if (!eligible) panel.append(el("div", { class: "muted ineligible", text: reason || "This decision can't be remembered." }));
+  // Esc closes More and gives the focus back to its button (issue 22).
+  panel.addEventListener("keydown", (event) => {
+    if (event.key !== "Escape" || panel.hidden) return;
+    event.preventDefault();
+    event.stopPropagation();
+    panel.hidden = true;
+    more.setAttribute("aria-expanded", "false");
+    more.focus();
+  });
   const row = el("div", { class: "decision-main" }, approve, reject, more);
   row.addEventListener("keydown", (event) => {
     if (event.ctrlKey || event.metaKey || event.altKey) return;
     const target = { a: approve, r: reject, m: more }[event.key.toLowerCase()];
+    if (event.key === "Escape" && !panel.hidden) { event.preventDefault(); panel.hidden = true; more.setAttribute("aria-expanded", "false"); return; }
     if (!target || target.disabled) return;
     event.preventDefault();
     target.click();
