@@ -276,9 +276,23 @@ function openLibraryMenu() {
       el("a", { href: "/ui/libraries", "data-view": "libraries", text: "Manage libraries →" }),
       button("Cancel", () => closeLibraryMenu()), apply));
   menu.hidden = false;
+  keepOnScreen(menu);
   $("libraries-button").setAttribute("aria-expanded", "true");
   const first = menu.querySelector("input:not([disabled]), button");
   if (first) first.focus();
+}
+
+// Issue 22: whatever the layout, the popover is moved back inside the viewport (8 px margin).
+function keepOnScreen(node) {
+  node.style.transform = "";
+  const r = node.getBoundingClientRect();
+  const margin = 8;
+  let dx = 0;
+  let dy = 0;
+  if (r.right > window.innerWidth - margin) dx = window.innerWidth - margin - r.right;
+  if (r.left + dx < margin) dx = margin - r.left;
+  if (r.top < margin) dy = margin - r.top;
+  if (dx || dy) node.style.transform = `translate(${Math.round(dx)}px, ${Math.round(dy)}px)`;
 }
 
 function closeLibraryMenu(focus = true) {
