@@ -196,8 +196,11 @@ class RunCard {
     this.buttons = el("div", { class: "decisions" });
     this.status = el("div", { class: "decision-status", role: "status" });
     this.decided = el("div", { class: "decided" });
-    this.feedbackBox = el("label", { class: "feedback" }, el("span", { text: "Feedback for the agent (optional)" }), this.feedback);
-    this.approvalBox.append(this.approvalInfo, this.feedbackBox, this.buttons, this.status, this.decided);
+    this.feedbackLabel = el("span", { text: "Feedback for the agent (optional)" });
+    this.feedbackBox = el("label", { class: "feedback" }, this.feedbackLabel, this.feedback);
+    // Issue 22: an empty question for "Need more info" is said here, right under the box it is about.
+    this.feedbackError = el("div", { class: "field-error", id: `feedback-error-${requestId}`, hidden: true });
+    this.approvalBox.append(this.approvalInfo, this.feedbackBox, this.feedbackError, this.buttons, this.status, this.decided);
     this.undoResult = null;
   }
 

@@ -23,9 +23,20 @@ function keyed(label, key, onclick, attrs) {
 function guarded(card, body) {
   if (body.decision !== "request_more") return card.decide(body);
   if (card.feedback.value.trim()) return card.decide(body);
-  card.status.textContent = "Type your question for the agent in the box above first — Need more info sends it.";
+  // The box is needed now, so it stops saying "(optional)"; the error is its description (issue 22).
+  const label = "Your question for the agent (needed for Need more info)";
+  card.feedbackLabel.textContent = label;
+  card.feedback.setAttribute("aria-label", label);
+  card.feedback.setAttribute("placeholder", "Your question for the agent");
+  card.feedbackError.textContent = "Type your question for the agent here first — Need more info sends it.";
+  card.feedbackError.hidden = false;
+  card.feedback.setAttribute("aria-describedby", card.feedbackError.id);
   card.feedback.setAttribute("aria-invalid", "true");
   card.feedback.focus();
+  card.feedback.addEventListener("input", () => {
+    card.feedbackError.hidden = true;
+    card.feedback.removeAttribute("aria-invalid");
+  }, { once: true });
   return undefined;
 }
 
