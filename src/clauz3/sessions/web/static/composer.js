@@ -33,9 +33,45 @@ export function canSend() {
   return ["ready", "stopped"].includes(s.agent_status) && !runActive() && !s.operation && !s.history_limited && !s.libraries_changed;
 }
 
+// Issue 22: when the text itself keeps Send disabled, the composer says why, next to the box: a counter
+// from 90 % of the limit, "too long" past it with an offer to attach the text as a file, and for "/"
+// that this workspace has no / commands (the server refuses them too, TURN-1).
+function drawWhy() {
+  const why = $("composer-why");
+  const typed = box().value.trim();
+  const parts = [];
+  if (typed.startsWith("/")) {
+    parts.push(el("span", { text: "Send is off: this workspace has no / commands, and text starting with “/” is not sent to the agent. Start with a word instead (for example “Please run /…”)." }));
+  } else if (typed.length >= MAX_PROMPT * 0.9) {
+    const count = `${typed.length.toLocaleString("en-US")} / ${MAX_PROMPT.toLocaleString("en-US")} characters`;
+    if (typed.length > MAX_PROMPT) {
+      parts.push(el("span", { text: `${count} — too long to send as a message. ` }),
+        button("Attach as a file", () => attachText(), { class: "small" }));
+    } else parts.push(el("span", { text: count }));
+  }
+  why.replaceChildren(...parts);
+  why.hidden = !parts.length;
+  why.classList.toggle("over", typed.startsWith("/") || typed.length > MAX_PROMPT);
+}
+
+async function attachText() {
+  const text = box().value;
+  box().value = "";
+  saveDraft();
+  drawWhy();
+  $("send").disabled = !canSend();
+  await attachFiles([new File([text], "message.txt", { type: "text/plain" })]);
+  box().focus();
+}
+
+function refreshSend() {
+  $("send").disabled = !canSend();
+  drawWhy();
+}
+
 export function update() {
   const s = store.state;
-  $("send").disabled = !canSend();
+  refreshSend();
   const status = s ? s.agent_status : null;
   const stop = $("stop");
   stop.disabled = !store.connected || !s || !(["starting", "busy", "cancelling"].includes(status) || runActive());
@@ -55,7 +91,7 @@ function restoreDraft() {
   draftFor = key;
   const saved = sessionStorage.getItem(key);
   box().value = saved !== null ? saved : "";
-  $("send").disabled = !canSend();
+  refreshSend();
 }
 
 function submit(event) {
@@ -69,14 +105,14 @@ function echoed(text) {
   const key = draftKey();
   if (key && sessionStorage.getItem(key) === text) sessionStorage.removeItem(key);
   if (box().value === text) box().value = "";
-  $("send").disabled = !canSend();
+  refreshSend();
 }
 
 export function fill(text) {
   box().value = text;
   saveDraft();
   box().focus();
-  $("send").disabled = !canSend();
+  refreshSend();
 }
 
 export function appendToMessage(addition) {
@@ -318,7 +354,7 @@ async function confirmLibraries(params) {
 
 export function init() {
   $("composer").addEventListener("submit", submit);
-  box().addEventListener("input", () => { saveDraft(); $("send").disabled = !canSend(); });
+  box().addEventListener("input", () => { saveDraft(); refreshSend(); });
   box().addEventListener("keydown", (event) => {
     if (event.key === "Enter" && !event.shiftKey && !event.isComposing && event.keyCode !== 229) submit(event);
   });
