@@ -106,8 +106,10 @@ async def test_pending_card_comes_to_the_person(tmp_path: Path) -> None:
         await card.get_by_role("button", name="More", exact=True).click()
         await expect(card.get_by_text("your question (type it above first) goes to the agent")).to_be_visible()
         await card.get_by_role("button", name="Need more info").click()
-        await expect(card.locator(".decision-status")).to_contain_text("Type your question for the agent")
-        await expect(card.get_by_role("textbox", name="Feedback for the agent (optional)")).to_be_focused()
+        # Issue 22: said at the question box, which is no longer "(optional)".
+        await expect(card.locator(".field-error")).to_contain_text("Type your question for the agent")
+        await expect(card.get_by_role("textbox", name="Your question for the agent (needed for Need more info)")
+                     ).to_be_focused()
         request_id = await card.get_attribute("data-request-id")
         assert (await s.approval(request_id or ""))["state"] == "pending"
 

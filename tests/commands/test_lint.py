@@ -74,4 +74,7 @@ def test_examples_are_clean(monkeypatch: pytest.MonkeyPatch, capsys: pytest.Capt
     monkeypatch.chdir(root)
     examples = sorted(str(p.relative_to(root)) for p in (root / "examples").iterdir() if (p / "tools").is_dir())
     assert main(["lint", *examples]) == 0
-    assert capsys.readouterr().out == ""
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    # Issue 22: a pass says so, on stderr.
+    assert captured.err == f"clauz3 lint: no findings in {', '.join(examples)}.\n"

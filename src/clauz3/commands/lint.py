@@ -25,7 +25,11 @@ def run(args: argparse.Namespace) -> int:
         print(finding.format())
     for error in result.errors:
         print(f"error: {error}", file=sys.stderr)
-    return exit_status(result, strict=args.strict)
+    status = exit_status(result, strict=args.strict)
+    if status == 0 and not result.findings:
+        # Issue 22: a pass says so (on stderr, so stdout stays the findings list scripts read).
+        print(f"clauz3 lint: no findings in {', '.join(args.paths)}.", file=sys.stderr)
+    return status
 
 
 def exit_status(result: LintResult, strict: bool = False) -> int:

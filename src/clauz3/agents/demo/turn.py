@@ -299,7 +299,7 @@ class Turn:
 
     def _next_id(self, prefix: str) -> str:
         self._session.tool_counter += 1
-        return f"{prefix}-{self._session.tool_counter}"
+        return f"{prefix}-{self._session.tool_prefix}-{self._session.tool_counter}"
 
     async def say(self, text: str) -> None:
         self._said.append(text)

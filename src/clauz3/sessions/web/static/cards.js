@@ -134,6 +134,23 @@ const NAME_CHARS = 160;
 // It leads with what the card asks or tells: Approval (waiting for you), Ran, Did not run, else Run; then
 // the program's file (and its entry when not main); then the run's own first sentence once it ended,
 // else the plan's. Never the request id: the agent chooses it, and it says nothing to a person.
+// Issue 22: a finished run's one line lists every effect that ran, one sentence per group (each with
+// its own count: "Sent 2 mock emails …"), led by how many groups there were — never only the first.
+// A run that stopped early keeps its early-end sentences first (how its guarantees stood).
+const NOT_AN_EFFECT = /^(The run made |The program called no library|Effects made before it stopped)/;
+
+export function outcomeLine(run) {
+  const s = run && run.summary;
+  if (!s || s.kind !== "outcome" || !Array.isArray(s.sentences) || !s.sentences.length) return "";
+  const all = s.sentences.map(String);
+  const early = s.ended_early ? Math.max(1, Array.isArray(s.end_state) ? s.end_state.length : 0) : 0;
+  const head = all.slice(0, early);
+  const effects = all.slice(early).filter((t) => !NOT_AN_EFFECT.test(t));
+  const rest = all.slice(early).filter((t) => NOT_AN_EFFECT.test(t));
+  const listed = effects.length > 1 ? [`Did ${effects.length} things: ${effects.join(" ")}`] : effects;
+  return [...head, ...listed, ...rest].join(" ");
+}
+
 export function cardName(run, record) {
   const final = Boolean(run && FINAL.has(run.phase));
   const pending = !final && record && record.state === "pending";
@@ -143,7 +160,7 @@ export function cardName(run, record) {
   const file = (p.program && p.program.source_name) || (run && run.source_name) || "program";
   const target = (run && run.target) || (record && record.target) || "main";
   const program = target === "main" ? file : `${file} (${target})`;
-  const said = final && run.summary && Array.isArray(run.summary.sentences) ? run.summary.sentences[0] : null;
+  const said = final ? outcomeLine(run) : null;
   let what = String(said || planSentence(p.summary) || (run && run.message) || "").replace(/\s+/g, " ").trim();
   if (what.length > NAME_CHARS) what = `${what.slice(0, NAME_CHARS - 1)}…`;
   return `${verb}: ${program}${what ? ` — ${what}` : ""}`;
@@ -179,8 +196,11 @@ class RunCard {
     this.buttons = el("div", { class: "decisions" });
     this.status = el("div", { class: "decision-status", role: "status" });
     this.decided = el("div", { class: "decided" });
-    this.feedbackBox = el("label", { class: "feedback" }, el("span", { text: "Feedback for the agent (optional)" }), this.feedback);
-    this.approvalBox.append(this.approvalInfo, this.feedbackBox, this.buttons, this.status, this.decided);
+    this.feedbackLabel = el("span", { text: "Feedback for the agent (optional)" });
+    this.feedbackBox = el("label", { class: "feedback" }, this.feedbackLabel, this.feedback);
+    // Issue 22: an empty question for "Need more info" is said here, right under the box it is about.
+    this.feedbackError = el("div", { class: "field-error", id: `feedback-error-${requestId}`, hidden: true });
+    this.approvalBox.append(this.approvalInfo, this.feedbackBox, this.feedbackError, this.buttons, this.status, this.decided);
     this.undoResult = null;
   }
 
@@ -300,7 +320,7 @@ class RunCard {
     let text = "";
     if (final) {
       const s = this.run && this.run.summary;
-      const said = s && Array.isArray(s.sentences) && s.sentences.length ? s.sentences[0] : (this.run && this.run.message) || "";
+      const said = outcomeLine(this.run) || (s && Array.isArray(s.sentences) && s.sentences[0]) || (this.run && this.run.message) || "";
       text = [decisionShort(this.record), said].filter(Boolean).join(" · ");
     }
     // Collapsed: the one line says it all; open: the title, and the sentences below say it once.
@@ -453,6 +473,7 @@ class RunCard {
       this.buttons.replaceChildren(...(pending ? decisionRow(this, eligible, r.profile && r.profile.reason) : []));
     }
     for (const b of this.buttons.querySelectorAll("button")) b.disabled = disabled;
+    drawSkip();
     if (pending && runEnded) this.status.textContent = "This action is no longer running.";
   }
 
@@ -462,6 +483,7 @@ class RunCard {
     const approve = body.decision === "approved_remember";
     const said = rememberScope(s, approve);
     const choice = await modal({
+      safe: true,  // Enter twice must never make a standing rule: Cancel takes the focus (issue 22)
       title: approve ? "Approve and remember?" : "Reject and remember?",
       body: [said,
         el("p", { class: "muted", text: "You can disable the rule later in Approvals." })],
@@ -483,11 +505,40 @@ class RunCard {
     if (result.ok) {
       this.status.textContent = "Decision saved.";
       approval(result.data);
+      // The buttons are gone: the focus goes to the card, named by its outcome, not to the page body.
+      this.node.tabIndex = -1;
+      this.node.focus();
     } else {
       this.status.textContent = result.message;
       this.refreshButtons();
     }
   }
+}
+
+// The skip link to the first card still waiting for a decision (issue 22: 27 Tabs to Approve before).
+function pendingCard() {
+  for (const c of runs.values()) {
+    const ended = Boolean(c.run && FINAL.has(c.run.phase));
+    if (c.record && c.record.state === "pending" && !ended && c.node.isConnected) return c;
+  }
+  return null;
+}
+
+function drawSkip() {
+  const link = document.getElementById("skip-pending");
+  if (!link) return;
+  if (!link.dataset.wired) {
+    link.dataset.wired = "1";
+    link.addEventListener("click", (event) => {
+      event.preventDefault();
+      const c = pendingCard();
+      const target = c && c.buttons.querySelector("button.primary");
+      if (!target) return;
+      target.scrollIntoView({ block: "center" });
+      target.focus();
+    });
+  }
+  link.hidden = !pendingCard();
 }
 
 // One timer for every pending card's remaining time (03 CARD-5).

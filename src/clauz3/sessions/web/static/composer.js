@@ -33,9 +33,45 @@ export function canSend() {
   return ["ready", "stopped"].includes(s.agent_status) && !runActive() && !s.operation && !s.history_limited && !s.libraries_changed;
 }
 
+// Issue 22: when the text itself keeps Send disabled, the composer says why, next to the box: a counter
+// from 90 % of the limit, "too long" past it with an offer to attach the text as a file, and for "/"
+// that this workspace has no / commands (the server refuses them too, TURN-1).
+function drawWhy() {
+  const why = $("composer-why");
+  const typed = box().value.trim();
+  const parts = [];
+  if (typed.startsWith("/")) {
+    parts.push(el("span", { text: "Send is off: this workspace has no / commands, and text starting with “/” is not sent to the agent. Start with a word instead (for example “Please run /…”)." }));
+  } else if (typed.length >= MAX_PROMPT * 0.9) {
+    const count = `${typed.length.toLocaleString("en-US")} / ${MAX_PROMPT.toLocaleString("en-US")} characters`;
+    if (typed.length > MAX_PROMPT) {
+      parts.push(el("span", { text: `${count} — too long to send as a message. ` }),
+        button("Attach as a file", () => attachText(), { class: "small" }));
+    } else parts.push(el("span", { text: count }));
+  }
+  why.replaceChildren(...parts);
+  why.hidden = !parts.length;
+  why.classList.toggle("over", typed.startsWith("/") || typed.length > MAX_PROMPT);
+}
+
+async function attachText() {
+  const text = box().value;
+  box().value = "";
+  saveDraft();
+  drawWhy();
+  $("send").disabled = !canSend();
+  await attachFiles([new File([text], "message.txt", { type: "text/plain" })]);
+  box().focus();
+}
+
+function refreshSend() {
+  $("send").disabled = !canSend();
+  drawWhy();
+}
+
 export function update() {
   const s = store.state;
-  $("send").disabled = !canSend();
+  refreshSend();
   const status = s ? s.agent_status : null;
   const stop = $("stop");
   stop.disabled = !store.connected || !s || !(["starting", "busy", "cancelling"].includes(status) || runActive());
@@ -55,7 +91,7 @@ function restoreDraft() {
   draftFor = key;
   const saved = sessionStorage.getItem(key);
   box().value = saved !== null ? saved : "";
-  $("send").disabled = !canSend();
+  refreshSend();
 }
 
 function submit(event) {
@@ -69,14 +105,14 @@ function echoed(text) {
   const key = draftKey();
   if (key && sessionStorage.getItem(key) === text) sessionStorage.removeItem(key);
   if (box().value === text) box().value = "";
-  $("send").disabled = !canSend();
+  refreshSend();
 }
 
 export function fill(text) {
   box().value = text;
   saveDraft();
   box().focus();
-  $("send").disabled = !canSend();
+  refreshSend();
 }
 
 export function appendToMessage(addition) {
@@ -276,9 +312,23 @@ function openLibraryMenu() {
       el("a", { href: "/ui/libraries", "data-view": "libraries", text: "Manage libraries →" }),
       button("Cancel", () => closeLibraryMenu()), apply));
   menu.hidden = false;
+  keepOnScreen(menu);
   $("libraries-button").setAttribute("aria-expanded", "true");
   const first = menu.querySelector("input:not([disabled]), button");
   if (first) first.focus();
+}
+
+// Issue 22: whatever the layout, the popover is moved back inside the viewport (8 px margin).
+function keepOnScreen(node) {
+  node.style.transform = "";
+  const r = node.getBoundingClientRect();
+  const margin = 8;
+  let dx = 0;
+  let dy = 0;
+  if (r.right > window.innerWidth - margin) dx = window.innerWidth - margin - r.right;
+  if (r.left + dx < margin) dx = margin - r.left;
+  if (r.top < margin) dy = margin - r.top;
+  if (dx || dy) node.style.transform = `translate(${Math.round(dx)}px, ${Math.round(dy)}px)`;
 }
 
 function closeLibraryMenu(focus = true) {
@@ -304,7 +354,7 @@ async function confirmLibraries(params) {
 
 export function init() {
   $("composer").addEventListener("submit", submit);
-  box().addEventListener("input", () => { saveDraft(); $("send").disabled = !canSend(); });
+  box().addEventListener("input", () => { saveDraft(); refreshSend(); });
   box().addEventListener("keydown", (event) => {
     if (event.key === "Enter" && !event.shiftKey && !event.isComposing && event.keyCode !== 229) submit(event);
   });

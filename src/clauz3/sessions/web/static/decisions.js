@@ -23,9 +23,20 @@ function keyed(label, key, onclick, attrs) {
 function guarded(card, body) {
   if (body.decision !== "request_more") return card.decide(body);
   if (card.feedback.value.trim()) return card.decide(body);
-  card.status.textContent = "Type your question for the agent in the box above first — Need more info sends it.";
+  // The box is needed now, so it stops saying "(optional)"; the error is its description (issue 22).
+  const label = "Your question for the agent (needed for Need more info)";
+  card.feedbackLabel.textContent = label;
+  card.feedback.setAttribute("aria-label", label);
+  card.feedback.setAttribute("placeholder", "Your question for the agent");
+  card.feedbackError.textContent = "Type your question for the agent here first — Need more info sends it.";
+  card.feedbackError.hidden = false;
+  card.feedback.setAttribute("aria-describedby", card.feedbackError.id);
   card.feedback.setAttribute("aria-invalid", "true");
   card.feedback.focus();
+  card.feedback.addEventListener("input", () => {
+    card.feedbackError.hidden = true;
+    card.feedback.removeAttribute("aria-invalid");
+  }, { once: true });
   return undefined;
 }
 
@@ -43,10 +54,20 @@ export function decisionRow(card, eligible, reason) {
   panel.append(...entries.map(([label, body, what]) => el("div", { class: "more-entry" },
     button(label, () => guarded(card, body)), el("span", { class: "muted", text: what }))));
   if (!eligible) panel.append(el("div", { class: "muted ineligible", text: reason || "This decision can't be remembered." }));
+  // Esc closes More and gives the focus back to its button (issue 22).
+  panel.addEventListener("keydown", (event) => {
+    if (event.key !== "Escape" || panel.hidden) return;
+    event.preventDefault();
+    event.stopPropagation();
+    panel.hidden = true;
+    more.setAttribute("aria-expanded", "false");
+    more.focus();
+  });
   const row = el("div", { class: "decision-main" }, approve, reject, more);
   row.addEventListener("keydown", (event) => {
     if (event.ctrlKey || event.metaKey || event.altKey) return;
     const target = { a: approve, r: reject, m: more }[event.key.toLowerCase()];
+    if (event.key === "Escape" && !panel.hidden) { event.preventDefault(); panel.hidden = true; more.setAttribute("aria-expanded", "false"); return; }
     if (!target || target.disabled) return;
     event.preventDefault();
     target.click();

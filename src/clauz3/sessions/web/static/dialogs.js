@@ -5,7 +5,7 @@ import { button, el } from "./dom.js";
 
 // Show a modal; resolves with the chosen action id (or null on Cancel/Esc). `body` is a node
 // list; `actions` is [{id, label, primary?, danger?}]. Focus returns to the opener.
-export function modal({ title, body = [], actions = [], cancel = "Cancel", label }) {
+export function modal({ title, body = [], actions = [], cancel = "Cancel", label, safe = false }) {
   const opener = document.activeElement;
   return new Promise((resolve) => {
     const heading = el("h2", { text: title, id: `dlg-${Math.random().toString(36).slice(2)}` });
@@ -26,7 +26,8 @@ export function modal({ title, body = [], actions = [], cancel = "Cancel", label
     document.body.append(dialog);
     dialog.showModal();
     // A dangerous choice never takes the focus (Enter must not delete): Cancel does (issue 12).
-    const danger = actions.some((a) => a.danger);
+    // A risky choice (`safe: true`: it makes a standing rule) is treated the same (issue 22).
+    const danger = actions.some((a) => a.danger) || safe;
     const first = danger ? row.querySelector("button") : row.querySelector("button.primary") || row.querySelector("button");
     if (first && !body.some((n) => n.querySelector && n.querySelector("input, textarea"))) first.focus();
   });

@@ -18,7 +18,7 @@ const TOOL_STATUS = { pending: "Waiting", in_progress: "Working…", completed: 
 let turns = new Map();      // turn number → container element
 let currentTurn = 0;
 let message = null;         // {node, stream, pending: [], unsaved}
-let tools = new Map();      // tool-call id → ToolCard
+let tools = new Map();      // "turn:tool-call id" → ToolCard (an agent restarted by a resume may reuse ids)
 let slots = new Map();      // request_id → the run card's place, right after its `run` tool row
 let plans = new Map();      // turn → plan list element
 let flushScheduled = false;
@@ -190,10 +190,14 @@ function agentUpdate(u, unsaved) {
   if (u.kind === "tool") {
     if (typeof u.id !== "string") return;
     endMessage();
-    let card = tools.get(u.id);
+    // Issue 22: tool-call ids are unique only within one agent process; after `clauz3 resume` the demo
+    // (or any agent) may send "run-2" again, and merging it into the older turn's row would draw the new
+    // run's card under the previous prompt. A tool row belongs to the turn it arrived in.
+    const key = `${currentTurn}:${u.id}`;
+    let card = tools.get(key);
     if (!card) {
       card = new ToolCard(u.id);
-      tools.set(u.id, card);
+      tools.set(key, card);
       turnContainer(currentTurn).append(card.node);
     }
     card.merge(u);
