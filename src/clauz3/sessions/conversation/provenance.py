@@ -61,9 +61,12 @@ class ConversationProvenance:
 
     def __init__(self) -> None:
         self.index = TranscriptIndex()
-        self._tools: dict[str, tuple[str | None, str | None]] = {}  # tool call id → (tool, title)
+        # Keyed by (turn, tool call id): an agent started again (a resume) may reuse its ids, and a reused id
+        # must not make a new turn's result look indexed already (it would then be no source at all).
+        self._turn = 0
+        self._tools: dict[tuple[int, str], tuple[str | None, str | None]] = {}  # → (tool, title)
         self._runs: dict[str, int] = {}  # request id → run number in this conversation
-        self._done: set[str] = set()  # tool call ids whose final result is indexed
+        self._done: set[tuple[int, str]] = set()  # calls whose final result is indexed
 
     def observe(self, frame: Mapping[str, Any], approvals: Mapping[str, Mapping[str, Any]],
                 at: float | None = None, *, live: bool = True) -> None:
@@ -73,6 +76,7 @@ class ConversationProvenance:
         if frame.get("method") == "clauz3/user":
             params = frame.get("params")
             text = params.get("text") if isinstance(params, dict) else None
+            self._turn += 1
             if isinstance(text, str):
                 self.index.add("you", text, "your message")
             return
@@ -82,19 +86,20 @@ class ConversationProvenance:
         message = message_of(dict(frame))
         if not isinstance(message, ToolCall):
             return
-        tool, title = self._tools.get(message.tool_call_id, (None, None))
+        key = (self._turn, message.tool_call_id)
+        tool, title = self._tools.get(key, (None, None))
         tool = message.tool or tool
         title = message.title or title
-        self._tools[message.tool_call_id] = (tool, title)
-        if message.status not in FINAL_STATUSES or message.tool_call_id in self._done:
+        self._tools[key] = (tool, title)
+        if message.status not in FINAL_STATUSES or key in self._done:
             return
-        self._done.add(message.tool_call_id)
+        self._done.add(key)
         if tool in SKIPPED_TOOLS:
             return
         if tool == "run":
             request_id = _request_id(message)
             text = run_output(message)
-            number = self._runs.setdefault(request_id or message.tool_call_id, len(self._runs) + 1)
+            number = self._runs.setdefault(request_id or f"{self._turn}:{message.tool_call_id}", len(self._runs) + 1)
             record = approvals.get(request_id or "") or {}
             reads = read_labels(record.get("effects") if isinstance(record, Mapping) else None)
             what = " and ".join(reads[:2])
