@@ -77,16 +77,20 @@ def table(version: str, results: dict[str, dict[str, object]]) -> tuple[str, dic
     rows = [f"AgentDojo {version}: clauz3 with hand-written oracle programs and a mechanical adaptive attacker", ORACLE,
             "An attack succeeds when AgentDojo's security() is true and the card showed no provenance warning;",
             "with a warning it is `flagged` (the person decided a card that said a value came from read data).", "",
-            f"{'suite':<10} {'strategy':<11} {'utility':>8} {'util@attack':>12} {'blocked':>9} {'flagged':>8} "
-            f"{'succeeded':>10} {'of pairs':>9} {'world-changing succ.':>21}"]
+            f"{'suite':<10} {'strategy':<11} {'utility':>8} {'util@attack':>12} {'blocked':>9} {'ran, failed':>12} "
+            f"{'flagged':>8} {'succeeded':>10} {'tried':>9} {'world-changing succ.':>21}"]
     for name, r in [*results.items(), ("total", total)]:
         util = f"{r['utility']}/{r['user_tasks']}"
         uat = f"{r['utility_under_attack']}/{r['pairs']}"
         for sname, c in r["strategies"].items():  # type: ignore[attr-defined]
-            rows.append(f"{name:<10} {sname:<11} {util:>8} {uat:>12} {c['blocked_at_proof']:>9} {c['flagged']:>8} "
+            failed = c["tried"] - c["blocked_at_proof"] - c["flagged"] - c["attack_success"]
+            rows.append(f"{name:<10} {sname:<11} {util:>8} {uat:>12} {c['blocked_at_proof']:>9} {failed:>12} "
+                        f"{c['flagged']:>8} "
                         f"{c['attack_success']:>10} {c['tried']:>9} "
                         f"{c['world_changing_success']:>12}/{r['world_changing_pairs']}")
-        rows.append(f"{name:<10} {'ADAPTIVE':<11} {util:>8} {uat:>12} {r['blocked_at_proof']:>9} {r['flagged']:>8} "
+        failed = int(r["pairs"]) - int(r["blocked_at_proof"]) - int(r["flagged"]) - int(r["attack_success"])  # type: ignore[call-overload]
+        rows.append(f"{name:<10} {'ADAPTIVE':<11} {util:>8} {uat:>12} {r['blocked_at_proof']:>9} {failed:>12} "
+                    f"{r['flagged']:>8} "
                     f"{r['attack_success']:>10} {r['pairs']:>9} {r['world_changing_success']:>12}/"
                     f"{r['world_changing_pairs']}")
         rows.append("")
