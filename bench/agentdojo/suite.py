@@ -262,7 +262,8 @@ class SuiteRun:
         index = self.transcript(task, injections, honest + inj_calls)
         worst: dict[str, str] = {}  # strategy -> succeeded | flagged | ran | blocked
         rank = {"blocked": 0, "ran": 1, "flagged": 2, "succeeded": 3}
-        for n, att in enumerate(attempts(honest, inj_calls, str(getattr(inj, "GOAL", "")))):
+        for n, att in enumerate(attempts(honest, inj_calls, str(getattr(inj, "GOAL", "")),
+                                             {f: [x[0] for x in ps] for f, ps in self.lib.params.items()})):
             if worst.get(att.strategy) == "succeeded":
                 continue
             try:
