@@ -74,6 +74,9 @@ def _calls(function_calls: Any) -> list[Call]:
     return [Call(c.function, dict(c.args)) for c in function_calls]
 
 
+READ_TOOLS = ("get_", "read_", "search_", "check_", "list_")
+
+
 def _literals(expression: str) -> list[str]:
     """The string literals of a guarantee expression (and of its lists)."""
     import ast
@@ -142,8 +145,8 @@ class SuiteRun:
 
     def transcript(self, task: Any, injections: dict[str, str], calls: list[Call]) -> TranscriptIndex:
         """The conversation as the host records it: the prompt (the person's words), then the read step's
-        tool results (what the agent read), i.e. every call among ``calls`` that leaves the world unchanged,
-        run by AgentDojo's runtime on the environment the acting program will meet."""
+        tool results (what the agent read), i.e. every read among ``calls``, run by AgentDojo's runtime on
+        the environment the acting program will meet."""
         from agentdojo.agent_pipeline.tool_execution import tool_result_to_str
         from agentdojo.functions_runtime import FunctionsRuntime
 
@@ -152,11 +155,11 @@ class SuiteRun:
         env = self.environment(task, injections)
         runtime = FunctionsRuntime(self.suite.tools)
         for c in calls:
-            before = env.model_copy(deep=True)
+            # A read by its tool's name (AgentDojo's get_/read_/search_/check_ tools), not by whether the
+            # environment changed: fetching a web page logs the visit, and its text is still what was read.
+            if not c.function.startswith(READ_TOOLS):
+                continue  # an action: the acting program makes it
             result, error = runtime.run_function(env, c.function, dict(c.args))
-            if env != before:
-                env = before  # an action, not a read: the acting program makes it
-                continue
             try:
                 text = error or tool_result_to_str(result)
             except TypeError:
