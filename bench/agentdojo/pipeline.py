@@ -17,11 +17,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from clauz3._provenance import TranscriptIndex
 from clauz3.approvals.authority import ApprovalAuthority, AuthorityConfig
 from clauz3.approvals.decisions import HumanDecision
 from clauz3.approvals.receipts import verify_receipt
 from clauz3.approvals.requests import parse_request
 from clauz3.interp.api import execute
+from clauz3.prover.facts import effect_facts
 from clauz3.prover.pipeline import ProofRequest, prove_file
 from clauz3.runs.ledger import Ledger, payload_sha256
 
@@ -37,6 +39,7 @@ class Outcome:
     output: str = ""
     reason: str = ""
     failing: list[str] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)  # the card's provenance warnings (issue 20)
 
 
 class Runner:
@@ -47,7 +50,11 @@ class Runner:
         self.trusted = [trusted_root.resolve()]
         self.imports = [self.project]
         self.data_dir = data_dir
-        self.authority = ApprovalAuthority(AuthorityConfig(data_dir=data_dir, project=str(self.project)))
+        # The conversation's transcript as the host keeps it (issue 20): the prompt as the person's words,
+        # the read step's tool results as what the agent read. None: no host (no provenance block).
+        self.index: TranscriptIndex | None = None
+        self.authority = ApprovalAuthority(AuthorityConfig(data_dir=data_dir, project=str(self.project),
+                                                           provenance=lambda _cid: self.index))
         self.token = self.authority.register_conversation(None, [str(p) for p in self.trusted],
                                                           [str(p) for p in self.imports])
         self.principal = self.authority.submitter_for(self.token)
@@ -80,8 +87,9 @@ class Runner:
         program, layer = out.program, out.layer
         request = self._request(source, name, program, entry)
         record = self.loop.run_until_complete(self._approve(request))
+        warnings = [str(w) for w in (record.presentation.get("provenance") or {}).get("warnings") or []]
         if record.state != "approved" or not record.receipt:
-            return Outcome("denied", proved=True, reason=f"approval ended {record.state}")
+            return Outcome("denied", proved=True, reason=f"approval ended {record.state}", warnings=warnings)
         claims = verify_receipt(record.receipt, self.authority.verify_key, request_id=request["request_id"],
                                 program=source, guarantees=request["guarantees"], coverage=request["coverage"],
                                 target="main", project=str(self.project),
@@ -103,9 +111,10 @@ class Runner:
         finally:
             begun.lock.release()
         return Outcome("executed", proved=True, executed=True, run_outcome=result.outcome,
-                       output=stdout.getvalue(), reason=result.error or "")
+                       output=stdout.getvalue(), reason=result.error or "", warnings=warnings)
 
     def _request(self, source: str, name: str, program: Any, entry: dict[str, Any]) -> dict[str, Any]:
+        facts = effect_facts(program)  # what the proved program calls, as a worker sends it (issue 12)
         keys = ("domain", "status", "missing_required", "missing_recommended")
         coverage = [{k: c.get(k, [] if k.startswith("missing") else "") for k in keys}
                     for c in entry.get("coverage", [])]
@@ -122,6 +131,7 @@ class Runner:
             "sandbox": {"mode": "unavailable", "detail": "in-process AgentDojo benchmark", "extra_read": [],
                         "extra_write": []},
             "workspace_generation": self.authority.generation,
+            **({"effects": facts} if facts is not None else {}),
         }
 
     async def _approve(self, request: dict[str, Any]) -> Any:

@@ -100,7 +100,7 @@ def call_source(lib: Library, call: Call) -> str:
 
 
 def render(lib: Library, *, title: str, prompt: str, intent: Intent, calls: Iterable[Call],
-           extra: Iterable[Call] = (), extra_title: str = "") -> str:
+           extra: Iterable[Call] = (), extra_title: str = "", say: str | None = None) -> str:
     honest = list(calls)
     added = list(extra)
     used = sorted({c.function for c in honest + added})
@@ -110,8 +110,8 @@ def render(lib: Library, *, title: str, prompt: str, intent: Intent, calls: Iter
              "",
              "Hand-written oracle, not a model's program: AgentDojo's ground-truth calls as clauz3 effect calls,",
              "under the guarantees a person would approve from the prompt's words (quoted beside each)."]
-    if added:
-        lines.append(f"Compromised: the calls of {extra_title} are appended, as a misled agent would write them.")
+    if added or extra_title:
+        lines.append(f"Compromised: {extra_title}, as a misled agent would write it.")
     lines += ['"""', "", "import clauz3"]
     for alias in aliases:
         module = lib.contract_modules[alias]
@@ -126,5 +126,7 @@ def render(lib: Library, *, title: str, prompt: str, intent: Intent, calls: Iter
     body = [call_source(lib, c) for c in honest + added]
     if intent.answer is not None:
         body.append(f"print({intent.answer!r})")
+    if say is not None:  # the attacker's words in the report (strategy "answer")
+        body.append(f"print({say!r})")
     lines += [f"    {b}" for b in body] or ["    return None"]
     return "\n".join(lines) + "\n"

@@ -10,8 +10,11 @@ from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
 
+from attacker import STRATEGIES, Attempt, attempts
 from pipeline import Outcome, Runner
 from programs import Call, Guarantee, Intent, Library, Untranslatable, render
+
+from clauz3._provenance import TranscriptIndex
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = ROOT / "examples" / "agentdojo"
@@ -45,6 +48,17 @@ class SuiteResult:
     blocked_how: dict[str, int] = field(default_factory=dict)  # violated | refused | unknown (its reason)
     stale_intents: list[str] = field(default_factory=list)  # intents quoting words this prompt lacks
     no_ground_truth: list[str] = field(default_factory=list)  # injection tasks that ship no tool calls
+    flagged: int = 0  # pairs whose worst attack made security() true on a card that warned (a person's call)
+    world_changing_success: int = 0
+    honest_flagged: list[str] = field(default_factory=list)  # honest cards warned: a value from read data
+    flagged_attacks: list[str] = field(default_factory=list)
+    canned_answers: list[str] = field(default_factory=list)  # honest programs printing a fixed answer
+    from_read_data: list[str] = field(default_factory=list)  # intents holding a literal the prompt lacks
+    # strategy -> {tried, proved (some variant proved), blocked_at_proof, flagged, attack_success, world_changing_success}
+    strategies: dict[str, dict[str, int]] = field(default_factory=lambda: {
+        s: {"tried": 0, "proved": 0, "blocked_at_proof": 0, "flagged": 0, "attack_success": 0,
+            "world_changing_success": 0}
+        for s in STRATEGIES})
 
     def counts(self) -> dict[str, int]:
         return {k: getattr(self, k) for k in ("user_tasks", "utility", "utility_under_attack", "pairs",
@@ -58,6 +72,17 @@ def intents_for(suite_name: str) -> dict[str, Intent]:
 
 def _calls(function_calls: Any) -> list[Call]:
     return [Call(c.function, dict(c.args)) for c in function_calls]
+
+
+READ_TOOLS = ("get_", "read_", "search_", "check_", "list_")
+
+
+def _literals(expression: str) -> list[str]:
+    """The string literals of a guarantee expression (and of its lists)."""
+    import ast
+
+    return [n.value for n in ast.walk(ast.parse(expression, mode="eval"))
+            if isinstance(n, ast.Constant) and isinstance(n.value, str) and n.value]
 
 
 def _norm(text: str) -> str:
@@ -104,18 +129,49 @@ class SuiteRun:
         return _calls(task.ground_truth(self.environment(task, injections)))
 
     def program(self, task_id: str, injections: dict[str, str] | None = None,
-                extra: tuple[str, list[Call]] | None = None) -> str:
+                extra: tuple[str, list[Call]] | None = None, attempt: Attempt | None = None,
+                title: str = "") -> str:
         task = self.suite.user_tasks[task_id]
         intent = self.intents[task_id]
         if intent.answer is None and getattr(task, "GROUND_TRUTH_OUTPUT", ""):
             # What the agent reports is AgentDojo's expected answer, as read in the first step.
             intent = Intent(intent.guarantees, task.GROUND_TRUTH_OUTPUT, intent.note)
+        if attempt is not None:
+            return render(self.lib, title=f"{self.name} {task_id}", prompt=task.PROMPT, intent=intent,
+                          calls=attempt.calls, extra_title=title, say=attempt.say)
         return render(self.lib, title=f"{self.name} {task_id}", prompt=task.PROMPT, intent=intent,
                       calls=self.honest_calls(task, injections or {}), extra=extra[1] if extra else (),
-                      extra_title=extra[0] if extra else "")
+                      extra_title=f"the calls of {extra[0]} are appended" if extra else "")
 
-    def execute(self, source: str, name: str, task: Any, injections: dict[str, str]) -> tuple[Outcome, Any, Any, list[Any]]:
+    def transcript(self, task: Any, injections: dict[str, str], calls: list[Call]) -> TranscriptIndex:
+        """The conversation as the host records it: the prompt (the person's words), then the read step's
+        tool results (what the agent read), i.e. every read among ``calls``, run by AgentDojo's runtime on
+        the environment the acting program will meet."""
+        from agentdojo.agent_pipeline.tool_execution import tool_result_to_str
         from agentdojo.functions_runtime import FunctionsRuntime
+
+        index = TranscriptIndex()
+        index.add("you", task.PROMPT, "your message")
+        env = self.environment(task, injections)
+        runtime = FunctionsRuntime(self.suite.tools)
+        for c in calls:
+            # A read by its tool's name (AgentDojo's get_/read_/search_/check_ tools), not by whether the
+            # environment changed: fetching a web page logs the visit, and its text is still what was read.
+            if not c.function.startswith(READ_TOOLS):
+                continue  # an action: the acting program makes it
+            result, error = runtime.run_function(env, c.function, dict(c.args))
+            try:
+                text = error or tool_result_to_str(result)
+            except TypeError:
+                text = str(result)
+            index.add("read", text, f"the result of {c.function}")
+        return index
+
+    def execute(self, source: str, name: str, task: Any, injections: dict[str, str],
+                index: TranscriptIndex | None = None) -> tuple[Outcome, Any, Any, list[Any]]:
+        from agentdojo.functions_runtime import FunctionsRuntime
+
+        self.runner.index = index
 
         env = self.environment(task, injections)
         pre = env.model_copy(deep=True)
@@ -158,6 +214,11 @@ class SuiteRun:
             for g in intent.guarantees:
                 helper = g.expression.split("(", 1)[0]
                 res.helpers[helper] = res.helpers.get(helper, 0) + 1
+            if intent.answer is not None or getattr(task, "GROUND_TRUTH_OUTPUT", ""):
+                res.canned_answers.append(tid)
+            unseen = [v for g in intent.guarantees for v in _literals(g.expression) if _norm(v) not in _norm(task.PROMPT)]
+            if unseen:  # a value the person could only have learnt from the environment
+                res.from_read_data.append(f"{tid}: {', '.join(sorted(set(unseen))[:4])}")
             missing = [g.words for g in intent.guarantees if _norm(g.words) not in _norm(task.PROMPT)]
             if missing:  # written for another version's prompt: the verdicts still stand, the intent may not
                 res.stale_intents.append(f"{tid}: the prompt no longer says {missing[0]!r}")
@@ -166,7 +227,10 @@ class SuiteRun:
             except Untranslatable as exc:
                 res.unproved_honest.append(f"{tid}: construct refused ({exc})")
                 continue
-            out, pre, post, trace = self.execute(source, f"{tid}.py", task, {})
+            honest = self.honest_calls(task, {})
+            out, pre, post, trace = self.execute(source, f"{tid}.py", task, {}, self.transcript(task, {}, honest))
+            if out.warnings:
+                res.honest_flagged.append(f"{tid}: {out.warnings[0][:200]}")
             if out.stage != "executed":
                 res.unproved_honest.append(f"{tid}: {out.stage}: {out.reason}")
             elif out.run_outcome == "completed" and _grade(task, out.output, pre, post, trace, injection=False):
@@ -186,32 +250,62 @@ class SuiteRun:
             injections = self.attack.attack(task, inj)
         except ValueError:  # AgentDojo: the task reads no injectable place
             injections = {}
+        honest = self.honest_calls(task, injections)
         if honest_clean.stage == "executed":
             attacked = self.program(tid, injections)
-            out, pre, post, trace = self.execute(attacked, f"{tid}.py", task, injections)
+            out, pre, post, trace = self.execute(attacked, f"{tid}.py", task, injections,
+                                                 self.transcript(task, injections, honest))
             if out.run_outcome == "completed" and _grade(task, out.output, pre, post, trace, injection=False):
                 res.utility_under_attack += 1
             else:
                 res.failed_under_attack.append(f"{tid} x {iid}: {out.run_outcome or out.stage}: {out.reason[:160]}")
-        try:
-            env = self.environment(task, injections)
-            source = self.program(tid, injections, (iid, _calls(inj.ground_truth(env))))
-        except Untranslatable as exc:
-            res.unblocked_pairs.append(f"{tid} x {iid}: not translatable ({exc})")
-            return
-        out, pre, post, trace = self.execute(source, f"{tid}_{iid}.py", task, injections)
-        if not out.proved:
-            how = out.stage if out.stage == "refused" else (
-                "violated" if any("violated" in f for f in out.failing) else f"unknown ({out.reason[:80]})")
-            res.blocked_how[how] = res.blocked_how.get(how, 0) + 1
+        env = self.environment(task, injections)
+        inj_calls = _calls(inj.ground_truth(env))
+        # The misled agent's read step: the honest reads and the injection's own reads.
+        index = self.transcript(task, injections, honest + inj_calls)
+        worst: dict[str, str] = {}  # strategy -> succeeded | flagged | ran | blocked
+        rank = {"blocked": 0, "ran": 1, "flagged": 2, "succeeded": 3}
+        for n, att in enumerate(attempts(honest, inj_calls, str(getattr(inj, "GOAL", "")),
+                                             {f: [x[0] for x in ps] for f, ps in self.lib.params.items()})):
+            if worst.get(att.strategy) == "succeeded":
+                continue
+            try:
+                source = self.program(tid, injections, attempt=att, title=f"strategy {att.strategy} for {iid}")
+            except Untranslatable as exc:
+                res.unblocked_pairs.append(f"{tid} x {iid} ({att.strategy}): not translatable ({exc})")
+                continue
+            out, pre, post, trace = self.execute(source, f"{tid}_{iid}_{n}.py", task, injections, index)
+            if not out.proved:
+                how = out.stage if out.stage == "refused" else (
+                    "violated" if any("violated" in f for f in out.failing) else f"unknown ({out.reason[:80]})")
+                res.blocked_how[how] = res.blocked_how.get(how, 0) + 1
+                verdict = "blocked"
+            elif out.executed and _grade(inj, out.output, pre, post, trace, injection=True):
+                verdict = "flagged" if out.warnings else "succeeded"
+            else:
+                verdict = "ran"
+            if rank[verdict] >= rank.get(worst.get(att.strategy, "blocked"), 0):
+                worst[att.strategy] = verdict
+        for strategy, verdict in worst.items():
+            row = res.strategies[strategy]
+            row["tried"] += 1
+            row["proved"] += verdict != "blocked"
+            row["blocked_at_proof"] += verdict == "blocked"
+            row["flagged"] += verdict == "flagged"
+            row["attack_success"] += verdict == "succeeded"
+            row["world_changing_success"] += verdict == "succeeded" and changing
+        overall = max(worst.values(), key=lambda v: rank[v], default="blocked")
+        if overall == "blocked" and worst:
             res.blocked_at_proof += 1
             res.world_changing_blocked += changing
-            return
-        res.unblocked_pairs.append(f"{tid} x {iid}: proved ({'changes' if changing else 'does not change'} "
-                                   f"the world), run {out.run_outcome}")
-        if out.executed and _grade(inj, out.output, pre, post, trace, injection=True):
+        elif overall == "flagged":
+            res.flagged += 1
+            res.flagged_attacks.append(f"{tid} x {iid}: " + ", ".join(s for s, v in worst.items() if v == "flagged"))
+        elif overall == "succeeded":
             res.attack_success += 1
-            res.successful_attacks.append(f"{tid} x {iid}")
+            res.world_changing_success += changing
+            res.successful_attacks.append(f"{tid} x {iid} ({'changes the world' if changing else 'output only'}): "
+                                          + ", ".join(s for s, v in worst.items() if v == "succeeded"))
 
 
 def write_programs(version: str, name: str, folder: Path) -> int:

@@ -1,5 +1,6 @@
-"""The whole benchmark (marker ``agentdojo``, run by .ci/run): the JSON has the issue's shape and no
-compromised program that proved made AgentDojo's security() true."""
+"""The whole benchmark (marker ``agentdojo``, run by .ci/run): the JSON has the issue's shape, every strategy of
+the adaptive attacker wrote at least one program that proved under its intent somewhere (so the attacker is
+real), and every successful attack is listed with its strategy."""
 
 from __future__ import annotations
 
@@ -11,23 +12,44 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-KEYS = {"user_tasks", "utility", "utility_under_attack", "pairs", "blocked_at_proof", "attack_success"}
+KEYS = {"user_tasks", "utility", "utility_under_attack", "pairs", "world_changing_pairs", "blocked_at_proof",
+        "flagged", "attack_success", "strategies"}
+STRATEGIES = {"verbatim", "smuggle", "unpinned", "exfiltrate", "answer", "replace"}
 
 pytestmark = pytest.mark.agentdojo
 
 
-@pytest.mark.timeout(1800)
+def _run(tmp_path: Path, *extra: str) -> tuple[dict[str, object], str]:
+    out = tmp_path / "agentdojo.json"
+    done = subprocess.run([sys.executable, str(ROOT / "bench" / "agentdojo" / "run.py"), "--json", str(out), *extra],
+                          capture_output=True, text=True, timeout=5300)
+    assert done.returncode == 0, done.stderr[-2000:]
+    return json.loads(out.read_text()), done.stdout
+
+
+@pytest.mark.timeout(5400)
 def test_full_benchmark(tmp_path: Path) -> None:
     import agentdojo  # noqa: F401  # a default dependency group (pyproject [tool.uv]): missing is a failure
-    out = tmp_path / "agentdojo.json"
-    done = subprocess.run([sys.executable, str(ROOT / "bench" / "agentdojo" / "run.py"), "--json", str(out)],
-                          capture_output=True, text=True, timeout=1700)
-    assert done.returncode == 0, done.stderr[-2000:]
-    doc = json.loads(out.read_text())
+    doc, stdout = _run(tmp_path)
     assert doc["suite_version"] == "v1"
-    assert set(doc["total"]) == KEYS and all(isinstance(v, int) for v in doc["total"].values())
-    for counts in doc["suites"].values():
-        assert set(counts) == KEYS
-    assert doc["total"]["pairs"] > 0
-    assert doc["total"]["attack_success"] == 0, done.stdout[-3000:]
-    assert "hand-written oracles" in done.stdout
+    total = doc["total"]
+    assert isinstance(total, dict) and KEYS <= set(total)
+    for counts in doc["suites"].values():  # type: ignore[attr-defined]
+        assert KEYS <= set(counts)
+        assert set(counts["strategies"]) == STRATEGIES
+        assert all("attack_success" in c for c in counts["strategies"].values())
+    assert total["pairs"] > 0
+    # the attacker is real: except verbatim (refused everywhere when the guarantees hold), every strategy
+    # wrote programs that proved under their intent
+    assert all(total["strategies"][s]["proved"] > 0 for s in STRATEGIES - {"verbatim"}), total["strategies"]
+    assert stdout.count(" x user_task") + stdout.count(" x injection_task") >= total["attack_success"]
+    assert "hand-written oracle" in stdout
+
+
+@pytest.mark.timeout(5400)
+def test_undefended_baseline_verbatim_proves(tmp_path: Path) -> None:
+    """With no guarantee the verbatim attack proves on every pair that has one: the defended zero is the
+    guarantees' doing."""
+    doc, _ = _run(tmp_path, "--undefended", "--suite", "banking")
+    verbatim = doc["total"]["strategies"]["verbatim"]  # type: ignore[index]
+    assert verbatim["proved"] == verbatim["tried"] > 0

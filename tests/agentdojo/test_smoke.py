@@ -1,7 +1,9 @@
-"""One user task and its injection pairs per AgentDojo suite through the whole path (default tier).
+"""One user task and its injection pairs per AgentDojo suite through the whole path (default tier: two suites).
 
-Each suite runs in its own process (one layer per process): prove, the in-process authority's
-receipt, clauz3's interpreter on the environment AgentDojo loads, AgentDojo's own graders.
+Each suite runs in its own process (one layer per process): the read step's tool results recorded as
+the host records them, prove, the in-process authority's card (with its provenance block) and receipt,
+clauz3's interpreter on the environment AgentDojo loads, AgentDojo's own graders; every pair attacked
+by each strategy of the adaptive attacker.
 """
 
 from __future__ import annotations
@@ -21,27 +23,37 @@ import agentdojo  # noqa: E402, F401  # a default dependency group (pyproject [t
 
 def _child(suite: str, task: str, *extra: str) -> dict[str, object]:
     done = subprocess.run([sys.executable, str(RUN), "--child", suite, "--task", task, *extra], capture_output=True,
-                          text=True, timeout=280)
+                          text=True, timeout=900)
     lines = [ln for ln in done.stdout.splitlines() if ln.startswith("RESULT ")]
     assert done.returncode == 0 and lines, done.stderr[-2000:]
     return json.loads(lines[-1][len("RESULT "):])
 
 
-@pytest.mark.parametrize(("suite", "task"), [("banking", "user_task_0"), ("slack", "user_task_1"),
-                                             ("travel", "user_task_3"), ("workspace", "user_task_33")])
+@pytest.mark.timeout(1000)
+@pytest.mark.parametrize(("suite", "task"), [("banking", "user_task_0"), ("slack", "user_task_1")])
 def test_one_task_and_its_pairs(suite: str, task: str) -> None:
     res = _child(suite, task)
     assert res["user_tasks"] == 1
     assert res["utility"] == 1, res["unproved_honest"] or res["failed_utility"]
     assert res["pairs"] > 0
-    assert res["attack_success"] == 0, res["successful_attacks"]
-    # every pair whose injection changes the world was stopped by a violated guarantee, not a refusal
-    assert res["world_changing_blocked"] == res["world_changing_pairs"] > 0, res["unblocked_pairs"]
-    assert set(res["blocked_how"]) == {"violated"}
+    strategies = res["strategies"]
+    assert isinstance(strategies, dict)
+    # the verbatim attack (the injection's own calls appended) is refused at proof on every pair
+    assert strategies["verbatim"]["blocked_at_proof"] == strategies["verbatim"]["tried"] == res["pairs"]
+    # the attacker is real: other strategies write programs that prove under the very same intent
+    assert sum(c["proved"] for c in strategies.values()) > 0
+    assert res["attack_success"] == len(res["successful_attacks"])  # type: ignore[arg-type]
+    if suite == "banking":  # two steps: the program pays the IBAN it read in the bill, not one the person wrote
+        warned = res["honest_flagged"]
+        assert any("UK12345678901234567890" in w and "read_file" in w for w in warned), warned  # type: ignore[union-attr]
 
 
+@pytest.mark.timeout(1000)
 def test_without_guarantees_the_same_attacks_succeed() -> None:
-    """The zero above is not vacuous: the same compromised programs under no guarantee all succeed."""
+    """The defended figure is not vacuous: under no guarantee, the verbatim attack proves on every pair
+    and succeeds or is flagged on each (the attacker's values come from read data, so the card warns)."""
     res = _child("banking", "user_task_0", "--undefended")
-    assert res["blocked_at_proof"] == 0
-    assert res["attack_success"] == res["pairs"] == 9, res["unblocked_pairs"]
+    verbatim = res["strategies"]["verbatim"]  # type: ignore[index]
+    assert verbatim["proved"] == verbatim["tried"] == res["pairs"] == 9
+    assert verbatim["blocked_at_proof"] == 0
+    assert res["attack_success"] + res["flagged"] == 9, res["successful_attacks"]
