@@ -270,6 +270,22 @@ class Stanzas:
         op = self.ch.choice(("<", "<=", ">", ">="))
         return [f"if {a} {op} {b}:", '    unlock("back")']
 
+    def st_set_shape(self, depth: int) -> list[str]:
+        """A set display with repeats counted, measured or compared (a set's hidden entries, its order):
+        the door opens on the count or answer the run gives, so a proof that counts a repeat, or
+        compares sets as sequences, proves a door locked that the run unlocks."""
+        self.used.add("door")
+        shown = self.ch.choice(("{3, 3}", "{1, 1, 2}", "set([2, 1, 2])", "{2, 1, 2, 1}", "{5}"))
+        form = self.ch.choice(("count", "len", "eq"))
+        if form == "count":
+            c = self.fresh("cnt")
+            return [f"{c} = 0", f"for vv in {shown}:", f"    {c} += 1",
+                    f"if {c} == {self.ch.choice((1, 2, 3))}:", '    unlock("back")']
+        if form == "len":
+            return [f"if len({shown}) == {self.ch.choice((1, 2))}:", '    unlock("back")']
+        a, b = self.ch.choice((("{1, 2}", "{2, 1}"), ("{1, 1, 2}", "{2, 1}"), ("{3, 1}", "{1, 3, 3}")))
+        return [f"if {a} {self.ch.choice(('==', '!='))} {b}:", '    unlock("back")']
+
     def st_unhashable(self, depth: int) -> list[str]:
         """An unhashable value behind an object-typed element (family 5)."""
         xs = self.fresh("obj")
@@ -309,4 +325,4 @@ def raises(op: Any, sig: tuple[str, ...], values: list[Any]) -> bool:
         return True
     return False
 FAMILY_STANZAS = ("zero_loop", "type_change", "none_flag", "enum_repeat", "enum_repeat", "bad_order", "unhashable",
-                  "fold_overflow", "small", "small", "lookup", "lookup", "lookup")
+                  "fold_overflow", "small", "small", "lookup", "lookup", "lookup", "set_shape")
