@@ -31,17 +31,6 @@ from clauz3.language.operations import OPERATIONS  # noqa: E402
 # tests/soundness/found_by_generator/. Remove a family here when its fix lands: the test then
 # holds the fix. Anything not matched here fails the test.
 KNOWN: dict[str, Any] = {
-    # ordering between sets: the interpreter raises TypeError, the prover compares as sequences (family 4)
-    "set_ordering": lambda o: o.op in ("<", "<=", ">", ">=") and "set[int]" in o.kinds,
-    # enumerate over a set with repeated elements counts the hidden entries (family 3)
-    "enumerate_hidden": lambda o: o.op == "enumerate" and "set[int]" in o.kinds,
-    # (1 << 1100) / 3 folds to inf without the OverflowError obligation (family 6)
-    "fold_division_overflow": lambda o: o.op == "/" and o.path == "fold" and o.interp == "raises OverflowError",
-    # str / list repetition by a count outside sys.maxsize (either sign, any length): CPython raises
-    # OverflowError; the prover's obligation only bounds count × length
-    "repeat_count_overflow": lambda o: o.op == "*" and o.interp == "raises OverflowError",
-    # x << n for n past sys.maxsize raises OverflowError; the prover only has n >= 0
-    "shift_count_overflow": lambda o: o.op == "<<" and o.interp == "raises OverflowError",
 }
 
 
