@@ -22,8 +22,6 @@ from typing import TypeVar
 
 from gen_stanzas import ALL_FAMILIES, FAMILY_STANZAS, OPEN_STANZAS, Stanzas
 
-FAMILIES = tuple(dict.fromkeys(FAMILY_STANZAS))  # each family stanza once, in a fixed order
-
 T = TypeVar("T")
 
 HEADER = """import math
@@ -309,14 +307,6 @@ class Builder(Stanzas):
         if k in OPEN_STANZAS and not ALL_FAMILIES[0]:
             k = "op"
         return getattr(self, f"st_{k}")(depth)
-
-    def family(self, k: int) -> list[str]:
-        """The ``k``-th family stanza (issue 18), skipping one left out while its bug is open."""
-        for j in range(len(FAMILIES)):
-            name = FAMILIES[(k + j) % len(FAMILIES)]
-            if name not in OPEN_STANZAS or ALL_FAMILIES[0]:
-                return list(getattr(self, f"st_{name}")(0))
-        return self.st_op(0)
 
     def st_int(self, depth: int) -> list[str]:
         e = self.int_expr()
@@ -658,13 +648,7 @@ def build(ch: Chooser, *, max_statements: int = 8, max_guarantees: int = 5) -> P
         first = b.st_small(0) if FOCUS[0] == "small" else b.st_op(0)
         statements = [first, *[b.statement() for _ in range(ch.int(0, 1))]]
     else:
-        # Every program carries one family stanza (issue 18), in turn from a drawn start like the
-        # operations, at a drawn position: drawn among all statements they came ~1 in 95, too rare
-        # for a planted family bug to be met within the default budget (scripts/guard_power.py).
-        n = ch.int(1, max_statements)
-        at = ch.int(0, n - 1)
-        fam = ch.int(0, len(FAMILIES) - 1)
-        statements = [b.family(fam) if i == at else b.statement() for i in range(n)]
+        statements = [b.statement() for _ in range(ch.int(1, max_statements))]
     if not b.used:
         statements.append(b.st_effect(0))
     pool = b.guarantees()

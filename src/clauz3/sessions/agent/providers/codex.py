@@ -11,8 +11,8 @@ import json
 from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
-if TYPE_CHECKING:  # the protocol's module registers this hook, so it imports us
-    from clauz3.sessions.agent.providers.session_hooks import SessionClient
+if TYPE_CHECKING:
+    from clauz3.sessions.agent.providers.session_client import SessionClient
 
 API_KEY_METHOD = "api-key"
 KEY_VARIABLES = ("OPENAI_API_KEY", "CODEX_API_KEY")

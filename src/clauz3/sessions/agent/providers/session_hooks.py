@@ -9,20 +9,11 @@ client's ``AcpError``, which ends the start like any other failed ACP step.
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
-from typing import Protocol
 
-from clauz3.sessions.agent.acp_messages import AgentInfo
-from clauz3.sessions.agent.process_group import AgentLaunch
 from clauz3.sessions.agent.providers import codex
+from clauz3.sessions.agent.providers.session_client import SessionClient
 
-
-class SessionClient(Protocol):
-    """What a before-session hook may use of the host's ACP client (:class:`~..acp_client.AcpClient`)."""
-
-    launch: AgentLaunch
-    info: AgentInfo | None
-
-    async def authenticate(self, method_id: str, timeout: float = ...) -> None: ...
+__all__ = ["BEFORE_SESSION", "Hook", "SessionClient", "before_session"]
 
 
 # A hook returns the ``authMethods`` id it signed in with, or None when it took no step.

@@ -405,8 +405,13 @@ class RunCard {
       const note = warningsNote(s.warnings);
       if (note) nodes.push(note);
     }
+    // Where the values came from sits next to the guarantees: just before "Verified limits" (issue 20).
     const prov = provenanceBlock(p.provenance);
-    if (prov) nodes.push(prov);
+    if (prov) {
+      const limits = nodes.findIndex((n) => n.tagName === "H4" && n.textContent === "Verified limits");
+      if (limits >= 0) nodes.splice(limits, 0, prov);
+      else nodes.push(prov);
+    }
     if (!Array.isArray(s.view)) {
       nodes.push(el("h4", { text: "Verified limits" }), guaranteeList(s));
       nodes.push(el("h4", { text: "Libraries" }), libraryLines(s));
