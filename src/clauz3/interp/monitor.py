@@ -19,6 +19,7 @@ from clauz3.interp.semantics import OrderedSet, values_equal
 from clauz3.interp.trace import CallRecord, Trace
 from clauz3.interp.values import MissingField, RecordValue, untag
 from clauz3.language import ir
+from clauz3.language.sensitive import contains_sensitive
 
 AGG_OPS: dict[str, Callable[[Any, Any], bool]] = {
     "<": operator.lt,
@@ -116,7 +117,25 @@ class TrueState(SpecState):
         return True
 
 
-class AllState(SpecState):
+class _PerCallState(SpecState):
+    """A guarantee decided call by call: once one call fails it, it stays failed."""
+
+    ok: bool
+
+    def _check(self, call: CallRecord, events: Sequence[RecordValue]) -> bool:
+        raise NotImplementedError
+
+    def probe(self, call: CallRecord, events: Sequence[RecordValue]) -> bool:
+        return self.ok and self._check(call, events)
+
+    def commit(self, call: CallRecord, events: Sequence[RecordValue]) -> None:
+        self.ok = self.ok and self._check(call, events)
+
+    def holds(self, trace: Trace) -> bool:
+        return self.ok
+
+
+class AllState(_PerCallState):
     def __init__(self, ev: Evaluation, spec: ir.AllSpec) -> None:
         self.ev, self.spec, self.ok = ev, spec, True
 
@@ -129,25 +148,13 @@ class AllState(SpecState):
                 return False
         return True
 
-    def probe(self, call: CallRecord, events: Sequence[RecordValue]) -> bool:
-        return self.ok and self._check(call, events)
-
-    def commit(self, call: CallRecord, events: Sequence[RecordValue]) -> None:
-        self.ok = self.ok and self._check(call, events)
-
-    def holds(self, trace: Trace) -> bool:
-        return self.ok
-
-
-class NoSensitiveState(SpecState):
+class NoSensitiveState(_PerCallState):
     """Issue 20: the call's real text is tested against the layer's value digests (NFKC, case-folded)."""
 
     def __init__(self, ev: Evaluation, spec: ir.NoSensitiveSpec) -> None:
         self.ev, self.spec, self.ok = ev, spec, True
 
     def _check(self, call: CallRecord, events: Sequence[RecordValue]) -> bool:
-        from clauz3.language.sensitive import contains_sensitive
-
         for rec in self.ev.members(self.spec.relation, call, events):
             value = untag(rec.get(self.spec.field))
             if value is None:
@@ -157,16 +164,6 @@ class NoSensitiveState(SpecState):
             if contains_sensitive(value, self.spec.digests):
                 return False
         return True
-
-    def probe(self, call: CallRecord, events: Sequence[RecordValue]) -> bool:
-        return self.ok and self._check(call, events)
-
-    def commit(self, call: CallRecord, events: Sequence[RecordValue]) -> None:
-        self.ok = self.ok and self._check(call, events)
-
-    def holds(self, trace: Trace) -> bool:
-        return self.ok
-
 
 class EmptyState(SpecState):
     def __init__(self, ev: Evaluation, spec: ir.EmptySpec) -> None:
