@@ -78,6 +78,7 @@ RAISES: dict[tuple[str, str, str], str] = {
     ("monitor.py", "SpecState.commit", "NotImplementedError"): "internal: abstract method",
     ("monitor.py", "SpecState.holds", "NotImplementedError"): "internal: abstract method",
     ("monitor.py", "SpecState.probe", "NotImplementedError"): "internal: abstract method",
+    ("monitor.py", "_PerCallState._check", "NotImplementedError"): "internal: abstract method",
     ("monitor.py", "build_state", "TypeError"): "internal: the checker emits only known spec forms",
     ("semantics.py", "dict_item", "KeyError"): obligation("KeyError"),
     ("semantics.py", "index", "ValueError"): obligation("ValueError"),
