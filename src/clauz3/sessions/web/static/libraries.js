@@ -211,6 +211,9 @@ async function removeFromConversation(rec) {
 export async function show() {
   message = null;
   draw();
+  // Redraw only when the reload changed something: replacing the list while the person presses a
+  // button on it loses that click (the press lands on the old button, the release on the new one).
+  const before = JSON.stringify([store.libraries, store.librariesError]);
   await loadLibraries();
-  draw();
+  if (JSON.stringify([store.libraries, store.librariesError]) !== before) draw();
 }
