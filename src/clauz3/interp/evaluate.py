@@ -354,7 +354,7 @@ class Evaluator:
             prov = _prov_compare(left, right)
             if prov is not None:
                 return prov if op == "==" else not prov
-        return COMPARE[op](untag(left), untag(right))
+        return bool(COMPARE[op](untag(left), untag(right)))
 
     def _compare(self, e: ir.Compare, env: dict[str, Any]) -> Any:
         left = self.eval(e.left, env)

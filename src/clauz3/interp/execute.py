@@ -52,10 +52,10 @@ def _same_value(a: Any, b: Any) -> bool:
     if scalar_class(a) is not scalar_class(b):
         return False
     if isinstance(a, float) and a != a:
-        return b != b
+        return bool(b != b)
     if isinstance(a, (list, tuple)):
         return len(a) == len(b) and all(_same_value(x, y) for x, y in zip(a, b, strict=True))
-    return sem.values_equal(a, b)
+    return bool(sem.values_equal(a, b))
 
 
 class Machine(Evaluator):

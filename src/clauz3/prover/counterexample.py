@@ -150,7 +150,7 @@ class ModelView:
         return self.model.eval(term, model_completion=True)
 
     def true(self, f: Any, assign: list[tuple[Any, Any]] | None = None) -> bool:
-        return z3.is_true(self.eval(f, assign))
+        return bool(z3.is_true(self.eval(f, assign)))
 
     def _is_abstract(self, term: z3.ExprRef) -> bool:
         if not self.ctx.abstract:

@@ -87,7 +87,7 @@ class ApprovalClient:
     def __repr__(self) -> str:  # never show the token
         return f"ApprovalClient({self.url.host_header})"
 
-    def _call(self, method: str, path: str, body: Any = None, *, timeout: float | None = None) -> tuple[int, Any]:
+    def _call(self, method: str, path: str, body: Any = None, *, timeout: float | None = None) -> tuple[int, dict[str, Any]]:
         conn = http.client.HTTPConnection(self.url.host, self.url.port, timeout=timeout or self.timeout)
         headers = {"Host": self.url.host_header, "Authorization": f"Bearer {self._token}",
                    "Accept": "application/json"}

@@ -526,8 +526,8 @@ def _proof_text(entry: dict[str, Any]) -> str:
 
 def _first_open(entry: dict[str, Any]) -> dict[str, Any] | None:
     for ob in entry.get("obligations", []):
-        if ob.get("conclusion") != "proved":
-            return ob
+        if isinstance(ob, dict) and ob.get("conclusion") != "proved":
+            return dict(ob)
     return None
 
 
