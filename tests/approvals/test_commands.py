@@ -97,7 +97,7 @@ def test_approval_service_serves_and_stops_cleanly(tmp_path: Path, project: Path
         assert url.startswith("http://127.0.0.1:")
         approver = ui_line.split("key=", 1)[1]
         assert approver != banner["CLAUZ3_APPROVAL_TOKEN"]
-        client = httpx.Client(base_url=url, trust_env=False)
+        client = httpx.Client(timeout=90.0, base_url=url, trust_env=False)
         assert client.get("/health").json() == {"ok": True}
         token = banner["CLAUZ3_APPROVAL_TOKEN"]
         sub = {"Authorization": f"Bearer {token}"}
@@ -143,7 +143,7 @@ def test_mock_service_config_errors(tmp_path: Path) -> None:
 def test_in_process_mock_signs_real_receipts(tmp_path: Path, project: Path) -> None:
     key = SigningKey.generate()
     with MockApprovalService(tmp_path / "data", project, signing_key=key) as svc:
-        client = httpx.Client(base_url=svc.url, trust_env=False)
+        client = httpx.Client(timeout=90.0, base_url=svc.url, trust_env=False)
         sub = {"Authorization": f"Bearer {svc.token}"}
         answer = client.post("/api/requests", json=make_request(project), headers=sub).json()
         assert answer["state"] == "approved" and answer["decision"] == "approved_once"
@@ -158,14 +158,14 @@ def test_in_process_mock_signs_real_receipts(tmp_path: Path, project: Path) -> N
         assert client.get("/health", headers={"Host": "evil.example"}).status_code == 400
     with MockApprovalService(tmp_path / "data", project, decision="rejected", feedback="no",
                              delay_seconds=0.2) as svc:
-        client = httpx.Client(base_url=svc.url, trust_env=False)
+        client = httpx.Client(timeout=90.0, base_url=svc.url, trust_env=False)
         sub = {"Authorization": f"Bearer {svc.token}"}
         first = client.post("/api/requests", json=make_request(project), headers=sub).json()
         assert first["state"] == "pending"
         later = client.get("/api/requests/req_00000001?wait=5", headers=sub).json()
         assert later["state"] == "denied" and later["feedback"] == "no" and "receipt" not in later
     with MockApprovalService(tmp_path / "data", project, require_program_sha256="0" * 64) as svc:
-        client = httpx.Client(base_url=svc.url, trust_env=False)
+        client = httpx.Client(timeout=90.0, base_url=svc.url, trust_env=False)
         answer = client.post("/api/requests", json=make_request(project),
                              headers={"Authorization": f"Bearer {svc.token}"}).json()
         assert answer["decision"] == "rejected"

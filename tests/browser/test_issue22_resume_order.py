@@ -46,7 +46,7 @@ def terminal_turn(args: list[str], env: dict[str, str], project: Path, prompt: s
                 request = m.group(1)
             elif request and (m := APPROVE_AT.search(line)):
                 base, key = m.group(1), m.group(2)
-                with httpx.Client(base_url=base, trust_env=False, follow_redirects=False) as client:
+                with httpx.Client(timeout=90.0, base_url=base, trust_env=False, follow_redirects=False) as client:
                     *_, secret = signed_in(client.get(f"/ui/login?key={key}"))
                     decided = client.post(f"/api/requests/{request}/decision", json={"decision": "approved_once"},
                                           headers={"Origin": base, PAGE_HEADER: secret})

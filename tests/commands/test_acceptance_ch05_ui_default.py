@@ -20,7 +20,7 @@ LINK = "Open this private link: "
 
 
 async def page_frames(base: str, url: str) -> list[dict[str, object]]:
-    async with httpx.AsyncClient(trust_env=False, follow_redirects=False) as client:
+    async with httpx.AsyncClient(timeout=90.0, trust_env=False, follow_redirects=False) as client:
         signed = await client.get(url)
         assert signed.status_code == 200
         cookie = "; ".join(f"{k}={v}" for k, v in signed.cookies.items())

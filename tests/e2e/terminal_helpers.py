@@ -43,7 +43,7 @@ def clauz3(tmp: Path, project: Path, *args: str, stdin: str | None = None, timeo
 
 
 async def _browser_turn(base: str, key: str, port: str, prompt: str) -> str:
-    async with httpx.AsyncClient(base_url=base, trust_env=False, follow_redirects=False) as client:
+    async with httpx.AsyncClient(timeout=90.0, base_url=base, trust_env=False, follow_redirects=False) as client:
         response = await client.get(f"/ui/login?key={key}")
         name, value, secret = signed_in(response)
     url = f"ws://127.0.0.1:{port}/api/chat/acp"

@@ -105,7 +105,7 @@ class Lines:
 
 async def sign_in_and_await_approval(link: str) -> None:
     base = link.split("/ui/login")[0]
-    async with httpx.AsyncClient(trust_env=False) as client:
+    async with httpx.AsyncClient(timeout=90.0, trust_env=False) as client:
         response = await client.get(link)
         name, value, secret = signed_in(response)
     ws = await page_socket(base.replace("http", "ws") + "/api/chat/acp", origin=base, cookie=f"{name}={value}",
@@ -164,7 +164,7 @@ def test_enter_link_env_and_kill_9_of_the_service_during_approval(tmp_path: Path
         assert fresh.startswith(LINK)
         link = fresh[len(LINK):].strip()
         assert link != first_link
-        assert httpx.get(first_link, follow_redirects=False, trust_env=False).status_code == 401
+        assert httpx.get(first_link, timeout=90.0, follow_redirects=False, trust_env=False).status_code == 401
 
         asyncio.run(sign_in_and_await_approval(link))
         [service] = children(launcher.pid)
@@ -228,7 +228,7 @@ def listening_addresses(port: int) -> set[str]:
 
 async def first_frames(link: str) -> list[dict[str, Any]]:
     base = link.split("/ui/login")[0]
-    async with httpx.AsyncClient(trust_env=False) as client:
+    async with httpx.AsyncClient(timeout=90.0, trust_env=False) as client:
         response = await client.get(link)
         name, value, secret = signed_in(response)
         page = await client.get(base + "/ui")  # the client keeps the cookie

@@ -165,7 +165,7 @@ class Session:
     @classmethod
     async def open(cls, url: str) -> Session:
         base = url.split("/ui/login")[0]
-        async with httpx.AsyncClient(trust_env=False) as client:
+        async with httpx.AsyncClient(timeout=90.0, trust_env=False) as client:
             response = await client.get(url)
             name, value, secret = signed_in(response)
         ws = await page_socket(base.replace("http", "ws") + "/api/chat/acp", origin=base, cookie=f"{name}={value}",
@@ -189,13 +189,13 @@ class Session:
         await self.ws.send(json.dumps({"method": method, "params": params}))
 
     async def decide(self, request_id: str, decision: str) -> httpx.Response:
-        async with httpx.AsyncClient(trust_env=False, base_url=self.base, cookies=dict([self.cookie]),
+        async with httpx.AsyncClient(timeout=90.0, trust_env=False, base_url=self.base, cookies=dict([self.cookie]),
                                      headers=self.page) as client:
             return await client.post(f"/api/requests/{request_id}/decision", json={"decision": decision},
                                      headers={"Origin": self.base})
 
     async def conversations(self) -> list[dict[str, Any]]:
-        async with httpx.AsyncClient(trust_env=False, base_url=self.base, cookies=dict([self.cookie]),
+        async with httpx.AsyncClient(timeout=90.0, trust_env=False, base_url=self.base, cookies=dict([self.cookie]),
                                      headers=self.page) as client:
             return (await client.get("/api/chat/conversations")).json()["conversations"]
 

@@ -139,7 +139,7 @@ def second_ui_exits_5(tmp: Path, pa: Path, a: Session) -> None:
 
 
 async def install_is_refused(tmp: Path, pa: Path, a: Session) -> None:
-    async with httpx.AsyncClient(trust_env=False, base_url=a.base, cookies=dict([a.cookie]),
+    async with httpx.AsyncClient(timeout=90.0, trust_env=False, base_url=a.base, cookies=dict([a.cookie]),
                                  headers={"Origin": a.base, **a.page}) as client:
         review = await client.post("/api/workspace/libraries/prepare",
                                    json={"action": "install", "source": "stdlib:env"})
@@ -180,7 +180,7 @@ async def racing_switches(a: Session, b: Session, pa: Path, pb: Path, pc: Path) 
         == str(pc)
     restore = await winner.next(method("clauz3/restore"), timeout=90)
     assert restore["params"]["state"]["project"] == str(pc)
-    async with httpx.AsyncClient(trust_env=False, base_url=loser.base, cookies=dict([loser.cookie]),
+    async with httpx.AsyncClient(timeout=90.0, trust_env=False, base_url=loser.base, cookies=dict([loser.cookie]),
                                  headers=loser.page) as client:
         current = (await client.get("/api/workspaces")).json()["current"]["path"]
     assert current == str(pa if loser is a else pb)

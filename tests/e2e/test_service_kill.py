@@ -27,7 +27,7 @@ def start(tmp: Path, project: Path) -> subprocess.Popen[str]:
 
 async def one_turn(url: str) -> tuple[str, str]:
     base = url.split("/ui/login")[0]
-    async with httpx.AsyncClient(trust_env=False) as client:
+    async with httpx.AsyncClient(timeout=90.0, trust_env=False) as client:
         response = await client.get(url)
         name, value, secret = signed_in(response)
     ws = await page_socket(base.replace("http", "ws") + "/api/chat/acp", origin=base, cookie=f"{name}={value}",
@@ -57,7 +57,7 @@ async def one_turn(url: str) -> tuple[str, str]:
 
 async def conversations(url: str) -> list[dict]:
     base = url.split("/ui/login")[0]
-    async with httpx.AsyncClient(trust_env=False, base_url=base) as client:
+    async with httpx.AsyncClient(timeout=90.0, trust_env=False, base_url=base) as client:
         *_, secret = signed_in(await client.get(url))
         return (await client.get("/api/chat/conversations", headers={PAGE_HEADER: secret})).json()["conversations"]
 

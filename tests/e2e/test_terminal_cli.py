@@ -100,7 +100,7 @@ def test_start_approves_in_the_browser_and_resume_gets_new_tokens(tmp_path: Path
     assert "email.only(addresses=['bob@example.com'])" in card.string
     link = live.expect(r"^Approve or reject it in the Approver UI \(keep private\): " + LINK_RE.pattern)
     base, key = link.group(1), link.group(3)
-    with httpx.Client(base_url=base, trust_env=False, follow_redirects=False) as client:
+    with httpx.Client(timeout=90.0, base_url=base, trust_env=False, follow_redirects=False) as client:
         *_, secret = signed_in(client.get(f"/ui/login?key={key}"))
         decided = client.post(f"/api/requests/{card.group(1)}/decision", json={"decision": "approved_once"},
                               headers={"Origin": base, PAGE_HEADER: secret})
@@ -116,7 +116,7 @@ def test_start_approves_in_the_browser_and_resume_gets_new_tokens(tmp_path: Path
     again = Live(tmp_path, project, "resume", cid)
     fresh = again.expect(LINK_RE.pattern)
     assert again.expect(CONVERSATION_RE.pattern).group(1) == cid
-    with httpx.Client(base_url=fresh.group(1), trust_env=False, follow_redirects=False) as client:
+    with httpx.Client(timeout=90.0, base_url=fresh.group(1), trust_env=False, follow_redirects=False) as client:
         for old in (first.group(3), key):  # nothing of the earlier service is accepted
             assert client.get(f"/ui/login?key={old}").status_code == 401
         assert client.get(f"/ui/login?key={fresh.group(3)}").status_code == 200

@@ -52,7 +52,7 @@ def test_tutorial_link_signs_in_once_and_ctrl_c_cleans_up(ui: tuple[subprocess.P
     proc, url = ui
     assert url.startswith("http://127.0.0.1:") and "/ui/login?key=" in url
     base = url.split("/ui/login")[0]
-    with httpx.Client(trust_env=False, follow_redirects=False) as client:
+    with httpx.Client(timeout=90.0, trust_env=False, follow_redirects=False) as client:
         response = client.get(url)
         # issue 19: the answer hands the page its secret and the page replaces the address with /ui
         assert response.status_code == 200 and "location.replace('/ui')" in response.text
@@ -60,7 +60,7 @@ def test_tutorial_link_signs_in_once_and_ctrl_c_cleans_up(ui: tuple[subprocess.P
         assert page.status_code == 200
         assert "script-src 'self'" in page.headers["content-security-policy"]
         assert "<script type=\"module\" src=\"/ui/assets/app.js\">" in page.text
-        again = httpx.get(url, follow_redirects=False, trust_env=False)
+        again = httpx.get(url, timeout=90.0, follow_redirects=False, trust_env=False)
         assert again.status_code == 401
     assert (tmp_path / "data" / "tutorials" / "email" / "tools" / "email" / "trusted" / "effects.py").is_file()
     assert not list((tmp_path / "tmpdir").iterdir()) == []  # <tmp> exists while running
@@ -93,8 +93,8 @@ def test_link_command_prints_a_fresh_link(ui: tuple[subprocess.Popen[str], str],
     assert out.returncode == 0, out.stderr
     fresh = out.stdout.strip().removeprefix(LINK)
     assert fresh != url and "/ui/login?key=" in fresh
-    assert httpx.get(url, follow_redirects=False, trust_env=False).status_code == 401  # a new one kills the old
-    assert httpx.get(fresh, follow_redirects=False, trust_env=False).status_code == 200
+    assert httpx.get(url, timeout=90.0, follow_redirects=False, trust_env=False).status_code == 401  # a new one kills the old
+    assert httpx.get(fresh, timeout=90.0, follow_redirects=False, trust_env=False).status_code == 200
     none = subprocess.run([sys.executable, "-m", "clauz3", "link"], cwd=tmp_path, env=env_for(tmp_path),
                           capture_output=True, text=True, timeout=120)
     assert none.returncode == 2

@@ -79,7 +79,7 @@ async def replay_is_refused(port: int, name: str, cookie: str) -> None:
     """The stolen cookie, with the service's own Origin forged, against the approver API and the socket."""
     base = f"http://127.0.0.1:{port}"
     forged = {"Cookie": f"{name}={cookie}", "Origin": base, "Sec-Fetch-Site": "same-origin"}
-    async with httpx.AsyncClient(base_url=base, trust_env=False) as c:
+    async with httpx.AsyncClient(timeout=90.0, base_url=base, trust_env=False) as c:
         for path in ("/api/requests?state=pending", "/api/profile", "/api/service", "/api/workspaces",
                      "/api/chat/conversations", "/api/workspace/files?path="):
             response = await c.get(path, headers=forged)
@@ -114,7 +114,7 @@ async def test_a_cookie_another_port_received_is_useless_and_the_page_keeps_work
     async with open_page(tmp_path, bridge=PageOnlyBridge(), sign_in=False) as s, listener() as (other, seen):
         page = s.page
         # (c) Ten wrong keys from another local process first: the person's fresh link still signs in.
-        async with httpx.AsyncClient(base_url=s.svc.base, trust_env=False) as c:
+        async with httpx.AsyncClient(timeout=90.0, base_url=s.svc.base, trust_env=False) as c:
             for i in range(11):
                 wrong = await c.get(f"/ui/login?key=wrong{i:02d}{'x' * 36}")
             assert wrong.status_code == 429  # the limiter still answers the guesser
@@ -203,7 +203,7 @@ async def test_the_standalone_approval_page_is_bound_to_its_page_too(tmp_path: P
     from playwright.async_api import async_playwright, expect
 
     sub = {"Authorization": f"Bearer {standalone.submission}"}
-    with httpx.Client(base_url=standalone.base, trust_env=False) as c:
+    with httpx.Client(timeout=90.0, base_url=standalone.base, trust_env=False) as c:
         created = c.post("/api/requests", json=proved_request(standalone.project), headers=sub)
         assert created.status_code == 201, created.text
 
@@ -233,7 +233,7 @@ async def test_the_standalone_approval_page_is_bound_to_its_page_too(tmp_path: P
             name = cookies[0]["name"]
             cookie = received_cookie(seen, name)
             forged = {"Cookie": f"{name}={cookie}", "Origin": standalone.base}
-            async with httpx.AsyncClient(base_url=standalone.base, trust_env=False) as c:
+            async with httpx.AsyncClient(timeout=90.0, base_url=standalone.base, trust_env=False) as c:
                 assert (await c.get("/api/requests", headers=forged)).status_code == 401
                 shell = await c.get("/ui/requests/req_00000001", headers=forged)
                 assert shell.status_code == 200 and "bob@example.com" not in shell.text

@@ -65,7 +65,7 @@ def standalone(tmp_path: Path) -> Iterator[Standalone]:
 
 
 def test_the_standalone_cookie_alone_reads_and_decides_nothing(standalone: Standalone) -> None:
-    with httpx.Client(base_url=standalone.base, trust_env=False) as c:
+    with httpx.Client(timeout=90.0, base_url=standalone.base, trust_env=False) as c:
         for i in range(11):
             c.get(f"/ui/login?key=wrong{i:02d}{'z' * 40}")
         redeemed = c.get(f"/ui/login?key={standalone.approver}")  # the person's link still works

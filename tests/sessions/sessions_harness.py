@@ -69,6 +69,7 @@ class Harness:
         page = kw.pop("page", True)
         if page and kw.get("cookies") and self.page_secret:
             kw["headers"] = {PAGE_HEADER: self.page_secret, **kw.get("headers", {})}
+        kw.setdefault("timeout", 90.0)  # httpx's 5 s default fails a busy machine's slow route, not the product
         return httpx.AsyncClient(base_url=self.base, follow_redirects=False, trust_env=False, **kw)
 
     def page(self) -> dict[str, str]:

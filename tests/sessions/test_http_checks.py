@@ -140,7 +140,7 @@ async def test_no_internal_error_leaks(svc: Harness, monkeypatch: pytest.MonkeyP
         raise RuntimeError("secret detail /etc/shadow")
 
     monkeypatch.setattr(svc.host.store, "listing", boom)
-    async with httpx.AsyncClient(base_url=svc.base, trust_env=False) as c:
+    async with httpx.AsyncClient(timeout=90.0, base_url=svc.base, trust_env=False) as c:
         response = await c.get("/api/chat/conversations", cookies=svc.cookies(), headers=svc.page())
     assert response.status_code == 500
     assert response.json() == {"error": {"code": "internal", "message": "Something went wrong; nothing was changed."}}
