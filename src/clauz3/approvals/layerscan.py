@@ -13,7 +13,6 @@ import ast
 import hashlib
 import json
 import os
-import string
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -364,20 +363,6 @@ def render_value(value: Any, limit: int = 500) -> str:
     if len(text) > limit:
         text = f"{text[:limit]}… (+{len(text) - limit} chars)"
     return text
-
-
-def render_template(template: str, args: dict[str, Any]) -> str | None:
-    out: list[str] = []
-    try:
-        for literal, name, _spec, _conv in string.Formatter().parse(template):
-            out.append(literal)
-            if name is not None:
-                if name not in args:
-                    return None
-                out.append(render_value(args[name]))
-    except ValueError:
-        return None
-    return "".join(out)
 
 
 def first_paragraph(doc: str | None) -> str | None:

@@ -269,18 +269,6 @@ def effect_status(fn: ast.FunctionDef | ast.AsyncFunctionDef, imports: ImportMap
     return "unmarked" if stub_body(fn.body) else "real"
 
 
-def module_effects(tree: ast.Module, module: str, is_package: bool) -> list[tuple[str, str]]:
-    """``(name, status)`` of every module-level effect, in source order."""
-    imports = ImportMap(tree, module, is_package)
-    out: list[tuple[str, str]] = []
-    for stmt in module_level_statements(tree.body):
-        if isinstance(stmt, ast.FunctionDef | ast.AsyncFunctionDef):
-            status = effect_status(stmt, imports)
-            if status is not None:
-                out.append((stmt.name, status))
-    return out
-
-
 def domain_kind(statuses: list[str], errors: bool) -> str:
     """MOCK-3, first match wins. No effects at all is never ``mock``: there is nothing simulated to claim."""
     if statuses and all(s == "mock" for s in statuses):

@@ -312,18 +312,6 @@ def sort_of(t: ir.Type) -> z3.SortRef:
     raise Unsupported(f"values of type {show(t)} here")
 
 
-def default_of(t: ir.Type) -> Any:
-    """Some value of type ``t`` (used to pad lists); never observable."""
-    if isinstance(t, ir.TScalar):
-        return {"bool": z3.BoolVal(False), "int": z3.IntVal(0), "float": float_lit(0.0),
-                "str": z3.StringVal(""), "None": NONE_V}[t.name]
-    if isinstance(t, ir.TOptional):
-        return NONE_V
-    from clauz3.language.types import show
-
-    return LazyUnsupported(f"a padded list of {show(t)}")
-
-
 # ----------------------------------------------------------------------------------- merging
 
 
