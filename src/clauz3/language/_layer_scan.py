@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from clauz3._astparse import parse_ast
+from clauz3.language.errors import LanguageError
 from clauz3.language.trusted_source import module_level_statements
 
 MAX_MODULES = 256
@@ -21,7 +22,7 @@ MAX_MODULE_BYTES = 1024 * 1024
 MAX_NODES = 500_000
 
 
-class ScanError(Exception):
+class ScanError(LanguageError):
     """A static layer problem: ``code`` (layer-error / limit-exceeded), file, line."""
 
     def __init__(self, code: str, message: str, file: Path | str, line: int = 1, col: int = 1, hint: str | None = None):

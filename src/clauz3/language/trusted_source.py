@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from clauz3._astparse import parse_ast
+from clauz3.language.errors import LanguageError
 
 MAX_FILE_BYTES = 1024 * 1024
 
@@ -43,7 +44,7 @@ _CANONICAL: dict[str, str] = {
 }
 
 
-class SourceError(Exception):
+class SourceError(LanguageError):
     """A trusted file that cannot be read or parsed; ``line``/``col`` locate syntax errors."""
 
     def __init__(self, path: Path | str, message: str, line: int = 1, col: int = 1) -> None:

@@ -17,6 +17,7 @@ from clauz3.language.trusted_source import (
 )
 from clauz3.layers._astutil import call_keyword, docstring, first_paragraph, literal_str
 from clauz3.layers._segment import source_segment
+from clauz3.layers.errors import LayersError
 
 # Resolved decorator objects and the role they play on trusted code (01 §2.2, §2.9).
 DECORATOR_KINDS: dict[str, str] = {
@@ -41,7 +42,7 @@ DECORATOR_KINDS: dict[str, str] = {
 PARAM_KINDS = ("positional_only", "positional_or_keyword", "var_positional", "keyword_only", "var_keyword")
 
 
-class ScanError(Exception):
+class ScanError(LayersError):
     """A file that cannot be read or parsed; ``line``/``col`` locate syntax errors."""
 
     def __init__(self, path: Path, message: str, line: int = 1, col: int = 1) -> None:

@@ -27,6 +27,7 @@ import z3
 
 from clauz3.language import ir
 from clauz3.language.types import show  # the Python spelling, never the IR's class names
+from clauz3.prover.errors import ProverError
 
 
 @cache
@@ -45,7 +46,7 @@ def rne() -> z3.FPRMRef:
 MAX_CHAR = 0x2FFFF  # z3's Unicode alphabet ends here; larger code points cannot be represented
 
 
-class Unsupported(Exception):
+class Unsupported(ProverError):
     """The encoding cannot represent this soundly; the affected obligations become ``unknown``."""
 
 
