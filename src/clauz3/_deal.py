@@ -68,12 +68,6 @@ SHIMS.update({name: _Refused(name) for name in REFUSED})
 _MISSING = object()
 
 
-def deal_available() -> bool:
-    import importlib.util
-
-    return importlib.util.find_spec("deal") is not None
-
-
 @contextmanager
 def deal_spellings() -> Iterator[bool]:
     """Install the shims on the ``deal`` module for the duration; yields False when deal is absent."""
@@ -93,7 +87,3 @@ def deal_spellings() -> Iterator[bool]:
                 delattr(deal, name)
             else:
                 setattr(deal, name, old)
-
-
-def is_deal_shim(obj: Any) -> bool:
-    return any(obj is shim for shim in SHIMS.values()) or isinstance(obj, _Refused)

@@ -179,12 +179,6 @@ def library_name(module: str) -> str | None:
     return None
 
 
-def domain_of_module(module: str) -> str | None:
-    """Domain of a trusted module: ``email`` or ``org/d`` (the ``/`` form of 05 SRC-2)."""
-    lib = library_name(module)
-    return lib.replace(".", "/") if lib else None
-
-
 def lambda_source(fn: Callable[..., Any]) -> str | None:
     """The exact source text of a lambda, found by the code object's column positions.
 

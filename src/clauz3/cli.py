@@ -13,6 +13,7 @@ import sys
 from typing import NoReturn
 
 from clauz3._version import __version__
+from clauz3.errors import Clauz3Error
 
 COMMANDS: dict[str, str] = {
     "ui": "ui",
@@ -34,7 +35,7 @@ COMMANDS: dict[str, str] = {
 }
 
 
-class UsageError(Exception):
+class UsageError(Clauz3Error):
     pass
 
 

@@ -7,8 +7,10 @@ re-exports it). The layers below raise errors with a string code instead (``Libr
 
 from __future__ import annotations
 
+from clauz3.errors import Clauz3Error
 
-class CommandError(Exception):
+
+class CommandError(Clauz3Error):
     """An expected error: printed as one ``error:`` line, exit ``code``."""
 
     def __init__(self, message: str, code: int = 2) -> None:

@@ -24,9 +24,10 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from clauz3._difftest_run import Finding, run_program
+from clauz3.errors import Clauz3Error
 
 
-class UsageError(Exception):
+class UsageError(Clauz3Error):
     pass
 
 

@@ -15,6 +15,7 @@ import stat
 from dataclasses import dataclass
 from typing import Any
 
+from clauz3.errors import Clauz3Error
 from clauz3.stdlib.filejournal import capture_state, same_state
 from clauz3.stdlib.safefs import (
     FsError,
@@ -30,7 +31,7 @@ from clauz3.storage.journals import Journal, JournalEntry, mark_undone, read_jou
 __all__ = ["AlreadyUndone", "UndoResult", "file_changes", "undo"]
 
 
-class AlreadyUndone(Exception):
+class AlreadyUndone(Clauz3Error):
     """The journal is already marked undone."""
 
 

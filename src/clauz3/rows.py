@@ -141,8 +141,3 @@ class Row:
 
 def _rebuild(cls: type[Row], values: dict[str, Any]) -> Row:
     return cls(**values)
-
-
-def row_fields(cls: type[Row]) -> dict[str, type]:
-    """Fields of a Row subclass in declaration order (inherited first)."""
-    return dict(cls.__row_fields__)

@@ -395,9 +395,3 @@ def resolve_target(target: Callable[..., Any] | str, effects: Mapping[str, Calla
         return [target]
     suffix = "." + target
     return [q for q in effects if q.endswith(suffix)]
-
-
-def contract_meta(fn: Callable[..., Any]) -> ContractMeta | None:
-    """The registration of a contract helper, or None."""
-    meta = getattr(fn, "__clauz3_contract__", None)
-    return meta if isinstance(meta, ContractMeta) else None

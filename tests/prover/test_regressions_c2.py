@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 import z3
 
-from clauz3.prover.builtins import _search
+from clauz3.prover.methods import _search
 
 SCHEMAS = '''"""Rows of the demo layer."""
 

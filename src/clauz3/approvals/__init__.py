@@ -43,7 +43,7 @@ HTTP component (mount in the host app, or serve alone)::
     http.routes() -> list[starlette.routing.Route]; http.route_specs() -> list[RouteSpec]
     # error codes → HTTP statuses only here: clauz3.approvals.statuses.http_status(code)
     build_app(http) -> Starlette
-    clauz3.approvals.transport.websocket_origin_ok(conn, host: str) -> bool; check_host(conn, port=, hostnames=)
+    clauz3.approvals.transport.check_host(conn, port=, hostnames=)
     clauz3.approvals.cookies.SessionCookies(data: Path, project: str)  # .name .issue() .verify(v) .set_header(v)
 
 Runner / worker (receipt check and durable single use; 03 §11)::
@@ -55,7 +55,7 @@ Runner / worker (receipt check and durable single use; 03 §11)::
     # single use is checked by the runs package, which owns the ledger file (runs.sqlite):
     clauz3.runs.nonces.consume(conn, claims: ReceiptClaims, *, now=None) -> None  # inside the caller's
                                                            # transaction; raises ReceiptError("receipt_replayed")
-    clauz3.approvals.keys.VerifyKey.from_text(text) / read_verify_key_file(path)
+    clauz3.approvals.keys.VerifyKey.from_text(text)
     clauz3.approvals.requests.new_request_id() -> str; parse_request(obj) -> ApprovalRequest
     clauz3.approvals.decisions: ALL_DECISIONS, HUMAN_DECISIONS, APPROVING, LABELS, check_decision(value, allowed)
     clauz3.storage.paths: data_dir(), ledger_path(data, project), project_sha256(project)

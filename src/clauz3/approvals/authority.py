@@ -17,11 +17,12 @@ import sys
 import time
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Iterable
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from clauz3.approvals.automatic import choose_automatic, profile_rule
+from clauz3.approvals.automatic import profile_rule
+from clauz3.approvals.automatic_eval import evaluate_automatic
 from clauz3.approvals.decisions import (
     APPROVED_ONCE,
     APPROVED_REMEMBER,
@@ -38,17 +39,13 @@ from clauz3.approvals.policies import (
     DEFAULT_POLICY_TIMEOUT,
     Entailment,
     Policy,
-    PolicyOutcome,
-    evaluate_policy,
     never_entails,
 )
 from clauz3.approvals.presentation import build_presentation, revealed
 from clauz3.approvals.principals import APPROVER_IN_PROCESS, Conversation, Principal, submitter_key
-from clauz3.approvals.profiles import ProfileStore, ProfilesUnavailable, RuleMatch
+from clauz3.approvals.profiles import ProfileStore, ProfilesUnavailable
 from clauz3.approvals.provenance import ProvenanceLookup, provenance_block, warning_count
-from clauz3.approvals.reach import not_decided, proof_effects
 from clauz3.approvals.receipts import LIFETIME_SECONDS, data_sha256, issue_receipt
-from clauz3.approvals.remembered import Missed, covering_rule, exact_reaches
 from clauz3.approvals.requests import (
     APPROVED,
     CANCELLED,
@@ -381,49 +378,10 @@ class ApprovalAuthority:
 
     async def _automatic(self, record: Record, conv: Conversation) -> None:
         """AUTO-1: evaluate the policy and the remembered rules, then record what they decide."""
-        outcome = PolicyOutcome()
-        policy = self.config.policy
-        effects = proof_effects(record.presentation)  # issue 19: what the program can do, every path
-        if policy is not None:
-            outcome = await evaluate_policy(
-                policy, program=record.request.program, target=record.request.target,
-                trusted_roots=conv.layer.trusted_roots, import_roots=conv.layer.import_roots,
-                project=conv.layer.project, entails=self.config.entails, timeout=self.config.policy_timeout,
-                effects=effects)
-        notes = [{"source": "policy", "rule": u["rule"], "outside": u["outside"],
-                  "text": not_decided(u["rule"], u["outside"], remembered=False)} for u in outcome.uncovered]
-        record.automatic = {"policy_sha256": policy.sha256 if policy else None,
-                            "undecidable": outcome.undecidable, "suppressed": None, "not_decided": notes}
-        deny_match: RuleMatch | None = None
-        allow_match: RuleMatch | None = None
-        missed = Missed()  # issue 19: a remembered approval reaches only the effects its program called
-        if self.profiles is not None and record.profile["eligible"]:
-            deny_match, allow_match = self.profiles.matches(record.project, record.profile["signature"])
-            if allow_match is not None:
-                allow_match = exact_reaches(self.profiles, record.project, allow_match, effects, missed)
-        covered = None  # issue 12: no exact match, but a remembered approval may cover it by proof
-        if self.profiles is not None and allow_match is None and deny_match is None and outcome.deny is None \
-                and outcome.allow is None:
-            covered = await covering_rule(self.profiles, record, conv.layer, self.config.verify,
-                                          timeout=self.config.policy_timeout, outside=missed.outside)
-            allow_match = covered[0] if covered is not None else None
-        note = missed.note() if allow_match is None else None
-        if note is not None:
-            notes.append(note)
-        # Issue 19: a run missing a sandbox protection is never approved automatically (deny rules still apply).
-        # Issue 20: a value from read data in a protected place is the person's call, never a rule's.
-        warned = record.provenance_warnings > 0
-        paused = conv.paused or warned or not record.request.sandbox.automatic_allowed
-        chosen, suppressed = choose_automatic(outcome, policy, deny_match, allow_match, paused=paused)
-        if suppressed is not None and warned and not conv.paused:
-            suppressed = {**suppressed, "reason": "provenance"}
-        if covered is not None:  # the card names the remembered guarantees this program is proved to keep
-            chosen = replace(chosen, rule=covered[1]) if chosen is not None else None
-            suppressed = {**suppressed, "rule": covered[1]} if suppressed is not None else None
-        if chosen is not None:  # decided: why other rules did not decide is no longer the card's business
-            record.automatic["not_decided"] = []
-        if suppressed is not None:
-            record.automatic["suppressed"] = suppressed
+        config = self.config
+        chosen = await evaluate_automatic(record, conv, policy=config.policy, entails=config.entails,
+                                          timeout=config.policy_timeout, verify=config.verify,
+                                          profiles=self.profiles)
         if chosen is not None:
             self._finalise(record, chosen.decision, chosen.decided_by, chosen.rule, chosen.feedback,
                            notify=False, rule_id=chosen.rule_id)

@@ -9,8 +9,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from clauz3.errors import Clauz3Error
 
-class ApprovalError(Exception):
+
+class ApprovalError(Clauz3Error):
     def __init__(self, code: str, message: str, **extra: Any) -> None:
         super().__init__(message)
         self.code = code

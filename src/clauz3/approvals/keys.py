@@ -127,14 +127,6 @@ def read_signing_key_file(path: Path) -> SigningKey:
     return SigningKey.from_text(text)
 
 
-def read_verify_key_file(path: Path) -> VerifyKey:
-    data = path.read_bytes()[:4096]
-    try:
-        return VerifyKey.from_text(data.decode("ascii").strip())
-    except UnicodeDecodeError as exc:
-        raise KeyError_(f"{path}: verifying key is not base64url text") from exc
-
-
 def write_keypair(out_dir: Path, *, force: bool = False) -> tuple[SigningKey, Path, Path]:
     """``approval-keygen --out``: ``signing.key`` and ``verify.key`` (0600) in ``out_dir`` (0700)."""
     key = SigningKey.generate()

@@ -2,8 +2,9 @@
 
 The authority never imports trusted or agent code (03 LIFE-5), so everything the card and the
 profile signature need — contract symbols, parameters, description templates, docstrings, file
-hashes, mock declarations (05 MOCK-2), library titles — is read from source text here. File
-parses are cached by ``(path, sha256 of the bytes read now)`` (PRO-5, CARD-1; issue 11 §2).
+hashes, mock declarations (05 MOCK-2), library titles — is read from source text here, through the
+one trusted-source reader (``language/trusted_source``: the same files, parses and MOCK-2 statuses
+``clauz3 lint`` sees; parses cached by ``(path, sha256 of the bytes read now)``, PRO-5, CARD-1).
 """
 
 from __future__ import annotations
@@ -12,9 +13,6 @@ import ast
 import hashlib
 import json
 import os
-import stat
-import string
-import threading
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -22,8 +20,17 @@ from typing import Any
 import yaml
 
 from clauz3._astparse import parse_ast
+from clauz3.language.trusted_source import (
+    ImportMap,
+    SourceError,
+    domain_kind,
+    effect_status,
+    module_level_statements,
+    python_files,
+    read_regular,
+    read_source_file,
+)
 
-MAX_FILE_BYTES = 1024 * 1024
 MAX_MODULES = 256
 _RESOLVE_HOPS = 8
 
@@ -86,47 +93,6 @@ class LayerScan:
         return None
 
 
-# ------------------------------------------------------------------------------------ file cache
-
-_cache_lock = threading.Lock()
-# Keyed by (path, sha256 of the bytes just read): every scan reads and hashes every file (issue 11 §2:
-# a same-size edit with its mtime restored must change the digest); only the parse is reused.
-_file_cache: dict[str, tuple[str, ast.Module | None]] = {}
-
-
-def _read(path: str) -> tuple[str, ast.Module | None] | None:
-    """(sha256, parsed tree or None) for a regular non-symlink file, read now; parses cached by content."""
-    try:
-        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC)
-    except OSError:
-        return None
-    try:
-        st = os.fstat(fd)
-        if not stat.S_ISREG(st.st_mode) or st.st_size > MAX_FILE_BYTES:
-            return None
-        data = b"".join(iter(lambda: os.read(fd, 1 << 16), b""))
-    except OSError:
-        return None
-    finally:
-        os.close(fd)
-    if len(data) > MAX_FILE_BYTES:
-        return None
-    digest = hashlib.sha256(data).hexdigest()
-    with _cache_lock:
-        hit = _file_cache.get(path)
-        if hit is not None and hit[0] == digest:
-            return hit
-    tree: ast.Module | None = None
-    if path.endswith(".py"):
-        try:
-            tree = parse_ast(data, filename=path)
-        except (SyntaxError, ValueError):
-            tree = None
-    with _cache_lock:
-        _file_cache[path] = (digest, tree)
-    return digest, tree
-
-
 # ------------------------------------------------------------------------------------ layer scan
 
 
@@ -171,48 +137,14 @@ def _params(fn: ast.FunctionDef) -> tuple[Param, ...]:
     return tuple(out)
 
 
-def _module_level_defs(tree: ast.Module) -> list[ast.stmt]:
-    """Module-level statements, descending into module-level ``if``/``try`` blocks (MOCK-2)."""
-    out: list[ast.stmt] = []
-    stack: list[ast.stmt] = list(tree.body)
-    while stack:
-        node = stack.pop(0)
-        out.append(node)
-        if isinstance(node, ast.If):
-            stack.extend([*node.body, *node.orelse])
-        elif isinstance(node, ast.Try):
-            stack.extend([*node.body, *node.orelse, *node.finalbody])
-            for handler in node.handlers:
-                stack.extend(handler.body)
-    return out
-
-
-def _stub_like(fn: ast.FunctionDef) -> bool:
-    body = list(fn.body)
-    if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant) \
-            and isinstance(body[0].value.value, str):
-        body = body[1:]
-    for stmt in body:
-        if isinstance(stmt, ast.Pass):
-            continue
-        if isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Constant) and stmt.value.value is Ellipsis:
-            continue
-        if isinstance(stmt, ast.Return) and (stmt.value is None or isinstance(stmt.value, ast.Constant)):
-            continue
-        return False
-    return True
-
-
 def _title(trusted_root: str, domain: str) -> str:
     manifest = os.path.join(os.path.dirname(trusted_root), "clauz3.yaml")
-    hit = _read(manifest)
-    if hit is not None:
-        try:
-            data = yaml.safe_load(Path(manifest).read_text(encoding="utf-8"))
-        except (OSError, yaml.YAMLError, UnicodeDecodeError):
-            data = None
-        if isinstance(data, dict) and isinstance(data.get("title"), str) and data["title"].strip():
-            return data["title"].strip()[:80]
+    try:
+        data = yaml.safe_load(read_regular(manifest).decode("utf-8"))
+    except (SourceError, yaml.YAMLError, UnicodeDecodeError):
+        data = None
+    if isinstance(data, dict) and isinstance(data.get("title"), str) and data["title"].strip():
+        return data["title"].strip()[:80]
     return domain
 
 
@@ -227,16 +159,18 @@ def scan_layer(trusted_roots: tuple[str, ...], import_roots: tuple[str, ...]) ->
         domain, import_root = placed
         effects: list[str] = []
         errors_before = len(scan.errors)
-        paths: list[str] = []
-        for dirpath, dirnames, filenames in os.walk(root, followlinks=False):
-            dirnames[:] = sorted(d for d in dirnames if d != "__pycache__")
-            paths.extend(os.path.join(dirpath, name) for name in sorted(filenames) if name.endswith(".py"))
-        for path in sorted(paths)[:MAX_MODULES]:
-            hit = _read(path)
-            digest, tree = hit if hit is not None else ("", None)
-            if tree is None:
-                scan.errors.append(f"{path}: unreadable, symlinked or not Python")
+        found, walk_errors = python_files(Path(root))
+        scan.errors.extend(walk_errors)
+        if len(found) > MAX_MODULES:
+            scan.errors.append(f"{root}: more than {MAX_MODULES} modules (only the first {MAX_MODULES} are read)")
+        for path_obj in found[:MAX_MODULES]:
+            path = str(path_obj)
+            try:
+                read = read_source_file(path)
+            except SourceError as exc:
+                scan.errors.append(str(exc))
                 continue
+            digest, tree = read.sha256, read.tree
             scan.files[path] = digest
             fingerprint.append([os.path.relpath(path, import_root), digest])
             rel = os.path.relpath(path, import_root)[: -len(".py")].split(os.sep)
@@ -245,36 +179,31 @@ def scan_layer(trusted_roots: tuple[str, ...], import_roots: tuple[str, ...]) ->
             module = ".".join(rel)
             scan.modules[module] = path
             _scan_module(scan, tree, module, domain, path, digest, effects)
-        kind = _mock_kind(effects, len(scan.errors) > errors_before)
+        kind = domain_kind(effects, len(scan.errors) > errors_before)
         scan.domains[domain] = DomainInfo(domain, _title(root, domain), kind, root)
     scan.layer_sha256 = hashlib.sha256(json.dumps(sorted(fingerprint)).encode("utf-8")).hexdigest()
     return scan
 
 
-def _mock_kind(effects: list[str], errors: bool) -> str:
-    if effects and all(e == "mock" for e in effects):
-        return "mock"
-    if any(e == "mock" for e in effects):
-        return "mixed"
-    if errors or any(e == "unmarked" for e in effects):
-        return "unmarked"
-    return "real"
-
-
 def _scan_module(scan: LayerScan, tree: ast.Module, module: str, domain: str, path: str, digest: str,
                  effects: list[str]) -> None:
-    package = module if path.endswith("__init__.py") else module.rpartition(".")[0]
-    for node in _module_level_defs(tree):
+    is_package = path.endswith("__init__.py")
+    package = module if is_package else module.rpartition(".")[0]
+    imports = ImportMap(tree, module, is_package)
+    for node in module_level_statements(tree.body):
         if isinstance(node, ast.ImportFrom):
-            base = node.module or ""
-            if node.level:
-                parts = package.split(".")
-                parent = ".".join(parts[: len(parts) - node.level + 1])
-                base = f"{parent}.{base}" if base else parent
+            base = ImportMap.from_base(node, package)
+            if base is None:
+                continue
             for alias in node.names:
                 if alias.name != "*":
-                    scan.reexports[f"{module}.{alias.asname or alias.name}"] = f"{base}.{alias.name}"
-        elif isinstance(node, ast.FunctionDef):
+                    target = f"{base}.{alias.name}" if base else alias.name
+                    scan.reexports[f"{module}.{alias.asname or alias.name}"] = target
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+            status = effect_status(node, imports)
+            if status is not None:
+                effects.append(status)
+        if isinstance(node, ast.FunctionDef):
             names = [_decorator_name(d) for d in node.decorator_list]
             if "contract" in names:
                 deco = node.decorator_list[names.index("contract")]
@@ -291,8 +220,6 @@ def _scan_module(scan: LayerScan, tree: ast.Module, module: str, domain: str, pa
                     source_line=node.lineno, source_sha256=digest,
                     end_state=any(isinstance(n, ast.Attribute) and n.attr == "final" for n in ast.walk(node)),
                 )
-            if "trusted" in names:
-                effects.append("mock" if "mock" in names else "unmarked" if _stub_like(node) else "real")
 
 
 # ------------------------------------------------------------------------------- program reading
@@ -436,20 +363,6 @@ def render_value(value: Any, limit: int = 500) -> str:
     if len(text) > limit:
         text = f"{text[:limit]}… (+{len(text) - limit} chars)"
     return text
-
-
-def render_template(template: str, args: dict[str, Any]) -> str | None:
-    out: list[str] = []
-    try:
-        for literal, name, _spec, _conv in string.Formatter().parse(template):
-            out.append(literal)
-            if name is not None:
-                if name not in args:
-                    return None
-                out.append(render_value(args[name]))
-    except ValueError:
-        return None
-    return "".join(out)
 
 
 def first_paragraph(doc: str | None) -> str | None:

@@ -351,12 +351,6 @@ class Record:
         return self.state in FINAL_STATES
 
 
-def state_for(decision: str) -> str:
-    from clauz3.approvals.decisions import is_approving
-
-    return APPROVED if is_approving(decision) else DENIED
-
-
 def record_view(record: Record, *, submitter: bool) -> dict[str, Any]:
     """§5.2: the submitted fields plus the record's; ``receipt`` only for the submitter when approved."""
     out = record.request.to_json()

@@ -63,14 +63,6 @@ def check_origin_present(conn: HTTPConnection, host: str) -> None:
         raise ApprovalError("origin_not_allowed", "the Origin of this request is not allowed")
 
 
-def websocket_origin_ok(conn: HTTPConnection, host: str) -> bool:
-    """NET-3/NET-4 for WebSocket upgrades (the host's socket): Origin required and exact."""
-    origin = conn.headers.get("origin")
-    if conn.headers.get("sec-fetch-site", "").lower() == "cross-site":
-        return False
-    return origin is not None and origin == f"http://{host}"
-
-
 def bearer_token(conn: HTTPConnection) -> str | None:
     value = conn.headers.get("authorization")
     if value is None:

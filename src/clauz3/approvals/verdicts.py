@@ -115,14 +115,6 @@ def start_verify(verify: Verifier | None, request: ApprovalRequest, *, trusted_r
     return finish()
 
 
-async def verify_request(verify: Verifier | None, request: ApprovalRequest, *, trusted_roots: tuple[str, ...],
-                         import_roots: tuple[str, ...], project: str,
-                         timeout: float = DEFAULT_VERIFY_TIMEOUT) -> dict[str, Any]:
-    """Run ``verify`` off the event loop and check its answer; the proof block for the card."""
-    return await start_verify(verify, request, trusted_roots=trusted_roots, import_roots=import_roots,
-                              project=project, timeout=timeout)
-
-
 def show_proof(presentation: dict[str, Any], proof: Mapping[str, Any]) -> None:
     """Put the proof block on the card; unverified proofs never read as a bare "proved"."""
     presentation["proof"] = dict(proof)

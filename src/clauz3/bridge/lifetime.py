@@ -28,6 +28,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from clauz3.bridge.errors import BridgeError
 from clauz3.runs.records import RunRecord
 
 SOCKET_ENV = "CLAUZ3_SESSION_LIFETIME_SOCKET"
@@ -39,7 +40,7 @@ MAX_LINE = 1024 * 1024
 EXIT_HOST_GONE = 143
 
 
-class BootstrapError(Exception):
+class BootstrapError(BridgeError):
     """The bridge got no credentials; the message is one line for stderr (exit 2)."""
 
 

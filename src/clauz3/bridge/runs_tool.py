@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from clauz3.bridge.errors import BridgeError
 from clauz3.bridge.lifetime import Credentials
 from clauz3.runs.records import FINAL_PHASES, RunRecord, compact
 from clauz3.runs.snapshot import SnapshotFile
@@ -27,7 +28,7 @@ SOURCE_NAME = "program.py"
 RecordSink = Callable[[RunRecord], None]
 
 
-class UnknownRun(LookupError):
+class UnknownRun(BridgeError, LookupError):
     pass
 
 

@@ -11,6 +11,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from clauz3.bridge.errors import BridgeError
 from clauz3.runs.records import Phase
 
 MAX_SOURCE_BYTES = 262_144  # 00 DEC-9: UTF-8 bytes
@@ -19,7 +20,7 @@ MAX_SKILL_ID = 200
 REQUEST_ID_RE = re.compile(r"^[A-Za-z0-9_-]{8,64}$")  # 03 IDM-1 / approvals REQ pattern
 
 
-class ArgumentError(ValueError):
+class ArgumentError(BridgeError, ValueError):
     """One-line detail for ``invalid arguments: <detail>``."""
 
 

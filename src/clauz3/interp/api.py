@@ -9,6 +9,7 @@ from typing import Any, TextIO
 from clauz3.interp.effects import Gateway
 from clauz3.interp.errors import (
     EffectUnavailable,
+    InterpError,
     ProgramError,
     RunStop,
     SoundnessViolation,
@@ -25,7 +26,7 @@ from clauz3.language import ir
 OUTCOMES = ("completed", "runtime_error", "trusted_contract_violation", "soundness_violation")
 
 
-class IRHashMismatch(ValueError):
+class IRHashMismatch(InterpError, ValueError):
     """INT-1: the interpreter refuses to start when the program is not the one that was proved."""
 
 

@@ -1,11 +1,17 @@
-"""Internal control-flow exceptions of the interpreter; api.py turns them into run outcomes."""
+"""The interpreter's error base and its internal control-flow exceptions; api.py turns them into run outcomes."""
 
 from __future__ import annotations
 
 from typing import Any
 
+from clauz3.errors import Clauz3Error
 
-class RunStop(Exception):
+
+class InterpError(Clauz3Error):
+    """The one error base of the interpreter and its runtime monitor."""
+
+
+class RunStop(InterpError):
     """Base: the run ends now. ``message`` is the user-facing text (with file:line where known)."""
 
     outcome = "runtime_error"
@@ -53,7 +59,7 @@ class EffectUnavailable(RunStop):
     """The program calls an effect the layer mapping does not provide."""
 
 
-class _Flow(Exception):
+class _Flow(InterpError):
     """Break / continue / return signalling inside statement execution."""
 
 

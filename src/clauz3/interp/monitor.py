@@ -14,6 +14,7 @@ import operator
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from clauz3.interp.errors import InterpError
 from clauz3.interp.execute import Machine
 from clauz3.interp.semantics import OrderedSet, values_equal
 from clauz3.interp.trace import CallRecord, Trace
@@ -31,7 +32,7 @@ AGG_OPS: dict[str, Callable[[Any, Any], bool]] = {
 }
 
 
-class Undecidable(Exception):
+class Undecidable(InterpError):
     """A predicate over a record could not be evaluated (missing field, exception)."""
 
 

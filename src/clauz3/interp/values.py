@@ -24,6 +24,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
+from clauz3.interp.errors import InterpError
 from clauz3.language.digits import int_text
 
 
@@ -288,7 +289,7 @@ class _Missing:
 MISSING = _Missing()
 
 
-class MissingField(Exception):
+class MissingField(InterpError):
     """Raised when a predicate computes with :data:`MISSING`."""
 
 

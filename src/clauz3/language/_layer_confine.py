@@ -17,6 +17,8 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
+from clauz3.language.errors import LanguageError
+
 
 def _real(path: str | Path) -> str:
     return os.path.realpath(path)
@@ -62,7 +64,7 @@ class Violation:
         return f"{self.importer} imports {self.module} from {self.path}, {self.why}"
 
 
-class ConfinementError(ImportError):
+class ConfinementError(LanguageError, ImportError):
     """Raised at the offending import; also recorded, so catching it does not hide the violation."""
 
 

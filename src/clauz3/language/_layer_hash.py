@@ -18,13 +18,14 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from clauz3.language._layer_roots import validate_trusted_root
+from clauz3.language.errors import LanguageError
 
 MAX_FILES = 2000
 MAX_TOTAL_BYTES = 32 * 1024 * 1024
 MAX_FILE_BYTES = 8 * 1024 * 1024
 
 
-class TreeHashError(ValueError):
+class TreeHashError(LanguageError, ValueError):
     """A domain tree that cannot be hashed (link, special file, over a limit)."""
 
     def __init__(self, message: str, path: Path) -> None:

@@ -11,8 +11,10 @@ import os
 from collections.abc import Sequence
 from pathlib import Path
 
+from clauz3.language.errors import LanguageError
 
-class TrustedRootError(ValueError):
+
+class TrustedRootError(LanguageError, ValueError):
     """TL-1: a ``--trusted-root`` that is not ``<import root>/tools/<domain>/trusted``."""
 
 

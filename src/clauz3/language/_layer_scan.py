@@ -14,13 +14,15 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from clauz3._astparse import parse_ast
+from clauz3.language.errors import LanguageError
+from clauz3.language.trusted_source import module_level_statements
 
 MAX_MODULES = 256
 MAX_MODULE_BYTES = 1024 * 1024
 MAX_NODES = 500_000
 
 
-class ScanError(Exception):
+class ScanError(LanguageError):
     """A static layer problem: ``code`` (layer-error / limit-exceeded), file, line."""
 
     def __init__(self, code: str, message: str, file: Path | str, line: int = 1, col: int = 1, hint: str | None = None):
@@ -136,22 +138,5 @@ def check_namespace_init(path: Path) -> None:
 
 
 def module_level_defs(tree: ast.Module) -> list[ast.FunctionDef | ast.AsyncFunctionDef]:
-    """Module-level ``def``s, also inside module-level ``if``/``try`` blocks."""
-    out: list[ast.FunctionDef | ast.AsyncFunctionDef] = []
-
-    def visit(body: list[ast.stmt]) -> None:
-        for stmt in body:
-            if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
-                out.append(stmt)
-            elif isinstance(stmt, ast.If):
-                visit(stmt.body)
-                visit(stmt.orelse)
-            elif isinstance(stmt, ast.Try):
-                visit(stmt.body)
-                for handler in stmt.handlers:
-                    visit(handler.body)
-                visit(stmt.orelse)
-                visit(stmt.finalbody)
-
-    visit(tree.body)
-    return out
+    """Module-level ``def``s, also inside module-level ``if``/``try`` blocks (the one walk of MOCK-2)."""
+    return [s for s in module_level_statements(tree.body) if isinstance(s, ast.FunctionDef | ast.AsyncFunctionDef)]

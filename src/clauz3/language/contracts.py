@@ -13,13 +13,14 @@ from typing import TYPE_CHECKING, Any
 from clauz3.language import ir
 from clauz3.language import types as T
 from clauz3.language.effects import ensure_event, ensure_fluent
+from clauz3.language.errors import LanguageError
 from clauz3.language.predicates import PredError, compile_pred
 
 if TYPE_CHECKING:
     from clauz3.language.context import ProgramContext
 
 
-class SpecError(Exception):
+class SpecError(LanguageError):
     """A spec that cannot be compiled; ``code`` is contract-error, unknown-effect or ambiguous-effect."""
 
     def __init__(self, code: str, message: str) -> None:

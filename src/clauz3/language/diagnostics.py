@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from clauz3.language.errors import LanguageError
 from clauz3.language.ir import Diagnostic
 
 MAX_SHOWN = 20  # LIM-2
@@ -11,7 +12,7 @@ MAX_SHOWN = 20  # LIM-2
 LAYER_SUFFIX = "problem in a trusted library, not in the program"
 
 
-class Refused(Exception):
+class Refused(LanguageError):
     """Checking stopped before any solver call; ``diagnostics`` holds every error found (and warnings)."""
 
     def __init__(self, diagnostics: list[Diagnostic]) -> None:
@@ -185,5 +186,5 @@ class Diagnostics:
             raise Refused(self.sorted_errors() + self.warnings)
 
 
-class CheckerBug(Exception):
+class CheckerBug(LanguageError):
     """An internal invariant broke; reported as a refusal rather than a traceback."""

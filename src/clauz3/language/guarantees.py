@@ -17,6 +17,7 @@ from clauz3.language.bindings import BContract, BFunction, BGuarantee, Binding, 
 from clauz3.language.context import ProgramContext
 from clauz3.language.contracts import SpecCompiler, SpecError, spec_class
 from clauz3.language.diagnostics import LAYER_SUFFIX
+from clauz3.language.errors import LanguageError
 
 HELPER_TIMEOUT = 2.0
 MAX_GUARANTEES = 256
@@ -26,7 +27,7 @@ MAX_ELEMENTS = 10_000
 MAX_STRING_BYTES = 65_536
 
 
-class GrammarError(Exception):
+class GrammarError(LanguageError):
     def __init__(self, node: ast.AST, message: str, code: str = "guarantee-grammar", hint: str | None = None) -> None:
         super().__init__(message)
         self.node, self.message, self.code, self.hint = node, message, code, hint
@@ -310,7 +311,7 @@ class Guarantees:
                             col if col is not None else self.ctx.entry.col(dec))
 
 
-class _Mismatch(Exception):
+class _Mismatch(LanguageError):
     def __init__(self, expected: str, got: str) -> None:
         super().__init__(expected)
         self.expected, self.got = expected, got

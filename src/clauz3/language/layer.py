@@ -32,6 +32,7 @@ from clauz3.language._layer_confine import ConfinementFinder
 from clauz3.language._layer_hash import TreeHashError, domain_tree_hash, library_fingerprint_raw
 from clauz3.language._layer_roots import TrustedRootError, validate_trusted_root
 from clauz3.language._layer_scan import ScanError, TrustedFile, check_namespace_init, module_files, read_files
+from clauz3.language.errors import LanguageError
 from clauz3.language.ir import Diagnostic
 
 __all__ = [
@@ -53,7 +54,7 @@ __all__ = [
 LAYER_SUFFIX = "problem in a trusted library, not in the program"
 
 
-class LayerError(Exception):
+class LayerError(LanguageError):
     """A layer that cannot be used; ``diagnostic`` is the DIAG-1 line to print (exit 2)."""
 
     def __init__(self, diagnostic: Diagnostic) -> None:
@@ -69,7 +70,7 @@ class LayerError(Exception):
         return self.diagnostic.code
 
 
-class LayerAlreadyLoaded(RuntimeError):
+class LayerAlreadyLoaded(LanguageError, RuntimeError):
     """TL-6: this process already loaded another layer."""
 
 

@@ -245,8 +245,3 @@ OPERATIONS_LIST: list[Operation] = [
 
 OPERATIONS: dict[str, Operation] = {op.key: op for op in OPERATIONS_LIST}
 assert len(OPERATIONS) == len(OPERATIONS_LIST), "an operation is listed twice"
-
-
-def exceptions_of(key: str) -> frozenset[str]:
-    """The exception classes an operation can raise, by the table."""
-    return frozenset(r.exception for r in OPERATIONS[key].raises)

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 from clauz3.language import ir
 from clauz3.language import types as T
 from clauz3.language.bindings import PATH_PREDICATES, literal_const
+from clauz3.language.errors import LanguageError
 
 if TYPE_CHECKING:
     from clauz3.language.context import ProgramContext
@@ -23,7 +24,7 @@ CMP = {ast.Eq: "==", ast.NotEq: "!=", ast.Lt: "<", ast.LtE: "<=", ast.Gt: ">", a
        ast.In: "in", ast.NotIn: "not_in"}
 
 
-class PredError(Exception):
+class PredError(LanguageError):
     """A lambda outside PRED-1 (reported as ``contract-error``)."""
 
 

@@ -8,8 +8,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+from clauz3.layers.errors import LayersError
 
-class DiscoveryError(Exception):
+
+class DiscoveryError(LayersError):
     """A layout conflict that stops the command (exit 2)."""
 
 

@@ -7,12 +7,14 @@ The code is what each edge maps: the browser's Libraries routes turn it into an 
 
 from __future__ import annotations
 
+from clauz3.layers.errors import LayersError
+
 # Every code a library operation raises (05 §6.6).
 CODES: tuple[str, ...] = ("invalid_request", "unknown_source", "busy", "in_use", "review_expired",
                           "changed_since_review", "refused", "invalid_library", "source_unavailable")
 
 
-class LibraryError(Exception):
+class LibraryError(LayersError):
     """An expected failure of a library operation; ``str(exc)`` is one sentence without the ``error:`` prefix.
 
     ``code`` is one of :data:`CODES`. ``missing`` names the required external program (``git``) that is

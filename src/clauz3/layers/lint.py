@@ -28,8 +28,7 @@ from clauz3.layers.scan import (
     ModuleScan,
     Param,
     ScanError,
-    parse_source,
-    read_source,
+    read_module,
     scan_module,
 )
 
@@ -168,7 +167,7 @@ class Linter:
 
     def _namespace_init(self, path: Path) -> None:
         try:
-            tree = parse_source(path, read_source(path))
+            _source, tree = read_module(path)
         except ScanError as exc:
             self.result.errors.append(f"{path}:{exc.line}:{exc.col}: {exc.message}")
             return

@@ -6,7 +6,8 @@ import ast
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from clauz3.layers._astutil import call_keyword, is_literal, module_level_statements
+from clauz3.language.trusted_source import module_level_statements
+from clauz3.layers._astutil import call_keyword, is_literal
 from clauz3.layers.lint_lambdas import (
     RELATION_METHODS,
     field_reads,

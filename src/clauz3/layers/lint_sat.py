@@ -11,13 +11,14 @@ import ast
 from typing import Any
 
 from clauz3.layers._astutil import annotation_node
+from clauz3.layers.errors import LayersError
 from clauz3.layers.scan import Effect
 
 _SCALAR_SORTS = {"int", "bool", "str"}
 _COLLECTIONS = {"list", "set", "dict", "tuple"}
 
 
-class _Untranslatable(Exception):
+class _Untranslatable(LayersError):
     pass
 
 

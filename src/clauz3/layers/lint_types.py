@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import ast
 
-from clauz3.layers._astutil import ImportMap, annotation_node
+from clauz3.language.trusted_source import ImportMap
+from clauz3.layers._astutil import annotation_node
 from clauz3.layers.scan import ModuleScan, Param
 
 SCALARS = frozenset({"bool", "int", "float", "str"})

@@ -16,11 +16,13 @@ from importlib import resources
 from pathlib import Path
 from typing import Any, cast
 
+from clauz3.layers.errors import LayersError
+
 MAX_MANIFEST_BYTES = 131_072
 _STR_TAG = "tag:yaml.org,2002:str"
 
 
-class ManifestError(Exception):
+class ManifestError(LayersError):
     """An invalid manifest; ``str(exc)`` is the MAN-2 message (without the ``error:`` prefix)."""
 
     def __init__(self, display: str, field: str, problem: str, line: int = 1, col: int = 1) -> None:

@@ -4,22 +4,20 @@ from __future__ import annotations
 
 import ast
 import keyword
-import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from clauz3._astparse import parse_ast
-from clauz3.layers._astutil import (
+from clauz3.language.trusted_source import (
     ImportMap,
-    call_keyword,
-    docstring,
-    first_paragraph,
-    literal_str,
+    SourceError,
+    effect_status,
     module_level_statements,
+    python_files,
+    read_source_file,
 )
+from clauz3.layers._astutil import call_keyword, docstring, first_paragraph, literal_str
 from clauz3.layers._segment import source_segment
-
-MAX_MODULE_BYTES = 1024 * 1024
+from clauz3.layers.errors import LayersError
 
 # Resolved decorator objects and the role they play on trusted code (01 §2.2, §2.9).
 DECORATOR_KINDS: dict[str, str] = {
@@ -44,7 +42,7 @@ DECORATOR_KINDS: dict[str, str] = {
 PARAM_KINDS = ("positional_only", "positional_or_keyword", "var_positional", "keyword_only", "var_keyword")
 
 
-class ScanError(Exception):
+class ScanError(LayersError):
     """A file that cannot be read or parsed; ``line``/``col`` locate syntax errors."""
 
     def __init__(self, path: Path, message: str, line: int = 1, col: int = 1) -> None:
@@ -193,26 +191,13 @@ def domain_of_trusted_root(root: Path) -> tuple[str, Path] | None:
     return None
 
 
-def read_source(path: Path) -> str:
+def read_module(path: Path) -> tuple[str, ast.Module]:
+    """Source text and tree of one trusted file, through the one trusted-source reader (MOCK-2)."""
     try:
-        if path.stat().st_size > MAX_MODULE_BYTES:
-            raise ScanError(path, f"larger than {MAX_MODULE_BYTES} bytes")
-        data = path.read_bytes()
-    except OSError as exc:
-        raise ScanError(path, f"cannot read: {exc.strerror or exc}") from None
-    try:
-        return data.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        raise ScanError(path, f"not UTF-8 ({exc.reason})") from None
-
-
-def parse_source(path: Path, source: str) -> ast.Module:
-    try:
-        return parse_ast(source, filename=str(path))
-    except SyntaxError as exc:
-        raise ScanError(path, f"cannot parse: {exc.msg}", exc.lineno or 1, exc.offset or 1) from None
-    except ValueError as exc:  # NUL bytes
-        raise ScanError(path, f"cannot parse: {exc}") from None
+        found = read_source_file(path)
+    except SourceError as exc:
+        raise ScanError(path, exc.message, exc.line, exc.col) from None
+    return found.text, found.tree
 
 
 def _params(node: ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda, source: str) -> list[Param]:
@@ -252,28 +237,6 @@ def _decorators(node: ast.FunctionDef | ast.AsyncFunctionDef, imports: ImportMap
     return out
 
 
-def is_effect_decorators(decorators: list[Decorator]) -> bool:
-    for dec in decorators:
-        if dec.role == "trusted":
-            return True
-        if dec.role == "deal.has" and dec.call is not None and dec.call.args:
-            return True
-    return False
-
-
-def stub_body(body: list[ast.stmt]) -> bool:
-    """Only a docstring, ``pass``, ``...`` and/or ``return <constant>`` (05 MOCK-2)."""
-    for stmt in body:
-        if isinstance(stmt, ast.Pass):
-            continue
-        if isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Constant):
-            continue  # docstring or ``...``
-        if isinstance(stmt, ast.Return) and (stmt.value is None or isinstance(stmt.value, ast.Constant)):
-            continue
-        return False
-    return True
-
-
 def condition_of(dec: Decorator, source: str) -> Condition:
     call = dec.call
     predicate = call.args[0] if call is not None and call.args else None
@@ -293,8 +256,7 @@ def scan_module(path: Path, module: str | None = None, is_package: bool | None =
     """Parse one trusted module; raises :class:`ScanError` when it cannot be read or parsed."""
     if module is None or is_package is None:
         module, is_package = module_name_for(path)
-    source = read_source(path)
-    tree = parse_source(path, source)
+    source, tree = read_module(path)
     imports = ImportMap(tree, module, is_package)
     scan = ModuleScan(path, module, is_package, source, tree, imports)
     for stmt in module_level_statements(tree.body):
@@ -309,9 +271,9 @@ def scan_module(path: Path, module: str | None = None, is_package: bool | None =
             scan.decorated.append((stmt, decs))
         doc = docstring(stmt)
         line, col = stmt.lineno, stmt.col_offset + 1
-        if is_effect_decorators(decs):
-            mock = any(d.role == "mock" for d in decs)
-            status = "mock" if mock else ("unmarked" if stub_body(stmt.body) else "real")
+        status = effect_status(stmt, imports)
+        if status is not None:
+            mock = status == "mock"
             returns = None
             if stmt.returns is not None:
                 returns = source_segment(source, stmt.returns) or ast.unparse(stmt.returns)
@@ -333,32 +295,13 @@ def scan_module(path: Path, module: str | None = None, is_package: bool | None =
     return scan
 
 
-def iter_python_files(root: Path) -> list[Path]:
-    """``*.py`` below ``root`` in sorted path order, skipping ``__pycache__`` (01 TL-2)."""
-    found: list[Path] = []
-    for dirpath, dirnames, filenames in os.walk(root):
-        dirnames[:] = sorted(d for d in dirnames if d != "__pycache__")
-        found.extend(Path(dirpath) / f for f in filenames if f.endswith(".py"))
-    return sorted(found)
-
-
 def scan_root(trusted_root: Path) -> RootScan:
     """Scan every module of one trusted root; unreadable, symlinked or out-of-root files go to ``errors``."""
     located = domain_of_trusted_root(trusted_root)
     domain = located[0] if located else trusted_root.name
-    real_root = trusted_root.resolve()
     modules: list[ModuleScan] = []
-    errors: list[str] = []
-    for path in iter_python_files(trusted_root):
-        rel = path.relative_to(trusted_root)
-        if any((trusted_root / Path(*rel.parts[: i + 1])).is_symlink() for i in range(len(rel.parts))):
-            errors.append(f"{path}: symbolic link")
-            continue
-        try:
-            path.resolve().relative_to(real_root)
-        except ValueError:
-            errors.append(f"{path}: outside the trusted root")
-            continue
+    paths, errors = python_files(trusted_root)
+    for path in paths:
         try:
             modules.append(scan_module(path))
         except ScanError as exc:

@@ -16,6 +16,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from clauz3.layers.errors import LayersError
+
 MAX_DOC_BYTES = 256 * 1024
 MAX_DOCS = 128
 MAX_TOTAL_BYTES = 2 * 1024 * 1024
@@ -25,7 +27,7 @@ PREVIEW_CHARS = 200
 _DIR_FLAGS = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC
 
 
-class SkillsError(Exception):
+class SkillsError(LayersError):
     """A refused ``--skills-dir`` (exit 2); the message names the path."""
 
 

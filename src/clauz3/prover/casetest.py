@@ -18,12 +18,13 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from clauz3._astparse import parse_ast
+from clauz3.prover.errors import ProverError
 from clauz3.prover.pipeline import ProofRequest, layer_for, prove_file
 
 EXPECT = re.compile(r"#\s*clauz3-expect:\s*(.+?)\s*$")
 
 
-class CaseError(Exception):
+class CaseError(ProverError):
     """Bad case folder (exit 2)."""
 
 

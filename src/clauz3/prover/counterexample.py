@@ -473,8 +473,4 @@ def _show_result(value: Any) -> str:
     return literal(value)
 
 
-def _loops_of(ctx: Ctx) -> list[LoopInfo]:
-    return list(ctx.all_loops)
-
-
 __all__ = ["NONE_V", "ModelView", "Tagged", "build", "itertools", "literal", "string_chars"]

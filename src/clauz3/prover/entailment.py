@@ -33,6 +33,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeAlias, cast
 
 from clauz3._astparse import parse_ast
+from clauz3.prover.errors import ProverError
 
 if TYPE_CHECKING:
     from _typeshed import DataclassInstance
@@ -50,11 +51,11 @@ ENV_ALLOW = ("PATH", "LANG", "LC_ALL", "LC_CTYPE", "TMPDIR")
 _LINE_BREAKS = "\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029"
 
 
-class EntailmentError(Exception):
+class EntailmentError(ProverError):
     """The rule could not be evaluated (undecidable, POL-5)."""
 
 
-class ReservedName(Exception):
+class ReservedName(ProverError):
     """The program uses an identifier containing the reserved prefix (it is refused)."""
 
 

@@ -18,29 +18,27 @@ import z3
 
 from clauz3.language import ir
 from clauz3.language.formatspec import INT_BITS
-from clauz3.prover import ops
+from clauz3.prover import access, compare, ops
 from clauz3.prover.builtins import call_builtin, call_method
 from clauz3.prover.calls import call_effect, inline
+from clauz3.prover.constants import const_value
 from clauz3.prover.fresh import fresh_value
+from clauz3.prover.join import UNBOUND, merge_env
 from clauz3.prover.logic import conjuncts, mk_and, mk_not, mk_or, truthy, z3_false, z3_true
 from clauz3.prover.state import CallRecord, Ctx, Decision, Frame, LoopInfo, Site
 from clauz3.prover.strfold import formatted_unknown, known_float, known_str
 from clauz3.prover.values import (
     NONE_V,
-    ColumnV,
     DictV,
     ListV,
     OptV,
     RecordV,
-    RowClassV,
     RowV,
     TListV,
     Unsupported,
     check,
-    float_lit,
     is_int,
     merge,
-    merge_many,
     none_uses,
     options,
     raw,
@@ -53,37 +51,6 @@ class LoopCtl:
     breaks: list[tuple[Any, dict[str, Any]]] = field(default_factory=list)
     continues: list[tuple[Any, dict[str, Any]]] = field(default_factory=list)
     iteration: int = 0  # 1-based iteration being executed (shown on the path of a counterexample)
-
-
-UNBOUND = "?"  # env key "?x": the paths on which the name x is not bound (no identifier starts with "?")
-
-
-def merge_env(states: list[tuple[Any, dict[str, Any]]]) -> dict[str, Any]:
-    """The environment where paths meet. A name some live path lacks keeps the value the others give it,
-    and ``"?name"`` holds the paths where it is unbound, so a read there is an obligation (issue 18;
-    the checker refuses such reads, this keeps the proof honest if it ever does not)."""
-    live = [(g, e) for g, e in states if not z3.is_false(g)]
-    if not live:
-        return dict(states[-1][1]) if states else {}
-    if len(live) == 1:
-        return dict(live[0][1])
-    names: dict[str, None] = {}
-    for _, env in live:
-        for k in env:
-            if not k.startswith(UNBOUND):
-                names[k] = None
-    out: dict[str, Any] = {}
-    for k in names:
-        choices = [(g, env[k]) for g, env in live if k in env]
-        if all(v is choices[0][1] for _, v in choices):
-            out[k] = choices[0][1]
-        else:
-            out[k] = merge_many(choices)
-        unbound = [g if k not in env else mk_and(g, env[UNBOUND + k]) for g, env in live
-                   if k not in env or UNBOUND + k in env]
-        if unbound:
-            out[UNBOUND + k] = mk_or(*unbound)
-    return out
 
 
 class Executor:
@@ -269,7 +236,7 @@ class Executor:
         self.frame.env = merge_env([(pc1, env1), (pc2, env2)])
 
     def exec_unrolled_for(self, s: ir.For) -> None:
-        items = ops.iterate(self, s.iter)
+        items = access.iterate(self, s.iter)
         ctl = LoopCtl()
         self.loops.append(ctl)
         steps: list[Any] = []
@@ -332,45 +299,7 @@ class Executor:
         return self.const(e.value, e.kind)
 
     def const(self, value: Any, kind: str = "scalar") -> Any:
-        if isinstance(value, ir.Const):
-            return self.const(value.value, value.kind)
-        if kind in ("list", "tuple", "set"):
-            items = [self.const(v) for v in value]
-            return ListV(items, len(items), kind)
-        if kind == "dict":
-            keys = [self.const(k) for k, _ in value]
-            vals = [self.const(v) for _, v in value]
-            return DictV(keys, vals, [z3_true()] * len(keys))
-        if kind in ("filepath", "dirpath"):
-            return str_lit(str(value))
-        if kind == "column":
-            return ColumnV(value[0], value[1])
-        if kind == "rowclass":
-            # A Row class passed as a value (the ``type[T]`` argument deciding a result's rows).
-            return RowClassV(str(value))
-        if value is None:
-            return NONE_V
-        if isinstance(value, bool):
-            return z3.BoolVal(value)
-        if isinstance(value, int):
-            return z3.IntVal(value)
-        if isinstance(value, float):
-            return float_lit(value)
-        if isinstance(value, str):
-            return str_lit(value)
-        if isinstance(value, tuple | list):
-            items = [self.const(v) for v in value]
-            return ListV(items, len(items), "tuple" if isinstance(value, tuple) else "list")
-        if isinstance(value, frozenset | set):
-            items = [self.const(v) for v in sorted(value, key=repr)]
-            return ListV(items, len(items), "set")
-        if isinstance(value, dict):
-            keys = [self.const(k) for k in value]
-            vals = [self.const(v) for v in value.values()]
-            return DictV(keys, vals, [z3_true()] * len(keys))
-        if isinstance(value, type):
-            return RowClassV(getattr(value, "__qualname__", str(value)))
-        raise Unsupported(f"constant {value!r}")
+        return const_value(value, kind)
 
     def e_Name(self, e: ir.Name) -> Any:
         return self.read(e.id, e)
@@ -450,7 +379,7 @@ class Executor:
         return DictV(keys, vals, [z3_true()] * len(keys))
 
     def e_ListComp(self, e: ir.ListComp) -> Any:
-        items = ops.iterate(self, e.iter)
+        items = access.iterate(self, e.iter)
         # Only the comprehension's own variables are scoped (as in the interpreter): a mutation in
         # its element or condition (xs.append(…)) stays.
         names = _target_names(e.target)
@@ -497,7 +426,7 @@ class Executor:
         for op, comp in zip(e.ops, e.comparators, strict=True):
             with self.under(result):
                 right = self.eval(comp)
-            result = mk_and(result, ops.compare(self, e, op, left, right))
+            result = mk_and(result, compare.compare(self, e, op, left, right))
             left = right
         return result
 
@@ -510,13 +439,13 @@ class Executor:
         return merge(c, a, b)
 
     def e_Subscript(self, e: ir.Subscript) -> Any:
-        return ops.subscript(self, e, self.eval(e.value), self.eval(e.index))
+        return access.subscript(self, e, self.eval(e.value), self.eval(e.index))
 
     def e_Slice(self, e: ir.Slice) -> Any:
         value = self.eval(e.value)
         lower = self.eval(e.lower) if e.lower is not None else None
         upper = self.eval(e.upper) if e.upper is not None else None
-        return ops.slice_(self, value, lower, upper)
+        return access.slice_(self, value, lower, upper)
 
     def e_FieldGet(self, e: ir.FieldGet) -> Any:
         obj = check(self.eval(e.value))

@@ -17,6 +17,7 @@ import z3
 
 from clauz3.language import ir
 from clauz3.language.context import domain_of
+from clauz3.prover.errors import ProverError
 from clauz3.prover.execute import Executor
 from clauz3.prover.state import Ctx
 from clauz3.prover.values import NONE_V, ListV, Tagged
@@ -26,7 +27,7 @@ MAX_TEXT = 20_000  # one literal text; a longer one is reported unknown (the car
 MAX_TOTAL = 200_000  # all literal texts together, so the facts fit in an approval request
 
 
-class _Unknown(Exception):
+class _Unknown(ProverError):
     pass
 
 

@@ -1,4 +1,5 @@
-"""Operators of the subset with Python semantics: arithmetic, comparison, subscripts, iteration."""
+"""Operators of the subset with Python semantics: arithmetic, orderings, list appends and ``str()``
+(comparisons are ``compare``, subscripts and iteration ``access``)."""
 
 from __future__ import annotations
 
@@ -9,26 +10,13 @@ from typing import Any
 import z3
 
 from clauz3.language import ir
-from clauz3.prover.logic import mk_and, z3_true
+from clauz3.prover.logic import mk_and
 from clauz3.prover.state import SymbolicExecutor
 from clauz3.prover.values import (
-    NONE_V,
-    ColumnV,
-    DictV,
     ListV,
     MixedV,
     NoneV,
-    OpaqueV,
-    OptV,
-    Prov,
-    Tagged,
-    TDictV,
-    TListV,
     Unsupported,
-    check,
-    contains,
-    dict_lookup,
-    dict_visible,
     eq,
     f64,
     float_lit,
@@ -37,11 +25,9 @@ from clauz3.prover.values import (
     is_float,
     is_int,
     is_str,
-    length,
     merge_many,
     raw,
     rne,
-    str_lit,
     to_float,
     to_int,
     val,
@@ -315,100 +301,7 @@ def _unary(ex: SymbolicExecutor, node: ir.UnaryOp, v: Any) -> Any:
     raise Unsupported(f"unary {node.op}")
 
 
-# -------------------------------------------------------------------------------- comparison
-
-
-def compare(ex: SymbolicExecutor, node: ir.Expr, op: str, a: Any, b: Any) -> Any:
-    return lift(ex, [a, b], lambda xs: _compare(ex, node, op, xs[0], xs[1]))
-
-
-def _compare(ex: SymbolicExecutor, node: ir.Expr, op: str, a: Any, b: Any) -> Any:
-    if op in ("==", "!=", "is", "is_not"):
-        ca, cb = check(a), check(b)
-        if isinstance(cb, ColumnV) or isinstance(ca, ColumnV) or _columns(cb) or _columns(ca):
-            result = provenance(a, b) if (isinstance(cb, ColumnV) or _columns(cb)) else provenance(b, a)
-        else:
-            result = eq(a, b, ex.ctx.fresh_bool)
-        return result if op in ("==", "is") else z3.Not(result)
-    if op in ("in", "not_in"):
-        result = membership(ex, a, b)
-        return result if op == "in" else z3.Not(result)
-    return order(ex, op, a, b)
-
-
-def _columns(v: Any) -> bool:
-    return isinstance(v, ListV) and bool(v.items) and all(isinstance(x, ColumnV) for x in v.items)
-
-
-def provenance(value: Any, col: Any) -> Any:
-    """PRED-3: the value is, unmodified, the named field of some trusted row (same row for tuples)."""
-    if isinstance(col, ColumnV):
-        return _prov_single(value, col)
-    value = check(value)
-    if not isinstance(value, ListV) or len(value.items) != len(col.items):
-        return z3.BoolVal(False)
-    tags = [v.prov if isinstance(v, Tagged) else () for v in value.items]
-    options: list[tuple[Prov, ...]] = [()]
-    for k, prov in enumerate(tags):
-        options = [(*o, p) for o in options for p in prov if _col_match(p, col.items[k])]
-    parts = []
-    for combo in options:
-        first = combo[0]
-        conds = [p.guard for p in combo]
-        for p in combo[1:]:
-            if len(p.ident) != len(first.ident):
-                conds = [z3.BoolVal(False)]
-                break
-            conds.extend(x == y for x, y in zip(p.ident, first.ident, strict=True))
-        parts.append(mk_and(*conds))
-    return z3.Or(*parts) if parts else z3.BoolVal(False)
-
-
-def _col_match(p: Any, col: ColumnV) -> bool:
-    return p.field == col.field and (p.schema == col.schema or p.schema.rsplit(".", 1)[-1] ==
-                                     col.schema.rsplit(".", 1)[-1])
-
-
-def _prov_single(value: Any, col: ColumnV) -> Any:
-    if not isinstance(value, Tagged):
-        return z3.BoolVal(False)
-    parts = [p.guard for p in value.prov if _col_match(p, col)]
-    return z3.Or(*parts) if parts else z3.BoolVal(False)
-
-
-def dict_key(d: TDictV, key: Any) -> Any:
-    """``key`` as a term of a trusted dict's key sort, or Unsupported (a list, an ``object``, another
-    type: the interpreter finds nothing there, which this encoding does not say)."""
-    k = raw(check(key))
-    if isinstance(k, z3.ExprRef) and is_bool(k) and d.has.domain() == z3.IntSort():
-        k = to_int(k)  # True == 1: one key
-    if not isinstance(k, z3.ExprRef) or k.sort() != d.has.domain():
-        raise Unsupported("a key of another type than the trusted dict's keys")
-    return k
-
-
-def membership(ex: SymbolicExecutor, item: Any, coll: Any) -> Any:
-    coll = val(coll)
-    if is_str(coll):
-        it = val(item)
-        return z3.Contains(coll, it)
-    if isinstance(coll, ListV):
-        return contains(coll, item, ex.ctx.fresh_bool)
-    if isinstance(coll, DictV):
-        found, _ = dict_lookup(coll, item)
-        return found
-    if isinstance(coll, TDictV):
-        if coll.has is None:
-            return ex.ctx.fresh_bool("in")
-        return z3.Select(coll.has, dict_key(coll, item))
-    if isinstance(coll, TListV):
-        # Abstract membership with a witness: when it holds, some element equals the item.
-        flag = ex.ctx.fresh_bool("in")
-        j = ex.ctx.fresh(z3.IntSort(), "in_witness")
-        ex.ctx.assume(z3.Implies(flag, z3.And(j >= 0, j < coll.length, eq(coll.elem(j), item,
-                                                                           ex.ctx.fresh_bool))))
-        return flag
-    raise Unsupported("`in` on this value")
+# -------------------------------------------------------------------------------- order
 
 
 def order(ex: SymbolicExecutor, op: str, a: Any, b: Any) -> Any:
@@ -455,139 +348,6 @@ def _seq_order(ex: SymbolicExecutor, op: str, a: ListV, b: ListV) -> Any:
     return result
 
 
-# -------------------------------------------------------------------------------- subscripts
-
-
-def subscript(ex: SymbolicExecutor, node: ir.Subscript, coll: Any, index: Any) -> Any:
-    coll = val(coll)
-    src = node.source or "…[…]"
-    if isinstance(coll, DictV):
-        found, value = dict_lookup(coll, index)
-        ex.exception("KeyError", node, found, src, (("key", index),))
-        if value is None:
-            return ex.fresh_value(node.type, "missing", abstract=True)
-        return value
-    if isinstance(coll, TDictV):
-        if coll.has is None:
-            flag = ex.ctx.fresh_bool("has")
-            ex.exception("KeyError", node, flag, src, (("key", index),))
-            return ex.fresh_value(node.type, "dictval", abstract=True)
-        key = dict_key(coll, index)
-        ex.exception("KeyError", node, z3.Select(coll.has, key), src, (("key", index),))
-        return z3.Select(coll.val, key)
-    i = to_index(index)
-    n = length(coll)
-    ex.exception("IndexError", node, z3.And(-n <= i, i < n), src, (("index", i), ("length", n)))
-    norm = z3.If(i < 0, i + n, i)
-    if is_str(coll):
-        return z3.SubString(coll, norm, 1)
-    if isinstance(coll, TListV):
-        ci = const_int(i)
-        return coll.elem(z3.IntVal(ci) if ci is not None and ci >= 0 else z3.simplify(norm))
-    if isinstance(coll, ListV):
-        ci = const_int(i)
-        if ci is not None and isinstance(coll.n, int):
-            k = ci + coll.n if ci < 0 else ci
-            if 0 <= k < coll.n:
-                return coll.items[k]
-        if not coll.items:
-            return ex.fresh_value(node.type, "index", abstract=True)
-        from clauz3.prover.values import merge
-
-        value = coll.items[-1]
-        for k in reversed(range(len(coll.items) - 1)):
-            value = merge(norm == k, coll.items[k], value)
-        return value
-    raise Unsupported("indexing this value")
-
-
-def slice_(ex: SymbolicExecutor, coll: Any, lower: Any, upper: Any) -> Any:
-    coll = val(coll)
-    n = length(coll)
-
-    def bound(v: Any, default: Any) -> Any:
-        if v is None or isinstance(check(v), NoneV):
-            return default
-        x = to_index(v)
-        return z3.If(x < 0, z3.If(x + n < 0, 0, x + n), z3.If(x > n, n, x))
-
-    start = bound(lower, z3.IntVal(0))
-    end = bound(upper, n)
-    if is_str(coll):
-        return z3.SubString(coll, start, z3.If(end > start, end - start, 0))
-    if isinstance(coll, ListV) and isinstance(coll.n, int):
-        s, e = const_int(start), const_int(end)
-        if s is not None and e is not None:
-            items = coll.items[s:e]
-            return ListV(items, len(items), coll.kind)
-    raise Unsupported("slicing a collection with non-constant bounds")
-
-
-# --------------------------------------------------------------------------------- iteration
-
-
-def iterate(ex: SymbolicExecutor, it: ir.Expr) -> list[tuple[Any, Any]]:
-    """Items of an unrollable iterable as ``(guard, value)``; ``guard`` says the item exists."""
-    if isinstance(it, ir.BuiltinCall) and it.name in ("range", "enumerate"):
-        if it.name == "range":
-            bounds = [const_int(ex.eval(a)) for a in it.args]
-            if any(b is None for b in bounds):
-                raise Unsupported("range() with non-constant arguments")
-            return [(z3_true(), z3.IntVal(k)) for k in range(*(b for b in bounds if b is not None))]  # none is None (tested above)
-        inner = iterate(ex, it.args[0])
-        start = 0
-        if len(it.args) > 1:
-            start = const_int(ex.eval(it.args[1])) or 0
-        for name, val in it.kwargs:
-            if name == "start":
-                start = const_int(ex.eval(val)) or 0
-        return [(guard, ListV([index, item], 2, "tuple")) for guard, index, item in positions(inner, start)]
-    if isinstance(it, ir.MethodCall) and it.receiver == "dict" and it.method in ("items", "keys", "values"):
-        d = check(ex.eval(it.obj))
-        if not isinstance(d, DictV):
-            raise Unsupported("iterating a dict of unknown size")
-        out = []
-        for k in range(len(d.keys)):
-            _, value = dict_lookup(d, d.keys[k])
-            item = {"keys": d.keys[k], "values": value,
-                    "items": ListV([d.keys[k], value], 2, "tuple")}[it.method]
-            out.append((dict_visible(d, k), item))
-        return out
-    return items_of(ex, ex.eval(it))
-
-
-def positions(items: list[tuple[Any, Any]], start: int = 0) -> list[tuple[Any, Any, Any]]:
-    """``(guard, index, item)``: an item's index counts only the items before it that exist.
-
-    A set hides a repeat of an earlier element and a dict an overwritten key (their guards are false
-    there), so the interpreter's index of an item is the number of real items before it, never its
-    position among the entries the proof keeps (issue 18, family 3).
-    """
-    out = []
-    count: Any = z3.IntVal(start)
-    for guard, item in items:
-        out.append((guard, z3.simplify(count), item))
-        count = count + z3.If(guard, 1, 0) if not z3.is_true(guard) else count + 1
-    return out
-
-
-def items_of(ex: SymbolicExecutor, coll: Any) -> list[tuple[Any, Any]]:
-    coll = val(coll)
-    if isinstance(coll, ListV):
-        return [(visible(coll, k, ex.ctx.fresh_bool), item) for k, item in enumerate(coll.items)]
-    if isinstance(coll, DictV):
-        return [(dict_visible(coll, k), coll.keys[k]) for k in range(len(coll.keys))]
-    if is_str(coll):
-        s = z3.simplify(coll)
-        if z3.is_string_value(s):
-            from clauz3.prover.counterexample import string_chars
-
-            text = string_chars(s)
-            return [(z3_true(), str_lit(ch)) for ch in text]
-        raise Unsupported("iterating a string of unknown length")
-    raise Unsupported("unrolling a loop over a collection of unknown length")
-
-
 def append_if(lst: ListV, cond: Any, value: Any) -> ListV:
     """``lst`` with ``value`` appended when ``cond`` holds (lengths may become symbolic)."""
     from clauz3.prover.values import merge
@@ -632,4 +392,4 @@ def _to_str(ex: SymbolicExecutor, node: ir.Expr, v: Any) -> Any:
     return out
 
 
-__all__ = ["NONE_V", "OpaqueV", "OptV", "binop", "compare", "iterate", "subscript", "to_str"]
+__all__ = ["append_if", "binop", "lift", "order", "to_str", "unary"]

@@ -15,7 +15,3 @@ SOLVER = "the solver could not check this (a prover limitation); write the progr
 UNDECIDED = ("the solver could not decide this either way (a prover limitation); simpler arithmetic or string "
              "operations usually give a verdict")
 DISPLAY = "a counterexample exists, but the prover could not display it"
-
-
-def encode_program(line: int) -> str:
-    return ENCODE_PROGRAM.format(line=line)

@@ -27,6 +27,7 @@ import z3
 
 from clauz3.language import ir
 from clauz3.language.types import show  # the Python spelling, never the IR's class names
+from clauz3.prover.errors import ProverError
 
 
 @cache
@@ -45,7 +46,7 @@ def rne() -> z3.FPRMRef:
 MAX_CHAR = 0x2FFFF  # z3's Unicode alphabet ends here; larger code points cannot be represented
 
 
-class Unsupported(Exception):
+class Unsupported(ProverError):
     """The encoding cannot represent this soundly; the affected obligations become ``unknown``."""
 
 
@@ -310,18 +311,6 @@ def sort_of(t: ir.Type) -> z3.SortRef:
         if t.name == "str":
             return z3.StringSort()
     raise Unsupported(f"values of type {show(t)} here")
-
-
-def default_of(t: ir.Type) -> Any:
-    """Some value of type ``t`` (used to pad lists); never observable."""
-    if isinstance(t, ir.TScalar):
-        return {"bool": z3.BoolVal(False), "int": z3.IntVal(0), "float": float_lit(0.0),
-                "str": z3.StringVal(""), "None": NONE_V}[t.name]
-    if isinstance(t, ir.TOptional):
-        return NONE_V
-    from clauz3.language.types import show
-
-    return LazyUnsupported(f"a padded list of {show(t)}")
 
 
 # ----------------------------------------------------------------------------------- merging

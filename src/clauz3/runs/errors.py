@@ -6,8 +6,10 @@ A run's outcome reason (03 §12.1) is the code where one exists (``sandbox_faile
 
 from __future__ import annotations
 
+from clauz3.errors import Clauz3Error
 
-class RunError(Exception):
+
+class RunError(Clauz3Error):
     """A run, its worker, its sandbox or its approval client failed; ``str(exc)`` is one sentence."""
 
     code: str = "run_error"

@@ -6,8 +6,10 @@ HTTP status at a web edge); nothing in ``storage/`` knows either.
 
 from __future__ import annotations
 
+from clauz3.errors import Clauz3Error
 
-class StorageError(Exception):
+
+class StorageError(Clauz3Error):
     """A store, secret file, path or journal cannot be used; ``str(exc)`` is one sentence."""
 
     code: str = "storage_error"

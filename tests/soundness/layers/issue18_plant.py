@@ -8,7 +8,7 @@ The plants (test hooks, never in src/) put back what the checker did before issu
   (``values.val`` -> ``Executor.none_used``).
 * ``zero``: a loop's length upper bound is taken as a lower bound, so a name bound only inside a
   loop that may run zero times passes as bound. The prover must still not prove a read of it: a
-  name some path leaves unbound is an ``UnboundLocalError`` obligation (``execute.merge_env``).
+  name some path leaves unbound is an ``UnboundLocalError`` obligation (``join.merge_env``).
 """
 
 from __future__ import annotations

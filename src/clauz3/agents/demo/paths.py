@@ -34,9 +34,3 @@ def canonical_path(text: str, *, directory: bool) -> str:
         if segment in ("", ".", "..") or len(segment.encode("utf-8")) > 255:
             raise PathRuleError(PATH_RULE)
     return "/".join(segments)
-
-
-def parent_dir(path: str) -> str:
-    """The directory holding a canonical file path, ``.`` for a top-level file."""
-    head, _, _ = path.rpartition("/")
-    return head or "."

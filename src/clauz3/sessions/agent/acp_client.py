@@ -39,6 +39,7 @@ from clauz3.sessions.agent.acp_permissions import CANCELLED, announced_tool, dec
 from clauz3.sessions.agent.acp_transport import PipeTransport
 from clauz3.sessions.agent.jsonrpc import RpcConnection, RpcError
 from clauz3.sessions.agent.process_group import AgentLaunch, AgentProcess
+from clauz3.sessions.errors import SessionError
 
 log = logging.getLogger("clauz3.sessions.acp")
 
@@ -54,7 +55,7 @@ STOPPED = "Agent stopped"
 DISABLED = "Client capability disabled"
 
 
-class AcpError(Exception):
+class AcpError(SessionError):
     """A failed ACP step. ``str(error)`` is safe to show (sanitized, host-authored or adapter text)."""
 
     def __init__(self, message: str, *, code: int | None = None, ended: bool = False) -> None:

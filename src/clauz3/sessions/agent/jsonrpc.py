@@ -15,6 +15,8 @@ import logging
 from collections.abc import Awaitable, Callable
 from typing import Any, Protocol
 
+from clauz3.sessions.errors import SessionError
+
 log = logging.getLogger("clauz3.sessions.acp")
 
 JsonObject = dict[str, Any]
@@ -22,7 +24,7 @@ RequestHandler = Callable[[str, Any], Awaitable[Any]]
 INTERNAL_ERROR = -32603
 
 
-class RpcError(Exception):
+class RpcError(SessionError):
     """An error response: ours to send (raised by a request handler) or the agent's (from a request)."""
 
     def __init__(self, code: int, message: str, data: Any = None) -> None:

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import unquote
 
+from clauz3.sessions.errors import SessionError
 from clauz3.sessions.store.store import is_conversation_id
 
 MAX_BYTES = 10_485_760
@@ -26,7 +27,7 @@ STALE_SECONDS = 24 * 3600
 _ID_CHARS = frozenset("0123456789abcdef")
 
 
-class AttachmentError(Exception):
+class AttachmentError(SessionError):
     """A refused attachment: ``code`` (mapped to an HTTP status by the web routes) and one sentence."""
 
     def __init__(self, code: str, message: str) -> None:

@@ -16,16 +16,17 @@ from pathlib import Path
 from typing import Any
 
 from clauz3.sessions.conversation.export import public_state
+from clauz3.sessions.errors import SessionError
 
 MAX_BYTES = 64 * 1024 * 1024
 EXPLAIN = "The file holds this conversation's messages, raw tool calls and results, run diagnostics and settings."
 
 
-class HandoffUnsafe(Exception):
+class HandoffUnsafe(SessionError):
     """The handoffs folder is a symbolic link or not a private directory (05 DATA-*)."""
 
 
-class HandoffTooLarge(Exception):
+class HandoffTooLarge(SessionError):
     pass
 
 

@@ -19,12 +19,13 @@ import time
 from pathlib import Path
 
 import clauz3.tutorials as bundled
+from clauz3.sessions.errors import SessionError
 from clauz3.tutorials import TUTORIALS, Tutorial
 
 MARKER = ".clauz3-tutorial.json"
 
 
-class TutorialError(Exception):
+class TutorialError(SessionError):
     pass
 
 

@@ -17,6 +17,7 @@ from clauz3.sessions.conversation.notices import notice
 from clauz3.sessions.conversation.publisher import Publisher
 from clauz3.sessions.conversation.tutorials import TutorialError, forget_state, prepare, reset, tutorial_of
 from clauz3.sessions.conversation.ws_requests import Workspace
+from clauz3.sessions.errors import SessionError
 from clauz3.sessions.launch.config import LaunchConfig
 from clauz3.sessions.store.lease import Lease, LeaseHeld, acquire_project_lease
 from clauz3.sessions.store.recent import RecentWorkspaces
@@ -34,7 +35,7 @@ TUTORIAL_PATH = "Open tutorials from the Tutorials list."
 UNRESTRICTED_TUTORIAL = "Tutorials run in restricted mode. Start clauz3 without --unrestricted."
 
 
-class Invalid(Exception):
+class Invalid(SessionError):
     pass
 
 

@@ -11,12 +11,13 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from clauz3.sessions.errors import SessionError
 from clauz3.sessions.store.store import is_conversation_id
 
 MAX_TITLE = 120
 
 
-class BadRequest(Exception):
+class BadRequest(SessionError):
     def __init__(self, code: str) -> None:
         super().__init__(code)
         self.code = code

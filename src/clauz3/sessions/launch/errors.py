@@ -7,6 +7,8 @@ nothing in ``sessions/`` knows exit statuses.
 
 from __future__ import annotations
 
+from clauz3.sessions.errors import SessionError
+
 # Every code a launch raises.
 LAUNCH_CODES: tuple[str, ...] = (
     "startup_failed", "project_in_use", "store_incompatible", "store_unreadable",  # the service's LAUNCH-6 codes
@@ -15,7 +17,7 @@ LAUNCH_CODES: tuple[str, ...] = (
 )
 
 
-class LaunchError(Exception):
+class LaunchError(SessionError):
     """A refused launch: ``code`` is one of :data:`LAUNCH_CODES`; ``str(exc)`` the sentence after ``error:``."""
 
     def __init__(self, code: str, message: str) -> None:

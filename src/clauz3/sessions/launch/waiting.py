@@ -27,12 +27,14 @@ import sys
 import time
 from collections.abc import Callable
 
+from clauz3.sessions.errors import SessionError
+
 STOP_GRACE = 5.0
 EXIT_SERVICE_DIED = 70
 GUARDED = (signal.SIGINT, signal.SIGTERM)  # blocked by the launcher across execv; unblocked once handled
 
 
-class ServiceDied(Exception):
+class ServiceDied(SessionError):
     pass
 
 

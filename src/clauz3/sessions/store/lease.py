@@ -16,8 +16,10 @@ import time
 from pathlib import Path
 from typing import Any
 
+from clauz3.sessions.errors import SessionError
 
-class LeaseHeld(Exception):
+
+class LeaseHeld(SessionError):
     """Another process holds the lease; ``info`` is its JSON record when readable."""
 
     def __init__(self, path: Path, info: dict[str, Any] | None) -> None:

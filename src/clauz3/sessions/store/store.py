@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from clauz3.sessions.agent.acp_messages import AgentText, message_of, upgrade
+from clauz3.sessions.errors import SessionError
 from clauz3.sessions.store import store_search
 from clauz3.sessions.store.store_schema import MIGRATIONS, has_fts5
 from clauz3.storage.migrations import MigrationError, open_store, recorded, transaction
@@ -36,7 +37,7 @@ UUID_RE = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0
 INCOMPATIBLE = "conversations.sqlite was written by a newer clauz3; upgrade clauz3"
 
 
-class StoreError(Exception):
+class StoreError(SessionError):
     """Startup refusal: ``code`` is ``store_incompatible`` or ``store_unreadable`` (02 LAUNCH-6)."""
 
     def __init__(self, code: str, message: str) -> None:

@@ -8,12 +8,14 @@ from __future__ import annotations
 
 import re
 
+from clauz3.sessions.errors import SessionError
+
 MAX_QUERY = 200
 MAX_RESULTS = 50
 SNIPPET_CHARS = 160
 
 
-class BadQuery(ValueError):
+class BadQuery(SessionError, ValueError):
     """The query is empty or longer than 200 characters after trimming (HTTP 400)."""
 
 

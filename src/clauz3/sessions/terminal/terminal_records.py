@@ -23,6 +23,7 @@ from clauz3.layers.selection import library_hashes, selection_fingerprint
 from clauz3.layers.skills import SkillsError, skills_fingerprint, snapshot_skills
 from clauz3.sessions.agent.providers import AGENTS
 from clauz3.sessions.conversation.libraries import new_selection, selection_fields
+from clauz3.sessions.errors import SessionError
 from clauz3.sessions.store.store import Conversation, ConversationStore, StoreError, turned_conversations
 from clauz3.sessions.store.store import project_of as stored_project_of
 
@@ -33,7 +34,7 @@ MODES = ("restricted", "unrestricted")
 NO_POLICY = "none"
 
 
-class RecordError(Exception):
+class RecordError(SessionError):
     """An expected refusal of a saved conversation record: one sentence (``resume`` exits 2 for it)."""
 
 

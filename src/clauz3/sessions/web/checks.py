@@ -19,6 +19,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from clauz3.approvals.cookies import PAGE_HEADER, REISSUE_AFTER_SECONDS
 from clauz3.approvals.transport import cookie_value
+from clauz3.sessions.errors import SessionError
 from clauz3.sessions.web.auth import SignIn
 
 MAX_JSON_BYTES = 64_000
@@ -52,7 +53,7 @@ def csp(port: int) -> str:
     )
 
 
-class HttpError(Exception):
+class HttpError(SessionError):
     """A refusal with an HTTP-3 body; ``message`` is a full user-facing sentence."""
 
     def __init__(self, status: int, code: str, message: str) -> None:

@@ -14,6 +14,8 @@ import os
 import stat
 from typing import Any
 
+from clauz3.sessions.errors import SessionError
+
 MAX_PATH_BYTES = 4096
 MAX_COMPONENTS = 256
 MAX_ENTRIES = 2000
@@ -28,7 +30,7 @@ UNREADABLE = "This file or folder cannot be read."
 NOT_REGULAR = "Only regular files can be previewed."
 
 
-class FilesError(Exception):
+class FilesError(SessionError):
     def __init__(self, status: int, code: str, message: str) -> None:
         super().__init__(message)
         self.status = status

@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from clauz3.sessions.agent import prespawn
+from clauz3.sessions.errors import SessionError
 from clauz3.sessions.launch.config import CONFIG_ENV, LaunchConfig, read_config_once
 
 if TYPE_CHECKING:
@@ -35,7 +36,7 @@ if TYPE_CHECKING:
 log = logging.getLogger("clauz3.sessions.web.service")
 
 
-class StartupError(Exception):
+class StartupError(SessionError):
     def __init__(self, code: str, message: str) -> None:
         super().__init__(message)
         self.code = code

@@ -42,6 +42,7 @@ from acp.schema import (
 )
 
 from clauz3.sessions.agent.providers.table import SIX_TOOLS
+from clauz3.sessions.errors import SessionError
 
 NEEDS_BRIDGE = "This agent needs exactly one stdio MCP server named clauz3"
 NEEDS_META = "This agent needs _meta.clauz3 with model, instructions and restricted"
@@ -55,7 +56,7 @@ _CONTROL = re.compile(r"[\x00-\x1f\x7f]")
 Emit = Callable[[Any], Awaitable[None]]
 
 
-class NativeError(Exception):
+class NativeError(SessionError):
     """A turn failed; ``str(error)`` is host-authored and safe to show."""
 
 
