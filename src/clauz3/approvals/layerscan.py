@@ -143,8 +143,9 @@ def _title(trusted_root: str, domain: str) -> str:
         data = yaml.safe_load(read_regular(manifest).decode("utf-8"))
     except (SourceError, yaml.YAMLError, UnicodeDecodeError):
         data = None
-    if isinstance(data, dict) and isinstance(data.get("title"), str) and data["title"].strip():
-        return data["title"].strip()[:80]
+    title = data.get("title") if isinstance(data, dict) else None
+    if isinstance(title, str) and title.strip():
+        return title.strip()[:80]
     return domain
 
 

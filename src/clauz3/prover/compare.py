@@ -77,8 +77,8 @@ def provenance(value: Any, col: Any) -> Any:
 
 
 def _col_match(p: Any, col: ColumnV) -> bool:
-    return p.field == col.field and (p.schema == col.schema or p.schema.rsplit(".", 1)[-1] ==
-                                     col.schema.rsplit(".", 1)[-1])
+    return bool(p.field == col.field and (p.schema == col.schema or p.schema.rsplit(".", 1)[-1] ==
+                                          col.schema.rsplit(".", 1)[-1]))
 
 
 def _prov_single(value: Any, col: ColumnV) -> Any:

@@ -46,7 +46,7 @@ def to_index(v: Any) -> Any:
 def const_int(v: Any) -> int | None:
     v = z3.simplify(to_int(raw(v))) if isinstance(raw(v), z3.ExprRef) else None
     if v is not None and z3.is_int_value(v):
-        return v.as_long()
+        return int(v.as_long())
     return None
 
 
