@@ -23,6 +23,9 @@ HEAVY = ("z3", "clauz3.language", "clauz3.interp", "clauz3.runs.worker", "clauz3
 # The prover's client side talks to a child process and is stdlib only; everything else in it solves.
 PROVER_CLIENT = {"clauz3.prover", "clauz3.prover.verify", "clauz3.prover.entailment", "clauz3.prover.cache",
                  "clauz3.prover.pipeline"}
+# The one source-only reader of trusted layers (issue 23) is stdlib `ast` and hashing, not the compiler:
+# the Libraries view reads stubs through it. Anything else under clauz3.language stays off the path.
+LANGUAGE_SOURCE_READER = {"clauz3.language", "clauz3.language.errors", "clauz3.language.trusted_source"}
 
 ENTRIES = {
     # `clauz3 ui` itself: the CLI, the ui command and what its run() imports before spawning the service
@@ -48,6 +51,8 @@ def loaded_by(modules: tuple[str, ...]) -> set[str]:
 
 def heavy_in(loaded: set[str]) -> list[str]:
     def heavy(name: str) -> bool:
+        if name in LANGUAGE_SOURCE_READER:
+            return False
         if any(name == h or name.startswith(h + ".") for h in HEAVY):
             return True
         return name.startswith("clauz3.prover.") and name not in PROVER_CLIENT

@@ -27,15 +27,13 @@ import sys
 import time
 from collections.abc import Callable
 
-from clauz3.sessions.errors import SessionError
-
 STOP_GRACE = 5.0
 EXIT_SERVICE_DIED = 70
 GUARDED = (signal.SIGINT, signal.SIGTERM)  # blocked by the launcher across execv; unblocked once handled
 
 
-class ServiceDied(SessionError):
-    pass
+class ServiceDied(Exception):
+    """Not a SessionError: this file runs under ``python -I -S`` and may import only the standard library."""
 
 
 def read_line(control: socket.socket, buffer: bytes, timeout: float) -> tuple[object, bytes]:
