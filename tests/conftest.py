@@ -29,6 +29,13 @@ import proc_tree
 import pytest
 from npm_prefix import PREFIX, missing_pins
 
+# Bytecode on, for this process and every process a test starts (workers, services, agents, bridges, CLIs):
+# a machine that sets PYTHONDONTWRITEBYTECODE makes each of them compile every module it imports from
+# source, every time (a third of a browser test's CPU). The product never depends on it: loading a trusted
+# layer turns bytecode off itself (language/layer.py) and workers run with -B.
+os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
+sys.dont_write_bytecode = False
+
 REPO = Path(__file__).resolve().parents[1]
 INSTALL_SCRIPT = REPO / "scripts" / "install_adapters.sh"
 SESSION_MARK = "CLAUZ3TEST_SESSION"  # not CLAUZ3_*: tests and the product strip those from children's environments
