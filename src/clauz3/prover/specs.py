@@ -109,6 +109,10 @@ def _encode(ex: SymbolicExecutor, spec: ir.Spec, label: str) -> SpecEnc:
         return _fluent(ex, spec)
     if isinstance(spec, ir.NoSensitiveSpec):
         return _no_sensitive(ex, spec, label)
+    if isinstance(spec, ir.FlowSpec):
+        from clauz3.prover.flows import encode_flow
+
+        return encode_flow(ex, spec, label)
     raise Unsupported(f"spec {type(spec).__name__}")
 
 
