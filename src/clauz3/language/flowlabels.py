@@ -282,6 +282,8 @@ class LabelVisitor:
             if out:
                 self.coverage["ListComp"] += 1
             return out
+        if isinstance(e, ir.IfExp | ir.BoolOp):
+            return self._choice(e, fr, bound)
         parts = [self.labels(c, fr, bound) for c in children(e)]
         if isinstance(e, ir.EffectCall):
             return self.call_labels(e, parts, fr)
@@ -302,6 +304,26 @@ class LabelVisitor:
         if out and not isinstance(e, ir.HelperCall | ir.SolverCall):
             self.coverage[op_name(e)] += 1
         return out
+
+
+    def _choice(self, e: ir.IfExp | ir.BoolOp, fr: Frame, bound: Mapping[str, dict[str, Lab]] | None) -> dict[str, Lab]:
+        """``a if t else b`` / ``a and b``: what is evaluated after the choice runs under its labels."""
+        saved = fr.pc
+        acc: dict[str, Lab] = {}
+        try:
+            if isinstance(e, ir.IfExp):
+                acc = self.labels(e.test, fr, bound)
+                fr.pc = combine(saved, acc)
+                acc = combine(acc, self.labels(e.body, fr, bound), self.labels(e.orelse, fr, bound))
+            else:
+                for v in e.values:
+                    acc = combine(acc, self.labels(v, fr, bound))
+                    fr.pc = combine(saved, acc)
+        finally:
+            fr.pc = saved
+        if acc:
+            self.coverage[op_name(e)] += 1
+        return acc
 
 
 # ------------------------------------------------------------------------------ the static analysis
