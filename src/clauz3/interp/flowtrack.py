@@ -141,6 +141,8 @@ class LabelMachine(Machine):
                                for a, p in zip(labels, fn.params, strict=False)}, fl.top.frame.control())
         result = self.run_function(fn, args)
         out = self._last_return
+        if out:
+            fl.coverage["HelperCall"] += 1
         fl.remember(expr, step(out, f"{fn_name}(…) at line {expr.line}") if out else out)
         return result
 
@@ -259,6 +261,8 @@ class LabelMachine(Machine):
             fl = self.flow
             fr = fl.top.frame
             value, index = fl.of(s.value), fl.of(s.index)
+            if value or index:
+                fl.coverage["SetItem"] += 1
             fl.raise_point(combine(index, fr.env.get(s.name, {})), fr, s.line)
             fr.env[s.name] = step(combine(fr.env.get(s.name, {}), value, index, fr.control()),
                                   f"{s.name} (line {s.line})")
@@ -294,6 +298,7 @@ class LabelMachine(Machine):
         outer = fr.pc
         inner = combine(outer, test)
         if test:
+            fl.coverage["If (implicit)"] += 1
             fl.upgrade(self._names(other), weak(inner))
         if has_exit(s.body) or has_exit(s.orelse):
             fr.sticky = combine(fr.sticky, weak(inner))
@@ -314,6 +319,7 @@ class LabelMachine(Machine):
         outer = fr.pc
         inner = combine(outer, over)
         if over:
+            fl.coverage["For (implicit)"] += 1
             fl.upgrade(self._names(s.body), weak(inner))
         fr.pc = inner
         try:
