@@ -33,8 +33,9 @@ INTS = ("n0", "n1")
 
 
 class Gen:
-    def __init__(self, rng: random.Random) -> None:
+    def __init__(self, rng: random.Random, focused: bool = False) -> None:
         self.rng = rng
+        self.focused = focused  # one read at the start, no other reads or sinks until the last lines
         self.loops = 0
         self.lines: list[str] = []
 
@@ -87,7 +88,9 @@ class Gen:
         return f"len({self.lst(depth + 1)})"
 
     def c(self, depth: int = 0) -> str:
-        kind = self.rng.randrange(6)
+        kind = self.rng.randrange(7)
+        if kind == 6:
+            return f"len({self.pick(*STRS)}) > {self.pick('0', '2', '4')}"
         if kind == 0:
             return f'{self.s(depth + 1)} == "x"'
         if kind == 1:
@@ -125,9 +128,11 @@ class Gen:
             self.stmt(indent, in_loop)
 
     def stmt(self, indent: int, in_loop: bool) -> None:
-        kind = self.rng.randrange(17)
+        kind = self.rng.randrange(19)
+        while self.focused and kind in (0, 1, 14, 15, 16, 17):
+            kind = self.rng.randrange(19)
         depth = indent - 1
-        if kind == 0:
+        if kind in (0, 17):
             self.emit(indent, f"{self.pick(*STRS)} = read_web(\"u\")")
         elif kind == 1:
             self.emit(indent, f"{self.pick(*INTS)} = read_num(\"k\")")
@@ -170,6 +175,9 @@ class Gen:
         elif kind == 13 and self.rng.random() < 0.4:
             self.emit(indent, f"if {self.c()}:")
             self.emit(indent + 1, "return")
+        elif kind == 18:
+            self.emit(indent, f"if {self.c()}:")  # the plainest implicit flow: a call under a condition
+            self.emit(indent + 1, self.pick('send("ann", "yes")', "log(1)"))
         elif kind in (14, 15):
             self.emit(indent, f"send({self.s()}, {self.s()})")
         else:
@@ -177,8 +185,14 @@ class Gen:
 
 
 def program(seed: int) -> str:
-    g = Gen(random.Random(seed))
-    g.block(1, g.rng.randint(4, 9), False)
+    """Even seeds: anything goes; odd seeds: one read first, then plumbing, then the sinks (a leak is rarer,
+    so a wrongly proved one shows in the values)."""
+    g = Gen(random.Random(seed), focused=seed % 2 == 1)
+    if g.focused:
+        g.emit(1, g.pick('s0 = read_web("u")', 'n0 = read_num("k")', 'xs = list(read_words("w"))'))
+        g.block(1, g.rng.randint(2, 5), False)
+    else:
+        g.block(1, g.rng.randint(4, 9), False)
     g.emit(1, f"send({g.s()}, {g.s()})")
     g.emit(1, f"log({g.n()})")
     return HEADER + "\n".join(g.lines) + "\n"
