@@ -64,9 +64,9 @@ class Gen:
         if kind == 6:
             return f'",".join({self.lst(depth + 1)})'
         if kind == 7:
-            return f'(xs[0] if len(xs) > 0 else "z")'
+            return '(xs[0] if len(xs) > 0 else "z")'
         if kind == 8:
-            return f'(min(xs) if len(xs) > 0 else "m")'
+            return '(min(xs) if len(xs) > 0 else "m")'
         if kind == 9:
             return f'{self.s(depth + 1)}.replace("a", "b")'
         return f'd.get({self.s(depth + 1)}, "none")'

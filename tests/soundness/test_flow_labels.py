@@ -152,7 +152,7 @@ def test_labels_the_prover_proves_absent_never_reach_the_parameter(layer: Any, t
             proved[call] += 1
             spec = FlowSpec(mode, sources, sinks)
             for name, (_, _, flow) in ((n, one) for n, many in results.items() for one in many):
-                for site, eff, labels in flow.calls:
+                for _site, eff, labels in flow.calls:
                     for e, param in sinks:
                         if e == eff and forbidden(spec, labels.get(param, {})):
                             findings.append(f"program {k}: {call} proved but run {name} carries "
