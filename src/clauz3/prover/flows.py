@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 from clauz3.language import ir
 from clauz3.language.flowlabels import FlowAnalysis, Lab, describe_path, forbidden, short
 from clauz3.prover.logic import mk_or, z3_false
-from clauz3.prover.specs import Explanation, SpecEnc, effect_matches
+from clauz3.prover.specs import ENCODERS, Explanation, SpecEnc, effect_matches
 
 if TYPE_CHECKING:
     from clauz3.prover.counterexample import ModelView
@@ -71,3 +71,6 @@ def encode_flow(ex: SymbolicExecutor, spec: ir.FlowSpec, label: str) -> SpecEnc:
                           f"branch condition and loop; the run-time monitor checks each call)")
     return SpecEnc(fails, approximate=True, fails_under=mk_or(*sure) if sure else None, explain=explain,
                    approx_reason=approx_reason)
+
+
+ENCODERS[ir.FlowSpec] = encode_flow
