@@ -106,7 +106,7 @@ def test_the_card_sentence_is_plain_words() -> None:
     assert flow_sentence(never) == ("Nothing read by get_webpage reaches send_direct_message's body or "
                                     "send_direct_message's recipient.")
     only = ir.FlowSpec("only", ("t.fx.get_users",), (("t.fx.send", "to"),))
-    assert flow_sentence(only) == "Send's to come only from what get_users returned, or from the program itself."
+    assert flow_sentence(only) == "Send's to: only from what get_users returned, or from the program itself."
 
 
 def test_an_unknown_parameter_is_a_contract_error(tmp_path: Path) -> None:

@@ -537,10 +537,10 @@ def flow_sentence(spec: ir.FlowSpec, words: Callable[[str], str] = short) -> str
     if spec.mode == "never":
         src = _or([words(s) for s in spec.sources])
         return f"Nothing read by {src} reaches {into}."
+    head = f"{into[:1].upper()}{into[1:]}"
     if not spec.sources:
-        return f"{into[:1].upper()}{into[1:]} come only from the program itself, never from anything an effect returned."
-    return (f"{into[:1].upper()}{into[1:]} come only from what {_or([words(s) for s in spec.sources])} "
-            f"returned, or from the program itself.")
+        return f"{head}: only from the program itself, never from anything an effect returned."
+    return f"{head}: only from what {_or([words(s) for s in spec.sources])} returned, or from the program itself."
 
 
 def _sinks_text(spec: ir.FlowSpec) -> str:
