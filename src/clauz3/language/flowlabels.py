@@ -198,7 +198,7 @@ def walk(e: object) -> Iterable[object]:
 
 def may_raise(e: object) -> bool:
     """Whether evaluating this node itself may raise (its operands aside)."""
-    if isinstance(e, ir.Subscript | ir.Formatted | ir.EffectCall | ir.HelperCall | ir.SolverCall):
+    if isinstance(e, ir.Subscript | ir.Formatted | ir.EffectCall | ir.HelperCall | ir.SolverCall | ir.RowNew):
         return True
     if isinstance(e, ir.BinOp):
         return e.op in RAISING_BINOPS
