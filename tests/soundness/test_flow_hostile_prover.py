@@ -90,3 +90,57 @@ def test_laundering_is_not_proved(layer: Any, tmp_path: Path, name: str) -> None
 @pytest.mark.parametrize("name", sorted(CLEAN))
 def test_clean_is_proved(layer: Any, tmp_path: Path, name: str) -> None:
     assert verdict(layer, tmp_path, CLEAN[name])[0] == "proved", name
+
+
+SENT: list[tuple[str, str]] = []
+
+
+def _effects() -> dict[str, Any]:
+    def read_web(url: str) -> str:
+        return "www.phish.example buy now"
+
+    def read_num(key: str) -> int:
+        return 1
+
+    def read_words(key: str) -> list[str]:
+        return ["a"]
+
+    def send(to: str, body: str) -> None:
+        SENT.append((to, body))
+
+    def log(n: int) -> None:
+        return None
+
+    return {f"tools.flow.trusted.effects.{f.__name__}": f for f in (read_web, read_num, read_words, send, log)}
+
+
+def run(layer: Any, tmp_path: Path, body: str) -> Any:
+    import io
+
+    from clauz3.interp.api import execute
+    from clauz3.language import check_source
+
+    source = HEADER + textwrap.indent(body, "    ") + "\n"
+    path = tmp_path / "main.py"
+    path.write_text(source)
+    program = check_source(source.encode(), str(path), layer, "main")
+    SENT.clear()
+    return execute(program, _effects(), stdout=io.StringIO(), write_report=False)
+
+
+@pytest.mark.parametrize("name", sorted(LAUNDERING))
+def test_the_monitor_stops_the_laundered_call_on_the_real_run(layer: Any, tmp_path: Path, name: str) -> None:
+    result = run(layer, tmp_path, LAUNDERING[name])
+    assert SENT == [], (name, SENT)  # nothing derived from the page went out, whichever way the run ended
+    if name == "via_exception":  # the page is not a key: the run stops at the lookup, before the send
+        assert result.outcome == "runtime_error", result.outcome
+        return
+    assert result.outcome == "soundness_violation", (name, result.outcome, result.error)
+    assert result.guarantee is not None and result.guarantee.bound_call == "flow.web_not_in_send()"
+
+
+@pytest.mark.parametrize("name", sorted(CLEAN))
+def test_clean_programs_run_to_the_end(layer: Any, tmp_path: Path, name: str) -> None:
+    result = run(layer, tmp_path, CLEAN[name])
+    assert result.outcome == "completed", (name, result.error)
+    assert SENT, name
