@@ -137,6 +137,7 @@ def test_the_monitor_stops_the_laundered_call_on_the_real_run(layer: Any, tmp_pa
         return
     assert result.outcome == "soundness_violation", (name, result.outcome, result.error)
     assert result.guarantee is not None and result.guarantee.bound_call == "flow.web_not_in_send()"
+    assert "carries read_web(…) at line 14 → page (line 14)" in result.error, result.error
 
 
 @pytest.mark.parametrize("name", sorted(CLEAN))

@@ -414,11 +414,14 @@ class Monitor:
     def __init__(self, machine: Machine, program: ir.CheckedProgram, guarantees: Sequence[ir.Guarantee]) -> None:
         ev = Evaluation(machine, program)
         self.entries = [(g, build_state(ev, g.spec)) for g in guarantees]
+        self.why: str | None = None
 
     def precheck(self, call: CallRecord, events: Sequence[RecordValue]) -> ir.Guarantee | None:
         """The first safety guarantee the prospective call would break, else None."""
+        self.why = None
         for g, state in self.entries:
             if g.cls == "safety" and not state.probe(call, events):
+                self.why = getattr(state, "why", None)  # a flow guarantee names the path of the value
                 return g
         return None
 
