@@ -14,6 +14,14 @@ from tools.flow.trusted import contracts as flow
 from tools.flow.trusted.effects import log, read_num, read_web, read_words, send
 
 
+def tidy(t: str, n: int) -> str:
+    if "w" in t:
+        return t.upper()
+    if n > 2:
+        return "many"
+    return "none"
+
+
 @clauz3.guarantee(flow.web_not_in_send())
 @clauz3.guarantee(flow.nothing_read_in_log())
 @clauz3.guarantee(flow.bodies_only_from_num())
@@ -48,7 +56,9 @@ class Gen:
         r = self.rng.random()
         if depth > 2 or r < 0.3:
             return self.pick(*STRS, '"x"', '"www"', "d.get(\"k\", \"none\")")
-        kind = self.rng.randrange(11)
+        kind = self.rng.randrange(12)
+        if kind == 11:
+            return f"tidy({self.s(depth + 1)}, {self.n(depth + 1)})"
         if kind == 0:
             return f"({self.s(depth + 1)} + {self.s(depth + 1)})"
         if kind == 1:

@@ -53,7 +53,7 @@ CHECKS = {
 }
 NEEDED_OPS = {"binop + (str)", "FString", "ListExpr", "Slice", "builtin len", "builtin str", "builtin min",
               "ListComp", "IfExp", "If (implicit)", "For (implicit)", "Compare", "SetItem", "method list.append",
-              "method dict.get", "method str.join", "Subscript", "UnaryOp not"}
+              "method dict.get", "method str.join", "Subscript", "UnaryOp not", "HelperCall"}
 
 
 def _layer_effects(values: dict[str, Any], calls: list[tuple[int, str, dict[str, Any]]]) -> dict[str, Any]:
