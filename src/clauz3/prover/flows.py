@@ -37,10 +37,12 @@ def encode_flow(ex: SymbolicExecutor, spec: ir.FlowSpec, label: str) -> SpecEnc:
     hits: list[tuple[CallRecord, str, list[tuple[str, Lab]], bool]] = []
     for r in ex.ctx.records:
         at = fa.sites.get(r.site)
-        if at is None:
-            continue
         for eff, param in spec.sinks:
             if not effect_matches(r.effect, (eff,)):
+                continue
+            if at is None:  # the analysis never reached a call the prover did: claim nothing about it
+                hits.append((r, param, [("an unknown source", Lab(("the label analysis did not reach this call",),
+                                                                  False))], False))
                 continue
             labels = at.get(param, {})
             bad = [(k, labels[k]) for k in forbidden(spec, labels)]
@@ -52,7 +54,8 @@ def encode_flow(ex: SymbolicExecutor, spec: ir.FlowSpec, label: str) -> SpecEnc:
     sure = [r.guard for r, _, _, must in hits if must]
     first = hits[0]
     call = fa.calls.get(first[0].site)
-    reason = _reason(spec, call, first[1], first[2]) if call is not None else f"a call may break \"{label}\""
+    reason = _reason(spec, call, first[1], first[2]) if call is not None else \
+        f"{first[0].effect.short} at line {first[0].line}: {describe_path(first[2][0][1])}"
 
     def explain(mv: ModelView) -> Explanation:
         found = sorted((pos, k, assign) for k, (r, _, _, must) in enumerate(hits) if must
