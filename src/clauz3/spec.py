@@ -121,6 +121,12 @@ class EffectRelation(Relation):
         names = ", ".join(t if isinstance(t, str) else getattr(t, "__qualname__", "?") for t in self.targets)
         return f"effect({names})"
 
+    def param(self, name: str) -> FlowSink:
+        """``effect(log).param("count")``: a parameter whose name is also a relation method."""
+        if not isinstance(name, str) or not name:
+            raise TypeError("param takes a parameter name")
+        return FlowSink(self, name)
+
     def __getattr__(self, name: str) -> FlowSink:
         """``effect(send_email).body``: that parameter of every call, as the ``into`` of a flow guarantee."""
         if name.startswith("_") or not name:
@@ -449,7 +455,8 @@ def _flow_sinks(into: Any) -> tuple[FlowSink, ...]:
         raise TypeError("flows: into takes at least one effect parameter, e.g. into=effect(send_email).body")
     for item in items:
         if not isinstance(item, FlowSink):
-            raise TypeError(f"flows: into takes effect parameters such as effect(send_email).body, got {item!r}")
+            raise TypeError(f"flows: into takes effect parameters such as effect(send_email).body (or "
+                            f"effect(send_email).param('count') for a name a relation method has), got {item!r}")
         if not item.relation.targets:
             raise TypeError("flows: into takes a parameter of named effects, e.g. effect(send_email).body")
     return tuple(items)

@@ -96,6 +96,9 @@ def test_the_vocabulary_refuses_what_is_not_a_flow() -> None:
         flows.never(from_="get_page", into=effect().body)  # every effect: name the effect
     spec = flows.only(from_=[], into=[effect("send").to, effect("send").body])
     assert isinstance(spec, FlowSpec) and spec.mode == "only" and len(spec.sinks) == 2
+    assert effect("log").param("count").param == "count"  # `count` is also a relation method
+    with pytest.raises(TypeError):
+        flows.never(from_="get_page", into=effect("log").count)
     with pytest.raises(AttributeError):
         _ = effect("send").__wrapped__  # dunder lookups are not parameters
 
