@@ -33,6 +33,8 @@ __all__ = [
     "EmptySpec",
     "EventRelation",
     "FilteredRelation",
+    "FlowSink",
+    "FlowSpec",
     "NoGuaranteesSpec",
     "NoSensitiveSpec",
     "Relation",
@@ -43,6 +45,7 @@ __all__ = [
     "bind_call",
     "contract",
     "effect",
+    "flows",
     "no_guarantees",
     "no_sensitive_values_in",
     "render_description",
@@ -117,6 +120,18 @@ class EffectRelation(Relation):
     def __repr__(self) -> str:
         names = ", ".join(t if isinstance(t, str) else getattr(t, "__qualname__", "?") for t in self.targets)
         return f"effect({names})"
+
+    def param(self, name: str) -> FlowSink:
+        """``effect(log).param("count")``: a parameter whose name is also a relation method."""
+        if not isinstance(name, str) or not name:
+            raise TypeError("param takes a parameter name")
+        return FlowSink(self, name)
+
+    def __getattr__(self, name: str) -> FlowSink:
+        """``effect(send_email).body``: that parameter of every call, as the ``into`` of a flow guarantee."""
+        if name.startswith("_") or not name:
+            raise AttributeError(name)
+        return FlowSink(self, name)
 
 
 class FilteredRelation(Relation):
@@ -380,6 +395,96 @@ def no_sensitive_values_in(relation: Relation, field: str, values: SensitiveValu
     if not isinstance(values, SensitiveValues):
         raise TypeError("no_sensitive_values_in takes values declared with clauz3.spec.sensitive(…)")
     return NoSensitiveSpec(relation, field, values)
+
+
+class FlowSink:
+    """``effect(send_email).body``: the parameter ``param`` of every call of ``relation``'s effects."""
+
+    __slots__ = ("param", "relation")
+
+    def __init__(self, relation: EffectRelation, param: str) -> None:
+        self.relation = relation
+        self.param = param
+
+    def __repr__(self) -> str:
+        return f"{self.relation!r}.{self.param}"
+
+
+class FlowSpec(ContractSpec):
+    """Issue 20: what the values passed in ``sinks`` may derive from.
+
+    ``mode`` ``never``: no value read by a ``sources`` effect reaches a sink; ``only``: every effect a
+    sink's value derives from is among ``sources``. Derivation counts every operation, branch
+    conditions (implicit flow) and loops (docs/provenance.md).
+    """
+
+    __slots__ = ("mode", "sinks", "sources")
+
+    def __init__(self, mode: str, sources: tuple[Callable[..., Any] | str, ...], sinks: tuple[FlowSink, ...]) -> None:
+        self.mode = mode
+        self.sources = sources
+        self.sinks = sinks
+
+    def __repr__(self) -> str:
+        return f"flows.{self.mode}(from_={list(self.sources)!r}, into={list(self.sinks)!r})"
+
+
+def _flow_sources(from_: Any) -> tuple[Callable[..., Any] | str, ...]:
+    items = list(from_) if isinstance(from_, list | tuple) else [from_]
+    out: list[Callable[..., Any] | str] = []
+    for item in items:
+        if isinstance(item, EffectRelation):
+            if not item.targets:
+                raise TypeError("flows: from_ takes named effects, not effect() of every effect")
+            out.extend(item.targets)
+        elif isinstance(item, str) and item:
+            out.append(item)
+        elif callable(item):
+            meta = get_meta(item)
+            if meta is None or not meta.trusted:
+                raise TypeError(f"flows: from_ takes effect functions or names, got {getattr(item, '__qualname__', item)!r}")
+            out.append(item)
+        else:
+            raise TypeError(f"flows: from_ takes effect functions or names, got {item!r}")
+    return tuple(out)
+
+
+def _flow_sinks(into: Any) -> tuple[FlowSink, ...]:
+    items = list(into) if isinstance(into, list | tuple) else [into]
+    if not items:
+        raise TypeError("flows: into takes at least one effect parameter, e.g. into=effect(send_email).body")
+    for item in items:
+        if not isinstance(item, FlowSink):
+            raise TypeError(f"flows: into takes effect parameters such as effect(send_email).body (or "
+                            f"effect(send_email).param('count') for a name a relation method has), got {item!r}")
+        if not item.relation.targets:
+            raise TypeError("flows: into takes a parameter of named effects, e.g. effect(send_email).body")
+    return tuple(items)
+
+
+class _Flows:
+    """``flows.never(from_=…, into=…)`` and ``flows.only(from_=[…], into=…)`` (issue 20)."""
+
+    __slots__ = ()
+
+    def never(self, *, from_: Any, into: Any) -> FlowSpec:
+        """Nothing a ``from_`` effect returns reaches ``into``: ``flows.never(from_=get_webpage,
+        into=effect(send_direct_message).body)``."""
+        sources = _flow_sources(from_)
+        if not sources:
+            raise TypeError("flows.never takes at least one effect in from_")
+        return FlowSpec("never", sources, _flow_sinks(into))
+
+    def only(self, *, from_: Any, into: Any) -> FlowSpec:
+        """``into`` derives from no effect outside ``from_`` (``from_=[]``: only from the program's
+        own literals)."""
+        return FlowSpec("only", _flow_sources(from_), _flow_sinks(into))
+
+    def __repr__(self) -> str:
+        return "flows"
+
+
+flows = _Flows()
 
 
 def resolve_target(target: Callable[..., Any] | str, effects: Mapping[str, Callable[..., Any]]) -> list[str]:

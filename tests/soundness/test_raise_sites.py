@@ -65,6 +65,7 @@ RAISES: dict[tuple[str, str, str], str] = {
     ("execute.py", "Machine._raise", "ProgramError"): "checker: only built-in exception classes are raised",
     ("execute.py", "Machine._raise", "cls"): "obligation raise (the prover's raise site is false)",
     ("execute.py", "Machine._return", "ReturnSignal"): "flow",
+    ("flowtrack.py", "LabelMachine._return", "ReturnSignal"): "flow",
     ("execute.py", "Machine._setitem", "UnboundLocalError"): "checker: a name is bound on every path before use",
     ("execute.py", "Machine.call_solver", "<reraise>"): "flow",
     ("execute.py", "Machine.call_solver", "SoundnessViolation"): "monitor: a solver model disagreed with its code",

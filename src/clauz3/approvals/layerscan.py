@@ -20,6 +20,7 @@ from typing import Any
 import yaml
 
 from clauz3._astparse import parse_ast
+from clauz3.approvals.flowwords import flow_words
 from clauz3.language.trusted_source import (
     ImportMap,
     SourceError,
@@ -214,6 +215,8 @@ def _scan_module(scan: LayerScan, tree: ast.Module, module: str, domain: str, pa
                         if kw.arg == "description" and isinstance(kw.value, ast.Constant) \
                                 and isinstance(kw.value.value, str):
                             template = kw.value.value
+                if template is None and ast.get_docstring(node) is None:
+                    template = flow_words(node)  # issue 20: a flow contract is said in words anyway
                 symbol = f"{module}.{node.name}"
                 scan.contracts[symbol] = ContractInfo(
                     symbol=symbol, module=module, qualname=node.name, domain=domain, params=_params(node),

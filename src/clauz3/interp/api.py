@@ -17,6 +17,7 @@ from clauz3.interp.errors import (
     TrustedContractViolation,
 )
 from clauz3.interp.execute import SOUNDNESS_TAIL, Machine
+from clauz3.interp.flowtrack import LabelMachine, wants_labels
 from clauz3.interp.monitor import Monitor
 from clauz3.interp.report import write_soundness_report
 from clauz3.interp.trace import CallRecord, Trace
@@ -123,7 +124,8 @@ def execute(
     guarantees = tuple(program.guarantees if guarantees_to_monitor is None else guarantees_to_monitor)
 
     trace = Trace(program)
-    machine = Machine(program, stdout=stdout, step_budget=step_budget, solver_functions=solver_functions)
+    kind = LabelMachine if wants_labels(guarantees) else Machine  # issue 20: flow guarantees need labels
+    machine = kind(program, stdout=stdout, step_budget=step_budget, solver_functions=solver_functions)
     monitor = Monitor(machine, program, guarantees)
     machine.gateway = Gateway(program, layer_effects, monitor, trace)
 

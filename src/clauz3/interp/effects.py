@@ -251,7 +251,8 @@ class Gateway:
         if broken is not None:
             raise SoundnessViolation(
                 f"clauz3 stopped this run: {record.describe()} at line {expr.line} would break the proved "
-                f"guarantee {broken.bound_call}. {SOUNDNESS_TAIL}",
+                f"guarantee {broken.bound_call}{f' ({self.monitor.why})' if self.monitor.why else ''}. "
+                f"{SOUNDNESS_TAIL}",
                 "guarantee", guarantee=broken,
             )
 

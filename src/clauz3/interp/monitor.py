@@ -20,6 +20,7 @@ from clauz3.interp.semantics import OrderedSet, values_equal
 from clauz3.interp.trace import CallRecord, Trace
 from clauz3.interp.values import MissingField, RecordValue, untag
 from clauz3.language import ir
+from clauz3.language.flowlabels import describe_path, forbidden
 from clauz3.language.sensitive import contains_sensitive
 
 AGG_OPS: dict[str, Callable[[Any, Any], bool]] = {
@@ -56,6 +57,7 @@ class Evaluation:
 
     def __init__(self, machine: Machine, program: ir.CheckedProgram) -> None:
         self.machine = machine.pure()
+        self.run = machine  # the running machine: a flowtrack.LabelMachine knows each call's labels
         self.program = program
 
     def value(self, pred: ir.Pred, record: RecordValue) -> Any:
@@ -165,6 +167,32 @@ class NoSensitiveState(_PerCallState):
             if contains_sensitive(value, self.spec.digests):
                 return False
         return True
+
+class FlowState(_PerCallState):
+    """Issue 20: the labels the run really carries into the call's parameters (interp/flowtrack.py).
+
+    A machine that tracks no labels cannot confirm the guarantee: the call is refused."""
+
+    def __init__(self, ev: Evaluation, spec: ir.FlowSpec) -> None:
+        self.ev, self.spec, self.ok = ev, spec, True
+        self.why: str | None = None
+
+    def _check(self, call: CallRecord, events: Sequence[RecordValue]) -> bool:
+        params = [p for eff, p in self.spec.sinks if eff == call.effect]
+        if not params:
+            return True
+        now = getattr(self.ev.run, "call_labels_now", None)
+        labels = now() if callable(now) else None
+        if labels is None:
+            self.why = "the run tracks no data-flow labels"
+            return False
+        for p in params:
+            bad = forbidden(self.spec, labels.get(p, {}))
+            if bad:
+                self.why = f"{call.short}'s {p} carries {describe_path(labels[p][bad[0]])}"
+                return False
+        return True
+
 
 class EmptyState(SpecState):
     def __init__(self, ev: Evaluation, spec: ir.EmptySpec) -> None:
@@ -359,6 +387,8 @@ def build_state(ev: Evaluation, spec: Any) -> SpecState:
         return ConjunctionState([build_state(ev, s) for s in spec.specs])
     if isinstance(spec, ir.NoSensitiveSpec):
         return NoSensitiveState(ev, spec)
+    if isinstance(spec, ir.FlowSpec):
+        return FlowState(ev, spec)
     if isinstance(spec, ir.TrueSpec):
         return TrueState()
     raise TypeError(f"unknown spec {type(spec).__name__}")
@@ -385,11 +415,14 @@ class Monitor:
     def __init__(self, machine: Machine, program: ir.CheckedProgram, guarantees: Sequence[ir.Guarantee]) -> None:
         ev = Evaluation(machine, program)
         self.entries = [(g, build_state(ev, g.spec)) for g in guarantees]
+        self.why: str | None = None
 
     def precheck(self, call: CallRecord, events: Sequence[RecordValue]) -> ir.Guarantee | None:
         """The first safety guarantee the prospective call would break, else None."""
+        self.why = None
         for g, state in self.entries:
             if g.cls == "safety" and not state.probe(call, events):
+                self.why = getattr(state, "why", None)  # a flow guarantee names the path of the value
                 return g
         return None
 

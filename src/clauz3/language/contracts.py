@@ -73,6 +73,8 @@ class SpecCompiler:
             return ir.AllSpec(rel, self._changes_only(rel, tuple(obj.fields)))
         if kind == "NoSensitiveSpec":
             return self._no_sensitive(obj)
+        if kind == "FlowSpec":
+            return self._flow(obj)
         if kind == "ConjunctionSpec":
             return ir.ConjunctionSpec(tuple(self.spec(s) for s in obj.specs))
         if kind == "NoGuaranteesSpec":
@@ -156,6 +158,22 @@ class SpecCompiler:
         if not table:
             raise SpecError("contract-error", "no_sensitive_values_in: the layer declared no sensitive values")
         return ir.NoSensitiveSpec(rel, obj.field, table, str(values.what))
+
+    def _flow(self, obj: Any) -> ir.FlowSpec:
+        """``flows.never`` / ``flows.only``: sources and sinks resolved against the layer (REL-1)."""
+        if obj.mode not in ("never", "only"):
+            raise SpecError("contract-error", f"unknown flow guarantee {obj.mode!r}")
+        sources = self.targets(tuple(obj.sources)) if obj.sources else ()
+        sinks: list[tuple[str, str]] = []
+        for sink in obj.sinks:
+            for name in self.targets(tuple(sink.relation.targets)):
+                eff = self.ctx.effect(name)
+                if eff is None or sink.param not in {p.name for p in eff.params}:
+                    raise SpecError("contract-error", f"flows: `{sink.param}` is not a parameter of "
+                                                      f"{name.rsplit('.', 1)[-1]}")
+                if (name, sink.param) not in sinks:
+                    sinks.append((name, sink.param))
+        return ir.FlowSpec(obj.mode, tuple(sorted(set(sources))), tuple(sinks))
 
     def _fluent(self, decl: Any) -> str:
         ensure_fluent(self.ctx, decl)
@@ -282,7 +300,7 @@ _NONNEG = re.compile(r"^\s*(?:(\w+)\s*>=?\s*0|0\s*<=?\s*(\w+))\s*$")
 
 def spec_class(spec: Any, effects: dict[str, ir.Effect]) -> str:
     """REL-5: ``safety`` (a violation shows on a prefix and persists) or ``completion``."""
-    if isinstance(spec, (ir.AllSpec, ir.EmptySpec, ir.DistinctSpec, ir.NoSensitiveSpec, ir.TrueSpec)):
+    if isinstance(spec, (ir.AllSpec, ir.EmptySpec, ir.DistinctSpec, ir.NoSensitiveSpec, ir.FlowSpec, ir.TrueSpec)):
         return "safety"
     if isinstance(spec, ir.ConjunctionSpec):
         return "safety" if all(spec_class(s, effects) == "safety" for s in spec.specs) else "completion"

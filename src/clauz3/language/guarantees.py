@@ -299,6 +299,10 @@ class Guarantees:
             description = render_description(meta, values)
         except Exception:
             description = None
+        if description is None and isinstance(spec, ir.FlowSpec):
+            from clauz3.language.flowlabels import flow_sentence
+
+            description = flow_sentence(spec)  # issue 20: a flow guarantee is said in words on the card
         try:
             _, call_text = bind_call(meta, [], values)
         except Exception:

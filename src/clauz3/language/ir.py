@@ -289,12 +289,25 @@ class NoSensitiveSpec:
 
 
 @dataclass(frozen=True)
+class FlowSpec:
+    """Issue 20: ``flows.never`` / ``flows.only``. ``sources`` and the sinks' effects are qualified names.
+
+    A value's labels are the effects whose results it derives from (``clauz3.language.flowlabels``);
+    ``never``: no sink carries a label in ``sources``; ``only``: every label a sink carries is in ``sources``.
+    """
+
+    mode: str  # "never" | "only"
+    sources: tuple[str, ...]
+    sinks: tuple[tuple[str, str], ...]  # (effect, parameter)
+
+
+@dataclass(frozen=True)
 class TrueSpec:
     """``no_guarantees()``: always holds."""
 
 
 Spec = Union[AllSpec, EmptySpec, DistinctSpec, AggregateSpec, SharesValueSpec, FluentFinalSpec, ConjunctionSpec,
-             NoSensitiveSpec, TrueSpec]
+             NoSensitiveSpec, FlowSpec, TrueSpec]
 
 
 @dataclass(frozen=True)
@@ -428,6 +441,7 @@ __all__ = [
     "ExprStmt",
     "FString",
     "FieldGet",
+    "FlowSpec",
     "Fluent",
     "FluentFinalSpec",
     "FluentUpdate",

@@ -7,6 +7,7 @@ import time
 from typing import Any
 
 from clauz3.language import ir
+from clauz3.prover import flows as _flows  # noqa: F401  (registers the encoder of ir.FlowSpec in specs.ENCODERS)
 from clauz3.prover import plain
 from clauz3.prover.alphabet import Alphabet, with_lazy_facts
 from clauz3.prover.counterexample import ModelView, build

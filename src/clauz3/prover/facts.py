@@ -159,6 +159,8 @@ def spec_effects(spec: ir.Spec, program: ir.CheckedProgram) -> frozenset[str]:
         return frozenset(_relation_effects(spec.relation, program))
     if isinstance(spec, ir.SharesValueSpec):
         return frozenset(_relation_effects(spec.left, program) | _relation_effects(spec.right, program))
+    if isinstance(spec, ir.FlowSpec):
+        return frozenset(name for name, _ in spec.sinks if name in program.effects)
     if isinstance(spec, ir.FluentFinalSpec):
         return frozenset(e.name for e in program.effects.values()
                          if any(u.fluent == spec.fluent for u in e.fluent_updates))

@@ -50,6 +50,11 @@ class SpecEnc:
     approx_reason: str | None = None  # why an approximate spec with no real breaking run stays unknown
 
 
+# Encoders of spec kinds that live in their own modules (prover/flows.py registers ir.FlowSpec; prover/api.py
+# imports it). A kind no module registered stays unsupported: "cannot prove", never a proof.
+ENCODERS: dict[type, Callable[[SymbolicExecutor, Any, str], SpecEnc]] = {}
+
+
 def effect_matches(effect: ir.Effect, targets: tuple[str, ...]) -> bool:
     if not targets:
         return True
@@ -109,6 +114,9 @@ def _encode(ex: SymbolicExecutor, spec: ir.Spec, label: str) -> SpecEnc:
         return _fluent(ex, spec)
     if isinstance(spec, ir.NoSensitiveSpec):
         return _no_sensitive(ex, spec, label)
+    own = ENCODERS.get(type(spec))
+    if own is not None:
+        return own(ex, spec, label)
     raise Unsupported(f"spec {type(spec).__name__}")
 
 

@@ -1,9 +1,9 @@
 """Contracts over send_email: recipients, counts, lengths and content."""
 
-from tools.email.trusted.effects import send_email
+from tools.email.trusted.effects import read_latest_email, send_email
 
 from clauz3 import spec
-from clauz3.spec import ContractSpec, contract, effect
+from clauz3.spec import ContractSpec, contract, effect, flows
 
 
 @contract(description="every email goes to one of {addresses}")
@@ -51,3 +51,13 @@ def same_content(left_addr: str, right_addr: str) -> ContractSpec:
 @contract(description="every email to \"bob@example.com\" says exactly \"x\"")
 def bob_gets_x() -> ContractSpec:
     return effect(send_email).where(lambda e: e.addr == "bob@example.com").all(lambda e: e.msg == "x")
+
+
+@contract(description="nothing read from your inbox reaches an email's recipient")
+def recipients_not_from_inbox() -> ContractSpec:
+    return flows.never(from_=read_latest_email, into=effect(send_email).addr)
+
+
+@contract(description="the text of every email comes from the program itself, never from anything read")
+def text_from_program_only() -> ContractSpec:
+    return flows.only(from_=[], into=effect(send_email).msg)

@@ -3,6 +3,7 @@ where, which web pages are read or written."""
 
 from tools.slack.trusted.effects import (
     add_user_to_channel,
+    get_users_in_channel,
     get_webpage,
     invite_user_to_slack,
     post_webpage,
@@ -12,7 +13,7 @@ from tools.slack.trusted.effects import (
 )
 
 from clauz3 import spec
-from clauz3.spec import ContractSpec, contract, effect
+from clauz3.spec import ContractSpec, contract, effect, flows
 
 
 @contract(description="direct messages go only to {users}")
@@ -114,3 +115,14 @@ def read_only() -> ContractSpec:
 @contract(description="promises nothing about slack")
 def no_guarantees() -> ContractSpec:
     return spec.no_guarantees()
+
+
+@contract(description="nothing read from a web page reaches a direct message's text or its recipient")
+def web_never_in_dms() -> ContractSpec:
+    dm = effect(send_direct_message)
+    return flows.never(from_=get_webpage, into=[dm.body, dm.recipient])
+
+
+@contract(description="direct messages go only to users the program names or that get_users_in_channel listed")
+def dm_recipients_from_members() -> ContractSpec:
+    return flows.only(from_=[get_users_in_channel], into=effect(send_direct_message).recipient)

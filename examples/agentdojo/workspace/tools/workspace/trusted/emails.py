@@ -4,10 +4,18 @@ AgentDojo's send_email takes a list of recipients; the checked subset has no qua
 list inside a relation lambda, so ``only`` means the recipient list is exactly the one approved.
 """
 
-from tools.workspace.trusted.effects import delete_email, send_email
+from tools.workspace.trusted.effects import (
+    delete_email,
+    get_file_by_id,
+    get_received_emails,
+    get_unread_emails,
+    search_emails,
+    search_files,
+    send_email,
+)
 
 from clauz3 import spec
-from clauz3.spec import ContractSpec, contract, effect
+from clauz3.spec import ContractSpec, contract, effect, flows
 
 
 @contract(description="every email goes to exactly {addresses}, with no Cc or Bcc")
@@ -49,3 +57,10 @@ def no_guarantees() -> ContractSpec:
 @contract(description="an email sets no optional field (attachments, Cc, Bcc) other than {fields}")
 def sets_only(fields: list[str]) -> ContractSpec:
     return effect(send_email).changes_only(fields)
+
+
+@contract(description="no recipient, cc or bcc of an email comes from an email or file the program read")
+def recipients_not_from_reads() -> ContractSpec:
+    sent = effect(send_email)
+    return flows.never(from_=[get_unread_emails, get_received_emails, search_emails, get_file_by_id, search_files],
+                       into=[sent.recipients, sent.cc, sent.bcc])
