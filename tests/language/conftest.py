@@ -12,20 +12,9 @@ FIXTURE_ROOT = Path(__file__).parent / "fixtures" / "layer"
 
 @pytest.fixture(scope="session")
 def lab_layer() -> Any:
-    import warnings
+    from inproc_layer import load_test_layer
 
-    from clauz3.language import layer as layer_module
-
-    trusted, imports = [FIXTURE_ROOT / "tools" / "lab" / "trusted"], [FIXTURE_ROOT]
-    held = layer_module._State.key
-    if held is not None and held != (tuple(map(str, trusted)), tuple(map(str, imports))):
-        # An earlier test in this xdist worker loaded its own layer in this process (TL-6 keeps one per
-        # process). Its tests are over, so forget that layer the way a forked child does; the warning names
-        # the roots (a tmp path carries the test's name) so the test can be moved into a subprocess.
-        warnings.warn(f"lab_layer: this worker already held the layer {held!r}; reloading the lab layer",
-                      stacklevel=1)
-        layer_module.reset_for_fork()
-    return layer_module.load_layer(trusted, imports)
+    return load_test_layer([FIXTURE_ROOT / "tools" / "lab" / "trusted"], [FIXTURE_ROOT])
 
 
 HEADER = (

@@ -100,9 +100,9 @@ def _run(program: Any, values: dict[str, Any]) -> tuple[str, list[tuple[int, str
 
 @pytest.fixture(scope="module")
 def layer() -> Any:
-    from clauz3.language.layer import load_layer
+    from inproc_layer import load_test_layer
 
-    return load_layer([ROOT / "tools" / "flow" / "trusted"], [ROOT])
+    return load_test_layer([ROOT / "tools" / "flow" / "trusted"], [ROOT])
 
 
 def test_labels_the_prover_proves_absent_never_reach_the_parameter(layer: Any, tmp_path: Path) -> None:
