@@ -92,6 +92,9 @@ async def test_stopped_before_a_decision_is_not_failed(tmp_path) -> None:
         await s.send(EMAIL.starters[0].text)
         card = page.locator("section.run")
         await expect(card.get_by_role("button", name="Approve", exact=True)).to_be_enabled(timeout=60_000)
+        # Issue 22 (smaller): no "Run program Working…" row above the pending card; the card has the status.
+        run_row = page.locator("details.tool", has_text="Run program")
+        await expect(run_row.locator(".tool-status")).to_have_text("")
         await page.get_by_role("button", name="Stop", exact=True).click()
         await expect(card.locator(".phase")).to_have_text("Stopped", timeout=60_000)
         await s.idle()

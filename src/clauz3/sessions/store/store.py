@@ -474,6 +474,27 @@ def turned_conversations(data_dir: Path, project: str) -> list[Summary]:
     return [Summary(str(r[0]), str(r[1]), float(r[2]), str(r[3]), int(r[4])) for r in rows]
 
 
+def newest_elsewhere(data_dir: Path, project: str, limit: int = 3) -> list[tuple[str, str, int]]:
+    """Read-only: other projects with saved conversations, newest first, as (project, newest id, count)."""
+    conn = _read_only(data_dir)
+    if conn is None:
+        return []
+    try:
+        rows = conn.execute(
+            "SELECT project, count(*), max(updated) FROM conversations WHERE project != ? AND turns >= 1"
+            " GROUP BY project ORDER BY max(updated) DESC LIMIT ?", (project, limit)).fetchall()
+        out = []
+        for other, count, _updated in rows:
+            newest = conn.execute("SELECT id FROM conversations WHERE project = ? AND turns >= 1"
+                                  " ORDER BY updated DESC, rowid DESC LIMIT 1", (other,)).fetchone()
+            out.append((str(other), str(newest[0]), int(count)))
+    except sqlite3.Error as exc:
+        raise StoreError("store_unreadable", f"conversations.sqlite is unreadable: {exc}") from None
+    finally:
+        conn.close()
+    return out
+
+
 def project_of(data_dir: Path, conversation_id: str) -> str | None:
     """Read-only: the project a conversation belongs to, looked up across every project (05 TRM-5)."""
     conn = _read_only(data_dir)
