@@ -213,6 +213,7 @@ class RunCard {
     this.run = record;
     this.drawRun();
     if (phaseChanged) this.fetchApproval();
+    if (phaseChanged && FINAL.has(record.phase) && record.effects_count) emit("files-changed");
     if (this.record) this.drawApproval();
   }
 
@@ -378,6 +379,7 @@ class RunCard {
       this.undoResult = el("ul", { class: "undo-results", "aria-label": "Undo results" },
         ...(result.data.results || []).map((x) => el("li", { text: `${x.path}: ${OUTCOMES[x.outcome] || x.outcome}${x.detail ? ` — ${x.detail}` : ""}` })));
       if (this.run && this.run.undo) this.run = { ...this.run, undo: { ...this.run.undo, undone: true } };
+      emit("files-changed");
     }
     this.drawUndo();
   }
