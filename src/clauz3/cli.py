@@ -13,7 +13,7 @@ import sys
 from typing import NoReturn
 
 from clauz3._version import __version__
-from clauz3.invocation import as_invoked
+from clauz3.commands._invocation import as_invoked
 
 COMMANDS: dict[str, str] = {
     "ui": "ui",
@@ -57,7 +57,7 @@ EXAMPLES: dict[str, tuple[str, ...]] = {
 
 
 def _epilog(name: str) -> str | None:
-    from clauz3.invocation import as_invoked
+    from clauz3.commands._invocation import as_invoked
 
     lines = EXAMPLES.get(name)
     return "examples:\n" + "\n".join(f"  {as_invoked(line)}" for line in lines) if lines else None
