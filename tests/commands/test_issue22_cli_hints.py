@@ -91,3 +91,13 @@ def test_examples_that_need_no_workspace_work_as_pasted(tmp_path: Path) -> None:
             assert words[0] == "clauz3"
             out = clauz3(project, home, *words[1:])
             assert out.returncode == 0, (line, out.stdout, out.stderr)
+
+
+def test_printed_install_hints_follow_the_invocation(tmp_path: Path) -> None:
+    home = tmp_path / "home"
+    home.mkdir(mode=0o700)
+    plain = clauz3(tmp_path, home, "libraries", "files")
+    via_uv = clauz3(tmp_path, home, "libraries", "files", uv=True)
+    assert plain.returncode == via_uv.returncode == 0, (plain.stderr, via_uv.stderr)
+    assert "Install with: clauz3 install stdlib:filesystem" in plain.stdout
+    assert "Install with: uv run clauz3 install stdlib:filesystem" in via_uv.stdout
