@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 import shutil
 import sqlite3
 import sys
@@ -155,8 +156,12 @@ def files_list(reps: int) -> list[float]:
         launched = spawn_ui("demo", home=tmp / "home", cwd=project)
         try:
             with httpx.Client(base_url=launched.base, trust_env=False, timeout=30) as client:
-                client.get(launched.link)  # signs in: the session cookie lands in the client's jar
-                headers = {"Sec-Fetch-Site": "same-origin"}
+                landing = client.get(launched.link)  # signs in: the session cookie lands in the client's jar
+                # Issue 19: API calls also carry the page secret the sign-in page hands its tab (a <meta>).
+                found = re.search(r'<meta name="clauz3-page" content="([^"]+)"', landing.text)
+                if found is None:
+                    raise RuntimeError("the sign-in answer carried no page secret")
+                headers = {"Sec-Fetch-Site": "same-origin", "X-Clauz3-Page": found.group(1)}
                 times = []
                 for i in range(max(reps, 20) + 1):
                     start = time.perf_counter()

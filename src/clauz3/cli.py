@@ -13,6 +13,7 @@ import sys
 from typing import NoReturn
 
 from clauz3._version import __version__
+from clauz3.commands._invocation import as_invoked
 from clauz3.errors import Clauz3Error
 
 COMMANDS: dict[str, str] = {
@@ -33,6 +34,34 @@ COMMANDS: dict[str, str] = {
     "config": "config",
     "link": "link",
 }
+
+
+# Issue 22: each subcommand's --help ends with examples that work as pasted (in any folder unless noted).
+EXAMPLES: dict[str, tuple[str, ...]] = {
+    "ui": ("clauz3 ui demo --tutorial email      # the email tutorial with the scripted demo agent",
+           "clauz3 ui demo                       # this folder as a workspace, with the demo agent"),
+    "start": ("clauz3 start demo                    # a conversation in this terminal with the demo agent",),
+    "resume": ("clauz3 resume --list                 # this folder's saved conversations, newest first",
+               "clauz3 resume                        # reopen the newest one"),
+    "prove": ("clauz3 prove program.py              # prove the guarantees of program.py in this folder",),
+    "run": ("clauz3 run program.py                # prove, ask for approval, then run program.py",),
+    "tools": ("clauz3 tools                         # the installed library functions",
+              "clauz3 tools email                   # only those matching \"email\""),
+    "libraries": ("clauz3 libraries                     # the library catalogue",
+                  "clauz3 libraries files              # libraries matching \"files\""),
+    "install": ("clauz3 install stdlib:filesystem --dry-run   # review installing the filesystem library",),
+    "test": ("clauz3 test stdlib:filesystem        # prove the library's own recipes",),
+    "lint": ("clauz3 lint tools                    # check the libraries in ./tools",),
+    "link": ("clauz3 link                          # a new sign-in link for this folder's workspace",),
+    "config": ("clauz3 config smtp                   # write the SMTP settings template",),
+}
+
+
+def _epilog(name: str) -> str | None:
+    from clauz3.commands._invocation import as_invoked
+
+    lines = EXAMPLES.get(name)
+    return "examples:\n" + "\n".join(f"  {as_invoked(line)}" for line in lines) if lines else None
 
 
 class UsageError(Clauz3Error):
@@ -64,7 +93,8 @@ def build_parser(command: str | None) -> argparse.ArgumentParser:
         if not _available(name):
             continue
         module = importlib.import_module(f"clauz3.commands.{module_name}")
-        p = sub.add_parser(name, help=module.HELP, description=module.HELP)
+        p = sub.add_parser(name, help=module.HELP, description=module.HELP, epilog=_epilog(name),
+                           formatter_class=argparse.RawDescriptionHelpFormatter)
         module.add_arguments(p)
         p.set_defaults(_run=module.run)
     return parser
@@ -74,7 +104,7 @@ def main(argv: list[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     command = next((a for a in argv if not a.startswith("-")), None)
     if command is not None and command not in COMMANDS:
-        print(f"error: unknown subcommand {command!r} (see clauz3 --help)", file=sys.stderr)
+        print(as_invoked(f"error: unknown subcommand {command!r} (see clauz3 --help)"), file=sys.stderr)
         return 2
     try:
         parser = build_parser(command)
@@ -83,7 +113,7 @@ def main(argv: list[str] | None = None) -> int:
         message = str(exc)
         if command is not None:  # argparse reports unknown flags from the top-level parser
             message = message.replace("(see clauz3 --help)", f"(see clauz3 {command} --help)")
-        print(f"error: {message}", file=sys.stderr)
+        print(as_invoked(f"error: {message}"), file=sys.stderr)
         return 2
     if getattr(args, "_run", None) is None:
         names = [n for n in COMMANDS if _available(n)]

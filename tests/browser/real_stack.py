@@ -12,7 +12,7 @@ from __future__ import annotations
 import contextlib
 import shutil
 import sys
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -90,8 +90,10 @@ def make_project(tmp: Path, libraries: Sequence[str]) -> Path:
 
 @contextlib.asynccontextmanager
 async def real_stack(tmp: Path, *, tutorial: str | None = "email", libraries: Sequence[str] = (),
-                     extra_args: Sequence[str] = ()) -> AsyncIterator[Stack]:
-    """`clauz3 ui demo [--tutorial T]` with a private data home, signed in in a fresh Chromium page."""
+                     extra_args: Sequence[str] = (),
+                     setup: Callable[[Path], None] | None = None) -> AsyncIterator[Stack]:
+    """`clauz3 ui demo [--tutorial T]` with a private data home, signed in in a fresh Chromium page.
+    ``setup(project)`` runs before the launcher starts (a project of the test's own making)."""
     from playwright.async_api import async_playwright
 
     home = tmp / "home"
@@ -103,6 +105,8 @@ async def real_stack(tmp: Path, *, tutorial: str | None = "email", libraries: Se
         project = make_project(tmp, libraries)
         args = ["demo", *extra_args]
         cwd = project
+    if setup is not None:
+        setup(project)
     env = ui_env(home)
     env["CLAUZ3_CACHE"] = str(tmp / "cache")  # a first run's empty proof cache: no result from another test
     proc, link = launch_ui(*args, env=env, cwd=cwd)

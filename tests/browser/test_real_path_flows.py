@@ -87,7 +87,9 @@ async def test_failed_proof_shows_its_counterexample_on_the_card(tmp_path: Path)
         await s.send(program_prompt(REFUTED))
         run = s.page.locator("section.run").last
         await expect(run.locator(".phase")).to_have_text("Did not execute", timeout=60_000)
-        await expect(run).to_contain_text("proof_failed")
+        # Issue 22: the reason in words, never the record's code.
+        await expect(run).to_contain_text("A guarantee could not be proved")
+        await expect(run).not_to_contain_text("proof_failed")
         # The counterexample is what a person sees on the card, not only inside its details.
         shown = run.get_by_text(re.compile(r"reading\(\) at line 8 return(s|ed) 4")).filter(visible=True)
         await expect(shown.first).to_be_visible(timeout=60_000)

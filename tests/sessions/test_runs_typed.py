@@ -133,8 +133,11 @@ def test_exports_and_terminal_read_the_typed_runs() -> None:
     runs = [ConversationRun(full_record(f"run_{p.value}", p), turn=1) for p in (Phase.PROVING, Phase.REFUSED)]
     state = SavedState(runs=runs).to_json()
     text = as_markdown(title="t", project="/p", agent="demo", model=None, state=state, history=[])
-    assert "- run_proving: proving, exit code None" in text
-    assert "- run_refused: refused, exit code None" in text
+    # Issue 22: each run is a card in words (its outcome), placed with its turn or, with no turn in
+    # the history, under Runs.
+    assert text.count("### Run ") == 2 and "## Runs" in text
+    assert "Outcome: Under way (proving)" in text
+    assert "Outcome: Did not run" in text
     err = io.StringIO()
     renderer = Renderer(io.StringIO(), err, lambda: "link")
     renderer.runs(runs)

@@ -20,7 +20,8 @@ async def test_review_then_apply_installs_and_selects(tmp_path: Path) -> None:
     project = files_project(tmp_path, data)
     async with signed_in(tmp_path, project=project, bridge=None) as svc, svc.client(cookies=svc.cookies()) as c:
         snap = (await c.get("/api/workspace/libraries")).json()
-        assert set(snap) == {"catalog", "installed", "selected", "active", "mock_declarations", "review", "busy"}
+        assert set(snap) == {"catalog", "installed", "selected", "active", "mock_declarations", "review", "busy",
+                             "manifest_errors"}  # issue 22: broken manifests, with file and line
         assert [i["domain"] for i in snap["installed"]] == ["filesystem"]
         assert snap["active"] == ["filesystem"] and snap["busy"] is False and snap["review"] is None
         assert any(r["source"] == "stdlib:env" for r in snap["catalog"])

@@ -13,6 +13,7 @@ from pathlib import Path
 
 from clauz3._version import __version__
 from clauz3.command_error import CommandError
+from clauz3.commands._invocation import as_invoked
 from clauz3.layers.liberrors import LibraryError
 from clauz3.sessions.launch.errors import LaunchError
 
@@ -98,10 +99,10 @@ def run_guarded(fn: Callable[[argparse.Namespace], int], args: argparse.Namespac
     try:
         return int(fn(args) or 0)
     except CommandError as exc:
-        print(f"error: {exc}", file=sys.stderr)
+        print(as_invoked(f"error: {exc}"), file=sys.stderr)
         return exc.code
     except LaunchError as exc:
-        print(f"error: {exc}", file=sys.stderr)
+        print(as_invoked(f"error: {exc}"), file=sys.stderr)
         return launch_exit(exc)
     except KeyboardInterrupt:
         return 130

@@ -31,5 +31,8 @@ def run(args: argparse.Namespace) -> int:
     if not records:
         print(NO_MATCH)
         return 0
-    print("\n\n".join("\n".join(render_text(r)) for r in records))
+    from clauz3.commands._invocation import as_invoked
+
+    # Issue 22: "Install with: clauz3 install …" as the person invokes clauz3 (uv run clauz3 …).
+    print(as_invoked("\n\n".join("\n".join(render_text(r)) for r in records)))
     return 0

@@ -210,13 +210,16 @@ class Worker:
         entry = outcome.entry
         # Named by the program's own file name, as the agent wrote it (the scratch copy's folder means nothing to it).
         shown = Path(str(self.c.get("source_name") or path.name)).name
-        self.notes = [line.replace(f" {path}:", f" {shown}:", 1) for line in outcome.stderr if line.startswith("note: ")]
+        scratch = path.is_relative_to(self.scratch)
+        named = [line.replace(str(path), shown) if scratch else line for line in outcome.stderr]
+        self.notes = [line.replace(f" {path}:", f" {shown}:", 1) for line in named if line.startswith("note: ")]
         status = entry.get("status")
         if status == "refused" or (status == "error" and not outcome.deadline_expired):
             codes = [d.get("code") for d in entry.get("diagnostics", []) if isinstance(d, dict)]
             reason = "import_not_allowed" if "import-not-allowed" in codes else "structural"
-            raise Stop(reason, "\n".join(outcome.stderr)[:1000] or "the program is outside the checked subset",
-                       diagnostics=outcome.stderr[:50])
+            # Issue 22: the refusal names the file as the agent and the person know it, never the scratch copy.
+            raise Stop(reason, "\n".join(named)[:1000] or "the program is outside the checked subset",
+                       diagnostics=named[:50])
         if outcome.deadline_expired or status == "error":
             raise Stop("proof_deadline", "proof deadline passed", obligation=_first_open(entry))
         self.proof_text = _proof_text(entry)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import shlex
 import stat
 from pathlib import Path
 
@@ -16,9 +17,14 @@ class InsecureFileError(StorageError):
 
     code = "insecure_file"
 
-    def __init__(self, path: Path | str) -> None:
-        super().__init__(f"insecure permissions on {path}")
+    def __init__(self, path: Path | str, fix: str | None = None) -> None:
+        # Issue 22: the message keeps CRED-3's words and adds what to do (the chmod to run).
+        super().__init__(f"insecure permissions on {path}" + (f"; {fix}" if fix else ""))
         self.path = str(path)
+
+
+def _chmod(mode: str, path: Path | str) -> str:
+    return f"other users can open it; make it private with: chmod {mode} {shlex.quote(str(path))}"
 
 
 def ensure_private_dir(path: Path) -> Path:
@@ -26,9 +32,9 @@ def ensure_private_dir(path: Path) -> Path:
     path.mkdir(parents=True, exist_ok=True, mode=0o700)
     st = os.lstat(path)
     if stat.S_ISLNK(st.st_mode) or not stat.S_ISDIR(st.st_mode):
-        raise InsecureFileError(path)
+        raise InsecureFileError(path, "it is a symbolic link or not a folder; use a real folder instead")
     if st.st_mode & 0o077:
-        raise InsecureFileError(path)
+        raise InsecureFileError(path, _chmod("700", path))
     return path
 
 
@@ -65,11 +71,14 @@ def read_secret(path: Path) -> bytes:
         raise
     try:
         st = os.fstat(fd)
-        if not stat.S_ISREG(st.st_mode) or st.st_mode & 0o077:
-            raise InsecureFileError(path)
-        parent = os.stat(os.path.dirname(os.path.abspath(path)) or ".")
+        if not stat.S_ISREG(st.st_mode):
+            raise InsecureFileError(path, "it is not a regular file")
+        if st.st_mode & 0o077:
+            raise InsecureFileError(path, _chmod("600", path))
+        folder = os.path.dirname(os.path.abspath(path)) or "."
+        parent = os.stat(folder)
         if parent.st_mode & 0o022:
-            raise InsecureFileError(path)
+            raise InsecureFileError(path, f"other users can change its folder; run: chmod go-w {shlex.quote(folder)}")
         chunks: list[bytes] = []
         total = 0
         while True:

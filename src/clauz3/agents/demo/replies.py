@@ -148,17 +148,19 @@ def outcome(record: dict[str, Any] | None, text: str, is_error: bool) -> str:
         feedback = approval.get("feedback") if isinstance(approval.get("feedback"), str) else None
         return denied(approval.get("decision"), feedback)
     if phase == "refused":
-        return f"It was refused before running: `{reason or 'unknown'}`." + (f" {message}" if message else "")
+        return refusal(reason, message)
     if phase == "cancelled":
         if record.get("executed_partially") is True:
             return ("The run was stopped after it had started executing: effects it already performed stay, "
                     "and it will not be run again.")
         return "The run was stopped before it executed."
     if phase in ("failed", "uncertain"):
-        code = "-" if exit_code is None else str(exit_code)
-        detail = f" {message}" if message else ""
-        return f"The run ended `{phase}` (reason `{reason or 'unknown'}`, exit code {code}).{detail}"
-    return f"The run is in phase `{phase}`; I have no final result to report."
+        code = "" if exit_code is None else f" (exit code {exit_code})"
+        head = ("The run stopped before it finished" if phase == "failed"
+                else "I can't tell whether the run finished")
+        detail = f" {plain_message(message)}" if message else ""
+        return f"{head}{code}. {REASON_WORDS.get(reason or '', '')}{detail}".replace("  ", " ").strip()
+    return f"The run is still {phase.replace('_', ' ')}; I have no final result to report yet."
 
 
 NO_OUTPUT_VALUE = ("The program asks for a value from the last run's output ({{output:KEY}}), but no earlier run printed "
@@ -175,3 +177,57 @@ def sender_of(stdout: str) -> str | None:
         if m:
             return m.group(1)
     return None
+
+
+# Issue 22: the person reads these replies, so a refusal is a sentence with what to do next; the run
+# record's reason codes and the prover's `file:line:col: code:` lines never reach them as such.
+REASON_WORDS: dict[str, str] = {
+    "structural": "Correct the program and send it again.",
+    "import_not_allowed": "It imports a module clauz3 doesn't allow; a library has to do that instead.",
+    "libraries_changed": "The libraries changed after I wrote it; choose in the conversation whether to continue.",
+    "config": "clauz3's settings stopped it before it started.",
+    "no_libraries": "This conversation has no libraries; add one with + Libraries, then ask again.",
+    "run_active": "Another run was still going; wait for it or press Stop, then ask again.",
+    "idempotency_conflict": "I reused a request name for a different program; ask again and I'll submit it anew.",
+    "sandbox_unavailable": "The sandbox clauz3 runs programs in isn't available on this computer.",
+    "proof_deadline": "The proof took too long; ask for a simpler program.",
+    "approval_expired": "Nobody decided before the approval expired; ask again to get a new card.",
+    "service_error": "clauz3's approval service couldn't be reached; try again in a moment.",
+    "sandbox_failed": "The sandbox failed to start the program.",
+    "runtime_error": "The program raised an error while it ran.",
+    "trusted_contract_violation": "A library broke its own promise, so clauz3 stopped the run.",
+    "soundness_violation": "A checked value broke a proved guarantee, so clauz3 stopped the run.",
+    "execution_timeout": "It ran longer than its time limit.",
+}
+_DIAGNOSTIC = re.compile(r"(?:error|warning|note): (.+?):(\d+):(\d+): [\w-]+: (.*?)(?: \(hint: (.*)\))?")
+
+
+def _sentence(text: str) -> str:
+    text = text.strip()
+    if not text:
+        return ""
+    return text[0].upper() + text[1:] + ("" if text[-1] in ".!?" else ".")
+
+
+def plain_diagnostic(line: str) -> str:
+    """``error: program.py:2:10: syntax-error: '(' was never closed (hint: fix …)`` as a sentence."""
+    m = _DIAGNOSTIC.fullmatch(line.strip())
+    if m is None:
+        return _sentence(line)
+    file = m.group(1).rsplit("/", 1)[-1]
+    hint = f" {_sentence(m.group(5))}" if m.group(5) else ""
+    return f"{file}, line {m.group(2)}, column {m.group(3)}: {_sentence(m.group(4))}{hint}"
+
+
+def plain_message(message: str | None) -> str:
+    lines = [ln for ln in (message or "").splitlines() if ln.strip() and not ln.startswith("note: ")]
+    return " ".join(plain_diagnostic(ln) for ln in lines[:3])
+
+
+def refusal(reason: str | None, message: str | None) -> str:
+    """A run refused before it ran, for the person: what went wrong, where, and what happens next."""
+    detail = plain_message(message)
+    words = REASON_WORDS.get(reason or "", "")
+    if reason in ("structural", "import_not_allowed"):
+        return f"clauz3 couldn't check the program, so nothing ran. {detail} {words}".replace("  ", " ").strip()
+    return f"It was refused before running, so nothing ran. {words} {detail}".replace("  ", " ").strip()

@@ -226,12 +226,35 @@ def parse(text: str) -> Parsed:
     return Parsed(_match(normalized), host_note)
 
 
+# Issue 22: what people actually type around a command — "please", a closing full stop or question
+# mark, the backticks of the help list's code spans — is not part of it.
+_POLITE = re.compile(r"^(?:please|can you|could you|would you|kindly)[\s,]+", re.IGNORECASE)
+_TRAILING = re.compile(r"(?:[\s,]+please)?(?:(?<=[\w\"'\])/])[.!?]+)?\s*$", re.IGNORECASE)
+
+
+def command_core(text: str) -> str:
+    """``text`` without surrounding backticks, a leading "please" and trailing punctuation."""
+    core = text.strip()
+    if len(core) > 2 and core[0] == core[-1] == "`":
+        core = core.strip("`").strip()
+    core = _POLITE.sub("", core)
+    return _TRAILING.sub("", core)
+
+
 def _match(text: str) -> Intent:
+    text = text.strip()
+    if len(text) > 2 and text[0] == text[-1] == "`":  # an example copied with its code span's backticks
+        text = text.strip("`").strip()
     lower = text.lower()
     starter = _STARTER_KEYS.get(lower)
     if starter is not None:
         return starter
-    if lower in ("help", "what can you do?", "what can you do"):
+    email = _email(text)
+    if email is not None:
+        return email
+    text = command_core(text)
+    lower = text.lower()
+    if lower in ("help", "what can you do?", "what can you do", "what can you do for me", "show help"):
         return Help()
     if lower in ("show status", "status", "check runs"):
         return ToolQuery("status")
@@ -243,7 +266,7 @@ def _match(text: str) -> Intent:
         return ToolQuery("list_skills")
     if m := re.fullmatch(r"read guide (\S{1,200})", text, re.IGNORECASE):
         return ToolQuery("read_skill", {"id": m.group(1)})
-    for matcher in (_email, _list_dir, _count_lines, _read_file, _append_two, _write_or_append, _count):
+    for matcher in (_list_dir, _count_lines, _read_file, _append_two, _write_or_append, _count):
         intent = matcher(text)
         if intent is not None:
             return intent
@@ -267,32 +290,65 @@ def _address(text: str) -> str | None:
     return None
 
 
+_SEND = re.compile(r"(?:(?:please|can you|could you)[\s,]+)?(?:use the (?:mock )?email library to\s+)?"
+                   r"(?:send|e-?mail|mail|write|prepare|draft)\b", re.IGNORECASE)
+_CANDIDATE = re.compile(r"[^\s,;:<>()\"'`]*@[^\s,;:<>()\"'`]*")
+_QUOTED = (re.compile(r'"([^"]*)"'), re.compile(r"(?:^|(?<=[\s:(]))'(.*?)'(?=$|[\s.,;:!?)])"))
+_SAID = re.compile(r"(?:\b(?:saying|that says|the message|with the message|message)\s*:?|(?<=\S):)\s+(.+?)"
+                   r"(?:\.\s+(?=guarantee|make sure|ensure|only|submit|and\b)|\s+only to\b|$)", re.IGNORECASE | re.DOTALL)
+_ONLY = re.compile(r"\bonly(?:\s+to)?\s+((?:[^\s,;]+@[^\s,;]+)(?:\s*(?:,|\band\b|\bor\b)\s*[^\s,;]+@[^\s,;]+)*)",
+                   re.IGNORECASE)
+_UNIQUE = re.compile(r"twice|gets two|two emails|unique|no address|no one gets|nobody gets", re.IGNORECASE)
+
+
+def _addresses(text: str) -> list[str | None]:
+    """Each address-like word of ``text`` in order: the address, or None when it is malformed."""
+    return [_address(m.group(0).rstrip(".!?")) for m in _CANDIDATE.finditer(text)]
+
+
+def _message(text: str) -> tuple[str | None, str]:
+    """The message and the text around it (where addresses and guarantees are read)."""
+    for pattern in _QUOTED:
+        m = pattern.search(text)
+        if m is not None:
+            return m.group(1), text[: m.start()] + " " + text[m.end():]
+    m = _SAID.search(text)
+    if m is not None:
+        return m.group(1).strip(), text[: m.start()] + " " + text[m.end(1):]
+    return None, text
+
+
 def _email(text: str) -> Intent | None:
-    m = re.fullmatch(r"(?:send an email to|email|send)\s+(\S+)\s+(.+)", text, re.IGNORECASE)
-    if m is None:
+    """A mock email, as people phrase it: `email bob@example.com "Hi"`, `send "Hi" to bob@example.com`,
+    `send an email to bob@example.com saying Hi`, then any guarantees ("Guarantee only bob@example.com
+    can receive it", "… only to ann@example.com, bob@example.com", "no address twice")."""
+    verb = _SEND.match(text)
+    if verb is None or (text[verb.end():verb.end() + 1] not in ("", " ")):
         return None
-    verb_rest = m.group(2)
-    only: tuple[str, ...] | None = None
-    suffix = re.fullmatch(r"(.+?)\s+only to\s+(.+)", verb_rest, re.IGNORECASE)
-    if suffix is not None:
-        names = [part.strip() for part in suffix.group(2).split(",")]
-        checked = [_address(name) for name in names]
-        if not all(checked):
-            return BadArgument(ADDRESS_RULE)
-        only = tuple(a for a in checked if a)
-        verb_rest = suffix.group(1)
-    address = _address(m.group(1))
-    if address is None:
+    rest = text[verb.end():].strip()
+    message, around = _message(rest)
+    found = _addresses(around)
+    if text.lower().startswith("write") and not re.match(r"write (?:an? )?(?:mock )?e-?mail", text, re.IGNORECASE):
+        return None  # `write "hello" to a file` is the filesystem's
+    if not found:
+        return BadArgument(ADDRESS_RULE) if re.match(r"(?:send|e-?mail|mail)\s+\S+", text, re.IGNORECASE) else None
+    if not all(found):
         return BadArgument(ADDRESS_RULE)
-    message = _unquote(verb_rest)
-    if message is None:
-        said = re.fullmatch(r"(?:saying|the message)\s+(.+)", verb_rest, re.IGNORECASE)
-        if said is None:
-            return BadArgument(MESSAGE_RULE)
-        message = _unquote(said.group(1)) or said.group(1)
-    if not 1 <= len(message) <= 1000:
+    only_match = _ONLY.search(around)
+    only: tuple[str, ...] | None = None
+    if only_match is not None:
+        names = [a for a in _addresses(only_match.group(1))]
+        if not names or not all(names):
+            return BadArgument(ADDRESS_RULE)
+        only = tuple(a for a in names if a)
+        around = around[: only_match.start()] + " " + around[only_match.end():]
+    recipients = [a for a in _addresses(around) if a] or list(only or ())
+    if message is None or not 1 <= len(message) <= 1000:
         return BadArgument(MESSAGE_RULE)
-    return Email(address, message, only or (address,))
+    address = recipients[0]
+    asked = re.search(r"guarantee|make sure|ensure", rest, re.IGNORECASE) is not None
+    unique = _UNIQUE.search(rest) is not None if asked else True
+    return Email(address, message, only or (address,), guarantee_unique=unique)
 
 
 def _path_argument(raw: str, *, directory: bool) -> str | BadArgument:
@@ -304,7 +360,7 @@ def _path_argument(raw: str, *, directory: bool) -> str | BadArgument:
 
 
 def _list_dir(text: str) -> Intent | None:
-    m = re.fullmatch(r"list files (?:under|in) (.+)", text, re.IGNORECASE)
+    m = re.fullmatch(r"(?:list|show)(?: me)?(?: the| all)?(?: the)? files (?:under|in|inside) (.+)", text, re.IGNORECASE)
     if m is None:
         return None
     path = _path_argument(m.group(1), directory=True)
@@ -312,15 +368,16 @@ def _list_dir(text: str) -> Intent | None:
 
 
 def _count_lines(text: str) -> Intent | None:
-    m = re.fullmatch(r"count (?:lines in|the lines of) (.+)", text, re.IGNORECASE)
+    m = re.fullmatch(r"count (?:the )?lines (?:in|of) (?:the file )?(.+)|how many lines (?:are )?(?:in|does) (.+?)(?: have)?",
+                     text, re.IGNORECASE)
     if m is None:
         return None
-    path = _path_argument(m.group(1), directory=False)
+    path = _path_argument(m.group(1) or m.group(2), directory=False)
     return path if isinstance(path, BadArgument) else CountLines(path)
 
 
 def _read_file(text: str) -> Intent | None:
-    m = re.fullmatch(r"read (.+)", text, re.IGNORECASE)
+    m = re.fullmatch(r"(?:read|open)(?: me)?(?: the file)? (.+)", text, re.IGNORECASE)
     if m is None:
         return None
     path = _path_argument(m.group(1), directory=False)

@@ -52,6 +52,7 @@ from clauz3.sessions.conversation.notices import RETAINED, notice
 from clauz3.sessions.conversation.provenance import ConversationProvenance
 from clauz3.sessions.conversation.runs import ConversationRun
 from clauz3.sessions.conversation.saved_state import SavedState
+from clauz3.sessions.conversation.titles import title_from, unique
 from clauz3.sessions.store.lease import Lease
 from clauz3.sessions.store.store import DEFAULT_TITLE, Conversation
 
@@ -469,7 +470,11 @@ class ConversationRuntime:
         if params["turn"] == 1 and not self.saved.renamed:
             first = next((f for f in self.history if f.get("method") == "clauz3/user"), None)
             if first is not None:
-                title = " ".join(str(first["params"].get("text", "")).split())[:80] or DEFAULT_TITLE
+                # Issue 22: a short summary of the first turn, unique among the project's conversations.
+                turn_runs = [r for r in self.runs.values() if r.turn == params["turn"]]
+                made = title_from(str(first["params"].get("text", "")), turn_runs) or DEFAULT_TITLE
+                others, _more = self.links.store.listing(limit=500)
+                title = unique(made, {c.title for c in others if c.id != self.id})
                 self.title = title
                 self.links.store.rename(self.id, title)
                 self.links.list_changed()

@@ -30,6 +30,14 @@ class HandoffTooLarge(SessionError):
     pass
 
 
+def hide_secrets(text: str, secrets_to_hide: Iterable[str]) -> str:
+    """HND-3: exact occurrences of current secrets (16 characters or more) become ``[redacted]``."""
+    for secret in secrets_to_hide:
+        if secret and len(secret) >= 16:
+            text = text.replace(secret, "[redacted]")
+    return text
+
+
 def write_handoff(data_dir: Path, *, conversation_id: str, title: str, project: str, agent: str,
                   model: str | None, state: dict[str, Any], history: list[dict[str, Any]],
                   secrets_to_hide: Iterable[str]) -> dict[str, str]:
@@ -45,10 +53,7 @@ def write_handoff(data_dir: Path, *, conversation_id: str, title: str, project: 
                      if f.get("method") == "clauz3/user"] or [0]),
         "settings": {"model": model}, "runs": pub.get("runs", []), "history": history,
     }
-    text = json.dumps(body, ensure_ascii=False, indent=1)
-    for secret in secrets_to_hide:
-        if secret and len(secret) >= 16:
-            text = text.replace(secret, "[redacted]")
+    text = hide_secrets(json.dumps(body, ensure_ascii=False, indent=1), secrets_to_hide)
     data = text.encode("utf-8")
     if len(data) > MAX_BYTES:
         raise HandoffTooLarge("This conversation is too large to hand off")

@@ -25,6 +25,11 @@ from clauz3.layers.selection import (
     reduce_selection,
     selection_fingerprint,
 )
+from clauz3.sessions.conversation.library_health import (
+    manifest_problems,
+    starting_without_broken,
+    without_broken,
+)
 from clauz3.sessions.conversation.saved_state import SavedState
 
 log = logging.getLogger("clauz3.sessions.conversation.libraries")
@@ -48,6 +53,12 @@ def new_selection(project: str, data: Path, domains: list[str] | None, tutorial:
     try:
         if domains is None:
             chosen, dropped = defaults_for_new_conversation(Path(project), data)
+            # Issue 22: a library whose manifest is broken stays out of new conversations until fixed.
+            problems = manifest_problems(project, data)
+            left_out = starting_without_broken(problems, chosen)
+            chosen = without_broken(chosen, problems)
+            if left_out:
+                dropped = f"{dropped} {left_out}" if dropped else left_out
         else:
             chosen = reduce_selection(Path(project), domains, data)
     except LibraryError as exc:

@@ -355,12 +355,16 @@ class ConversationStore:
         if not words:
             return []
         if self.fts:
+            expression = store_search.fts_expression(words)
+            recent = self._recent_matches(expression, words)
+            if recent is not None:
+                return recent
             rows = self._conn.execute(
                 "SELECT c.id, c.title, c.updated, c.agent, c.turns, s.title || ' ' || s.body"
                 " FROM conversation_search s JOIN conversations c ON c.id = s.conversation"
                 " WHERE conversation_search MATCH ? AND c.project = ?"
                 " ORDER BY bm25(conversation_search), c.updated DESC LIMIT 1000",
-                (store_search.fts_expression(words), self.project),
+                (expression, self.project),
             ).fetchall()
         else:
             where = " AND ".join(["lower(s.title || ' ' || s.body) LIKE ? ESCAPE '\\'"] * len(words))
@@ -377,6 +381,47 @@ class ConversationStore:
             if len(hits) == store_search.MAX_RESULTS:
                 break
         return list(hits.values())
+
+    def _recent_matches(self, expression: str, words: list[str]) -> list[Summary] | None:
+        """Issue 22: a term common to most turns is answered from a bounded scan of the newest matching
+        turns (FTS5 walks rowids newest first and stops), most recently updated conversation first; None
+        when the term is rare enough (at most ``RECENT_SCAN`` matching turns) to rank every match exactly.
+
+        The last word is matched as a prefix, which FTS5 (without a prefix index) answers only after
+        merging every longer word's matches; so the newest turns with the last word as a whole word are
+        scanned first, and when they are common they are the first page (a whole-word match ranks before
+        a longer word that merely starts with it). Otherwise the prefix form is scanned the same way."""
+        whole = store_search.fts_expression(words, prefix=False)
+        found = self._newest(whole, words)
+        if found is not None and len(found) >= store_search.MAX_RESULTS:
+            return found
+        return self._newest(expression, words)  # a page the whole word cannot fill: the prefix form
+
+    def _newest(self, expression: str, words: list[str]) -> list[Summary] | None:
+        limit = store_search.RECENT_SCAN
+        while True:
+            rows = self._conn.execute(
+                "SELECT rowid, conversation FROM conversation_search WHERE conversation_search MATCH ?"
+                " ORDER BY rowid DESC LIMIT ?", (expression, limit + 1)).fetchall()
+            if limit == store_search.RECENT_SCAN and len(rows) <= limit:
+                return None
+            newest: dict[str, int] = {}
+            for rowid, cid in rows:
+                newest.setdefault(cid, rowid)
+            marks = ",".join("?" * len(newest))
+            found = self._conn.execute(
+                f"SELECT id, title, updated, agent, turns FROM conversations WHERE project = ? AND id IN ({marks})"
+                " ORDER BY updated DESC, rowid DESC LIMIT ?",
+                (self.project, *newest, store_search.MAX_RESULTS)).fetchall() if newest else []
+            if len(found) >= store_search.MAX_RESULTS or len(rows) <= limit:
+                break
+            limit *= 8  # other projects' turns filled the scan: look further back
+        wanted = [newest[row[0]] for row in found]
+        texts = dict(self._conn.execute(
+            f"SELECT rowid, title || ' ' || body FROM conversation_search WHERE rowid IN ({','.join('?' * len(wanted))})",
+            wanted).fetchall()) if wanted else {}
+        return [Summary(cid, title, updated, agent, turns, store_search.snippet(texts.get(newest[cid], ""), words))
+                for cid, title, updated, agent, turns in found]
 
     def integrity_ok(self) -> bool:
         return self._conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
@@ -428,6 +473,27 @@ def turned_conversations(data_dir: Path, project: str) -> list[Summary]:
     finally:
         conn.close()
     return [Summary(str(r[0]), str(r[1]), float(r[2]), str(r[3]), int(r[4])) for r in rows]
+
+
+def newest_elsewhere(data_dir: Path, project: str, limit: int = 3) -> list[tuple[str, str, int]]:
+    """Read-only: other projects with saved conversations, newest first, as (project, newest id, count)."""
+    conn = _read_only(data_dir)
+    if conn is None:
+        return []
+    try:
+        rows = conn.execute(
+            "SELECT project, count(*), max(updated) FROM conversations WHERE project != ? AND turns >= 1"
+            " GROUP BY project ORDER BY max(updated) DESC LIMIT ?", (project, limit)).fetchall()
+        out = []
+        for other, count, _updated in rows:
+            newest = conn.execute("SELECT id FROM conversations WHERE project = ? AND turns >= 1"
+                                  " ORDER BY updated DESC, rowid DESC LIMIT 1", (other,)).fetchone()
+            out.append((str(other), str(newest[0]), int(count)))
+    except sqlite3.Error as exc:
+        raise StoreError("store_unreadable", f"conversations.sqlite is unreadable: {exc}") from None
+    finally:
+        conn.close()
+    return out
 
 
 def project_of(data_dir: Path, conversation_id: str) -> str | None:

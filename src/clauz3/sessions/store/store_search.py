@@ -12,6 +12,9 @@ from clauz3.sessions.errors import SessionError
 
 MAX_QUERY = 200
 MAX_RESULTS = 50
+# Issue 22: more matching turns than this and the first page comes from the newest matches (a bounded
+# scan) instead of ranking every match; at most this many, every match is ranked exactly (bm25).
+RECENT_SCAN = 1500
 SNIPPET_CHARS = 160
 
 
@@ -27,9 +30,9 @@ def terms(query: str) -> list[str]:
     return [term for term in text.split() if re.search(r"\w", term)]
 
 
-def fts_expression(words: list[str]) -> str:
+def fts_expression(words: list[str], *, prefix: bool = True) -> str:
     quoted = ['"' + word.replace('"', '""') + '"' for word in words]
-    if quoted:
+    if quoted and prefix:
         quoted[-1] += "*"
     return " ".join(quoted)
 

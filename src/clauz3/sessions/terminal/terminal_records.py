@@ -24,7 +24,13 @@ from clauz3.layers.skills import SkillsError, skills_fingerprint, snapshot_skill
 from clauz3.sessions.agent.providers import AGENTS
 from clauz3.sessions.conversation.libraries import new_selection, selection_fields
 from clauz3.sessions.errors import SessionError
-from clauz3.sessions.store.store import Conversation, ConversationStore, StoreError, turned_conversations
+from clauz3.sessions.store.store import (
+    Conversation,
+    ConversationStore,
+    StoreError,
+    newest_elsewhere,
+    turned_conversations,
+)
 from clauz3.sessions.store.store import project_of as stored_project_of
 
 # TRM-5: the one id form, browser and terminal alike (any UUID version is *recognised* as an id;
@@ -104,12 +110,28 @@ def project_of(data: Path, conversation_id: str) -> str | None:
         raise RecordError(str(exc)) from None
 
 
+def no_conversation_here(data: Path, project: str) -> str:
+    """Issue 22: "none here" names where the saved conversations are (the tutorials live in the data
+    folder, not in the folder the person is in) and the command that resumes one from anywhere."""
+    text = "no saved conversation for this project; start one with clauz3 start <agent>"  # 05 TRM-5's words
+    try:
+        elsewhere = newest_elsewhere(data, project)
+    except StoreError:
+        return text
+    if not elsewhere:
+        return text
+    places = "; ".join(f"{other} ({count})" for other, _newest, count in elsewhere)
+    other, newest, _count = elsewhere[0]
+    return (f"{text}. This folder is {project}; saved conversations are in: {places}. Resume the newest of {other} with "
+            f"clauz3 resume {newest}, or cd into that folder and run clauz3 resume --list")
+
+
 def find_conversation(data: Path, cwd_project: str, conversation_id: str | None) -> tuple[str, str]:
     """(conversation id, project) for ``resume [UUID]``; raises :class:`RecordError` (TRM-5)."""
     if conversation_id is None:
         listed = list_conversations(data, cwd_project)
         if not listed:
-            raise RecordError("no saved conversation for this project; start one with clauz3 start <agent>")
+            raise RecordError(no_conversation_here(data, cwd_project))
         return listed[0].id, cwd_project
     if not is_id(conversation_id):
         raise RecordError(f"not a conversation id: {conversation_id}")

@@ -161,6 +161,20 @@ def _lookup(host: Host, conversation_id: str | None) -> tuple[Conversation, dict
     return row, row.state, host.store.history(cid)
 
 
+def _presentations(host: Host, conversation_id: str) -> dict[str, dict[str, Any]]:
+    """Each run card's presentation (plan, guarantees) the workspace still holds, by request id."""
+    out: dict[str, dict[str, Any]] = {}
+    for record in host.authority.list(conversation_id=conversation_id, limit=500):
+        if isinstance(record.presentation, dict):
+            out[record.request.request_id] = record.presentation
+    conv = host.conversation
+    if conv is not None and conv.id == conversation_id:
+        for rid, view in conv.approvals.items():
+            if isinstance(view.get("presentation"), dict):
+                out.setdefault(rid, view["presentation"])
+    return out
+
+
 async def transcript(request: Request) -> Response:
     host = _host(request)
     fmt = request.query_params.get("format", "json")
@@ -177,7 +191,7 @@ async def transcript(request: Request) -> Response:
         name = filename(row.title, row.id, "json")
         return _json(body, headers={"Content-Disposition": f'attachment; filename="{name}"'})
     text = as_markdown(title=row.title, project=host.project, agent=row.agent, model=model, state=state,
-                       history=history)
+                       history=history, presentations=_presentations(host, row.id))
     name = filename(row.title, row.id, "md")
     return Response(text, media_type="text/markdown; charset=utf-8",
                     headers={"Content-Disposition": f'attachment; filename="{name}"'})

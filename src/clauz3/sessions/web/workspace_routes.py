@@ -20,6 +20,7 @@ from starlette.routing import Route
 from clauz3.layers import webapi
 from clauz3.layers.liberrors import LibraryError
 from clauz3.sessions.conversation.host import Host
+from clauz3.sessions.conversation.library_health import manifest_problems, without_broken
 from clauz3.sessions.conversation.run_journals import journal_file
 from clauz3.sessions.web.checks import read_json_body
 
@@ -67,11 +68,20 @@ async def libraries(request: Request) -> Response:
     conv = host.conversation
     active = list(conv.saved.libraries) if conv is not None else []
     try:
-        body = await asyncio.to_thread(webapi.libraries_snapshot, Path(host.project), active=active,
-                                       busy=not host.idle, data=host.data_dir)
+        body = await asyncio.to_thread(_snapshot, host, active)
     except LibraryError as exc:
         return _lib_error(exc)
     return JSONResponse(body)
+
+
+def _snapshot(host: Host, active: list[str]) -> dict[str, Any]:
+    """The libraries snapshot plus each broken manifest's error (issue 22): a broken library is never
+    among the defaults the page shows ticked, since a new conversation leaves it out."""
+    body = webapi.libraries_snapshot(Path(host.project), active=active, busy=not host.idle, data=host.data_dir)
+    problems = manifest_problems(host.project, host.data_dir)
+    body["manifest_errors"] = problems
+    body["selected"] = without_broken(body.get("selected") or [], problems)
+    return body
 
 
 def _field(body: dict[str, Any], name: str, *, required: bool = True) -> Any:

@@ -11,6 +11,7 @@ import { provenanceBlock, provenanceSuppressed } from "./provenance.js";
 import { EARLY_END, LIMITS, PHASE_LABELS as PHASES, RAN } from "./constants.js";
 import { button, disclosure, el, formatTime } from "./dom.js";
 import { modal } from "./dialogs.js";
+import { plainMessage, reasonWords } from "./plain.js";
 import { emit, FINAL, store } from "./state.js";
 
 export const DECISION_LABELS = {
@@ -161,7 +162,7 @@ export function cardName(run, record) {
   const target = (run && run.target) || (record && record.target) || "main";
   const program = target === "main" ? file : `${file} (${target})`;
   const said = final ? outcomeLine(run) : null;
-  let what = String(said || planSentence(p.summary) || (run && run.message) || "").replace(/\s+/g, " ").trim();
+  let what = String(said || planSentence(p.summary) || plainMessage(run, record) || "").replace(/\s+/g, " ").trim();
   if (what.length > NAME_CHARS) what = `${what.slice(0, NAME_CHARS - 1)}…`;
   return `${verb}: ${program}${what ? ` — ${what}` : ""}`;
 }
@@ -212,6 +213,7 @@ class RunCard {
     this.run = record;
     this.drawRun();
     if (phaseChanged) this.fetchApproval();
+    if (phaseChanged && FINAL.has(record.phase) && record.effects_count) emit("files-changed");
     if (this.record) this.drawApproval();
   }
 
@@ -263,7 +265,7 @@ class RunCard {
     }
     this.runLead = lead;
     const info = [];
-    if (r.message && !s) info.push(el("div", { class: "run-message", text: String(r.message) }));
+    if (r.message && !s) info.push(el("div", { class: "run-message", text: plainMessage(r, this.record) }));
     // 03 SNAP-1: whether any effect ran, shown once the run stopped early (issue 13: Stop during execution).
     if (typeof r.executed_partially === "boolean" && EARLY_END.has(r.phase)) {
       info.push(line("Executed partially", r.executed_partially ? "yes — effects that already ran stay" : "no"));
@@ -288,9 +290,9 @@ class RunCard {
     const rows = [];
     if (this.record) rows.push(...details(this.record, this.record.presentation || {}, r, this.open));
     if (r) {
-      if (r.reason) rows.push(line("Reason", String(r.reason)));
+      if (r.reason) rows.push(line("Reason", reasonWords(r.reason)));
       const o = r.obligation;
-      if (r.message && r.summary) rows.push(el("div", { class: "run-message", text: String(r.message) }));
+      if (r.message && r.summary) rows.push(el("div", { class: "run-message", text: plainMessage(r, this.record) }));
       if (o && typeof o === "object") {
         if (o.line !== undefined && o.line !== null) rows.push(line("Stated at line", String(o.line)));
         if (o.call) rows.push(line("Expression", String(o.call)));
@@ -320,7 +322,7 @@ class RunCard {
     let text = "";
     if (final) {
       const s = this.run && this.run.summary;
-      const said = outcomeLine(this.run) || (s && Array.isArray(s.sentences) && s.sentences[0]) || (this.run && this.run.message) || "";
+      const said = outcomeLine(this.run) || (s && Array.isArray(s.sentences) && s.sentences[0]) || plainMessage(this.run, this.record) || "";
       text = [decisionShort(this.record), said].filter(Boolean).join(" · ");
     }
     // Collapsed: the one line says it all; open: the title, and the sentences below say it once.
@@ -377,6 +379,7 @@ class RunCard {
       this.undoResult = el("ul", { class: "undo-results", "aria-label": "Undo results" },
         ...(result.data.results || []).map((x) => el("li", { text: `${x.path}: ${OUTCOMES[x.outcome] || x.outcome}${x.detail ? ` — ${x.detail}` : ""}` })));
       if (this.run && this.run.undo) this.run = { ...this.run, undo: { ...this.run.undo, undone: true } };
+      emit("files-changed");
     }
     this.drawUndo();
   }

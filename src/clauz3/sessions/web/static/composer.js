@@ -7,6 +7,7 @@ import { LIMITS } from "./constants.js";
 import { $, button, el, formatSize, mockBadge } from "./dom.js";
 import { modal } from "./dialogs.js";
 import { emit, on, runActive, store } from "./state.js";
+import { loadLibraries, manifestErrors } from "./libraries.js";
 import { send } from "./ws.js";
 
 // The server's limits (constants.js): checked here only to say so before anything is sent.
@@ -271,28 +272,36 @@ function drawChips() {
   holder.replaceChildren(...(chips.length ? chips : [el("span", { class: "chip empty", text: "No libraries" })]));
 }
 
-function openLibraryMenu() {
+async function openLibraryMenu() {
   const s = store.state;
   if (!s) return;
   const menu = $("library-menu");
   if (!menu.hidden) { closeLibraryMenu(); return; }
+  // Issue 22: opened while the installed list is still loading, the menu waits for it.
+  if (!store.libraries && !store.librariesError) await loadLibraries();
+  if (!menu.hidden || store.state !== s) return;
   const current = new Set(s.libraries || []);
   const installed = installedDomains();
   const all = [...new Set([...(installed || []), ...current])].sort();
   const chosen = new Set(current);
   const kinds = libraryKinds();
+  const errors = manifestErrors();
   const rows = el("div", { class: "switches" });
   const draw = () => {
     rows.replaceChildren(...all.map((d) => {
       const present = installed === null || installed.includes(d);
-      const input = el("input", { type: "checkbox", role: "switch", checked: chosen.has(d) || null, disabled: !present || null });
+      const broken = errors[d];
+      // A broken library can be switched off, never on (issue 22).
+      const locked = !present || (broken && !chosen.has(d));
+      const input = el("input", { type: "checkbox", role: "switch", checked: chosen.has(d) || null, disabled: locked || null });
       input.addEventListener("change", () => { if (input.checked) chosen.add(d); else chosen.delete(d); draw(); rows.querySelector(`[data-d="${CSS.escape(d)}"] input`)?.focus(); });
       let note = "";
       if (!present) note = "not installed";
+      else if (broken) note = "its manifest has an error; see Libraries";
       else if (chosen.has(d) && !current.has(d)) note = "will be added";
       else if (!chosen.has(d) && current.has(d)) note = "will be removed";
       const label = el("label", { class: "switch-row", "data-d": d }, input, el("span", { text: d }));
-      const badge = mockBadge(kinds[d] && kinds[d].kind);
+      const badge = broken ? null : mockBadge(kinds[d] && kinds[d].kind);
       if (badge) label.append(" ", badge);
       if (note) label.append(el("span", { class: "muted note", text: ` ${note}` }));
       return label;

@@ -5,7 +5,7 @@
 import { api } from "./api.js";
 import { $, button, el, focusables, formatSize } from "./dom.js";
 import { appendToMessage } from "./composer.js";
-import { emit } from "./state.js";
+import { emit, on } from "./state.js";
 
 const NARROW = window.matchMedia("(max-width: 1100px)");
 let path = [];          // components of the folder shown
@@ -21,7 +21,7 @@ export function open() {
   node.hidden = false;
   $("files-toggle").setAttribute("aria-expanded", "true");
   applyMode();
-  load();
+  refresh();
   const first = $("files-close");
   if (first) first.focus();
 }
@@ -123,7 +123,9 @@ async function preview(parts) {
 export function init() {
   $("files-toggle").addEventListener("click", () => (isOpen() ? close() : open()));
   $("files-close").addEventListener("click", close);
-  $("files-refresh").addEventListener("click", () => load());
+  $("files-refresh").addEventListener("click", () => refresh());
+  // Issue 22: a run or an Undo changed files; the listing and an open preview show the new sizes.
+  on("files-changed", () => { if (isOpen()) refresh(); });
   $("files-hidden").addEventListener("change", () => load());
   NARROW.addEventListener("change", () => { if (isOpen()) applyMode(); });
   panel().addEventListener("keydown", (event) => {
@@ -139,3 +141,9 @@ export function init() {
 }
 
 export function reload() { if (isOpen()) load(); }
+
+// The listing and, when a file is shown, its preview (size and text) read again.
+function refresh() {
+  load();
+  if (selected) preview(selected.split("/"));
+}

@@ -11,7 +11,16 @@ let filter = "all";
 let search = "";
 let message = null;
 
-export async function loadLibraries() {
+let loading = null;
+
+// One request at a time: a caller that arrives while the list loads waits for that same answer
+// (issue 22: the popover opened during the first load no longer says the list isn't available).
+export function loadLibraries() {
+  if (!loading) loading = fetchLibraries().finally(() => { loading = null; });
+  return loading;
+}
+
+async function fetchLibraries() {
   const result = await api("/api/workspace/libraries");
   if (result.ok) {
     store.libraries = result.data;
@@ -59,16 +68,24 @@ export function draw() {
   }
 }
 
+export function manifestErrors() {
+  return (store.libraries && store.libraries.manifest_errors) || {};
+}
+
 function libraryCard(rec) {
   const libs = store.libraries;
+  const errors = manifestErrors();
+  const broken = (rec.domains || []).filter((d) => errors[d]);
   const kind = kindOf(rec);
   const title = el("h3", {}, el("span", { text: rec.title || rec.source }));
-  const badge = mockBadge(kind);
+  // Issue 22: a broken manifest says nothing about mocks; its badge would only mislead.
+  const badge = broken.length ? el("span", { class: "badge broken", text: "Manifest error" }) : mockBadge(kind);
   if (badge) title.append(" ", badge);
   const card = el("article", { class: "card library-card", "aria-label": rec.title || rec.source }, title,
     el("div", { class: "muted", text: `${rec.source}${rec.installed ? " · installed" : ""}${rec.modified ? " · modified" : ""}` }));
-  if (kind === "unmarked") card.append(el("div", { class: "notice undeclared", text: UNDECLARED_TEXT }));
-  if (rec.description) card.append(el("p", { class: "description", text: rec.description }));
+  for (const d of broken) card.append(el("div", { class: "notice error manifest-error", role: "alert", text: errors[d].text }));
+  if (kind === "unmarked" && !broken.length) card.append(el("div", { class: "notice undeclared", text: UNDECLARED_TEXT }));
+  if (rec.description && !broken.length) card.append(el("p", { class: "description", text: rec.description }));
   const about = Object.values(rec.manifests || {}).map((m) => m && m.description).filter((d) => d && d !== rec.description);
   if (about.length) card.append(el("details", { class: "about" }, el("summary", { text: "About" }), ...about.map((d) => el("p", { text: d }))));
   if ((rec.requirements || []).length) card.append(el("div", { class: "muted", text: `Requires: ${rec.requirements.map(requirement).join(", ")}` }));
@@ -81,7 +98,7 @@ function libraryCard(rec) {
   }
   if (rec.installed) {
     for (const d of rec.domains || []) {
-      const input = el("input", { type: "checkbox", role: "switch", checked: (libs.selected || []).includes(d) || null });
+      const input = el("input", { type: "checkbox", role: "switch", checked: (!errors[d] && (libs.selected || []).includes(d)) || null, disabled: errors[d] ? true : null });
       input.addEventListener("change", () => selectDefault(d, input.checked));
       actions.append(el("label", { class: "switch-row" }, input, el("span", { text: (rec.domains || []).length > 1 ? `Use ${d} in new conversations` : "Use in new conversations" })));
     }

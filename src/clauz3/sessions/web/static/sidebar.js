@@ -74,6 +74,13 @@ export function drawHistory() {
   }
 }
 
+// Issue 22: a repeated title's " (2)" never disappears under the ellipsis, so two rows stay told apart.
+function titleText(title) {
+  const m = /^(.*\S)( \(\d+\))$/.exec(title);
+  if (!m) return el("span", { class: "title-text", text: title });
+  return el("span", { class: "title-text numbered" }, el("span", { class: "title-main", text: m[1] }), el("span", { class: "title-number", text: m[2] }));
+}
+
 function row(c, current, canSwitch) {
   const isCurrent = c.id === current;
   const item = el("li", { class: "history-row" + (isCurrent ? " current" : ""), "data-id": c.id });
@@ -91,7 +98,7 @@ function row(c, current, canSwitch) {
   const title = el("button", {
     type: "button", class: "history-title", "aria-current": isCurrent ? "page" : null,
     disabled: disabled || null, title: disabled ? BUSY_TIP : c.title,
-  }, el("span", { class: "title-text", text: c.title }));
+  }, titleText(c.title));
   if (c.snippet) title.append(el("span", { class: "snippet", text: c.snippet }));
   title.addEventListener("click", () => { if (!isCurrent) { send("clauz3/select", { id: c.id }); emit("close-sidebar"); } });
   const menu = el("div", { class: "menu", role: "menu", hidden: true, "aria-label": "Conversation actions" });
@@ -125,6 +132,8 @@ export function conversationActions(c, opener, header) {
   const items = [
     { label: "Rename", run: () => (header ? renameDialog(c) : startRename(c.id)) },
     { label: "Copy handoff", run: () => copyHandoff(c.id) },
+    // Issue 22: the transcript itself on the clipboard (Markdown, as Export writes it), not only a file path.
+    { label: "Copy transcript (Markdown)", run: () => copyTranscript(c.id) },
   ];
   if (header) {
     items.push({ label: "Export as Markdown", run: () => exportTranscript(c.id, "markdown") });
@@ -151,6 +160,14 @@ export async function copyHandoff(id) {
   if (!result.ok) { emit("toast", { text: "Copy failed", detail: result.message }); return; }
   const ok = await copyText(result.data.text);
   emit("toast", ok ? { text: "Copied" } : { text: "Copy failed", detail: `The handoff file is ${result.data.path}` });
+}
+
+export async function copyTranscript(id) {
+  emit("toast", { text: "Copying…" });
+  const result = await api(`/api/chat/transcript?id=${encodeURIComponent(id)}&format=markdown`, { raw: true });
+  if (!result.ok) { emit("toast", { text: "Copy failed", detail: result.message }); return; }
+  const ok = await copyText(await result.response.text());
+  emit("toast", ok ? { text: "Copied the transcript" } : { text: "Copy failed", detail: "Use Export as Markdown from the ⋯ menu instead." });
 }
 
 // Fetched (with the page secret, issue 19) and saved from a blob: a plain link could not send the header.

@@ -6,7 +6,7 @@
 import * as cards from "./cards.js";
 import { $, copyButton, disclosure, el } from "./dom.js";
 import { MarkdownStream } from "./markdown.js";
-import { emit, store } from "./state.js";
+import { emit, FINAL, store } from "./state.js";
 
 const RETAINED = new Set(["agent_stopped", "agent_exited", "permission_refused", "no_response"]);
 const CLAUZ3_TOOLS = {
@@ -14,6 +14,7 @@ const CLAUZ3_TOOLS = {
   run: "Run program", status: "Check runs",
 };
 const TOOL_STATUS = { pending: "Waiting", in_progress: "Working…", completed: "Done", failed: "Failed" };
+const RUN_STATUS = { refused: "Refused", cancelled: "Stopped", completed: "Done", failed: "Failed", uncertain: "Unknown outcome" };
 
 let turns = new Map();      // turn number → container element
 let currentTurn = 0;
@@ -245,10 +246,16 @@ class ToolCard {
     this.badge.hidden = Boolean(tool);
     const status = this.data.status || "pending";
     const out = this.data.output;
-    // Issue 12: a run the prover or the person refused did not "finish": the row says Refused.
-    const refused = tool === "run" && out && typeof out === "object" && out.phase === "refused";
-    this.status.textContent = refused ? "Refused" : TOOL_STATUS[status] || status;
-    this.node.dataset.status = status;
+    // Issue 12: a run the prover or the person refused did not "finish": the row says Refused. Issue 22:
+    // the row of a `run` call follows its run (a stopped run is Stopped, never a red Failed), and while
+    // the run is under way the card below carries its one status, so the row says nothing of its own.
+    const phase = tool === "run" && out && typeof out === "object" ? out.phase : null;
+    // A `run` call that failed while its run was still under way was stopped before the run tool answered.
+    const stopped = tool === "run" && (phase === "cancelled" || (status === "failed" && !FINAL.has(phase)));
+    let said = TOOL_STATUS[status] || status;
+    if (tool === "run") said = RUN_STATUS[phase] || (stopped ? "Stopped" : status === "completed" || status === "failed" ? said : "");
+    this.status.textContent = said;
+    this.node.dataset.status = stopped ? "cancelled" : status;
     const text = String(this.data.text || "");
     this.result.textContent = text;
     this.resultBox.hidden = !text;
