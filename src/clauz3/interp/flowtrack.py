@@ -29,6 +29,7 @@ from clauz3.language.flowlabels import (
     Lab,
     LabelVisitor,
     assigned,
+    binop_may_raise,
     children,
     combine,
     has_exit,
@@ -251,7 +252,7 @@ class LabelMachine(Machine):
             fl = self.flow
             fr = fl.top.frame
             value = fl.of(s.value)
-            if s.op.rstrip("=") in {"*", "/", "//", "%", "**", "<<", ">>"}:
+            if binop_may_raise(s.op.rstrip("="), s.type):
                 fl.raise_point(combine(value, fr.env.get(s.name, {})), fr, s.line)
             fr.env[s.name] = step(combine(fr.env.get(s.name, {}), value, fr.control()), f"{s.name} (line {s.line})")
 

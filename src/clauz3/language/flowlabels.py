@@ -37,10 +37,12 @@ Labels = Mapping[str, Lab]
 EMPTY: dict[str, Lab] = {}
 
 # Operations that cannot raise on checked operands (everything else may, which counts as a flow: see above).
-SAFE_BUILTINS = frozenset({"len", "bool", "abs", "list", "set", "tuple", "range", "enumerate", "print",
-                           "math.isinf", "math.isnan", "math.isclose", "sum"})
+# (Not ``math.isinf``/``isnan``/``isclose``, nor ``sum`` or ``+``/``-`` giving a float: an int operand is
+# converted to float, an OverflowError for an int past 1e308 — redteam20.)
+SAFE_BUILTINS = frozenset({"len", "bool", "abs", "list", "set", "tuple", "range", "enumerate", "print"})
 RAISING_METHODS = frozenset({"index", "split"})
 RAISING_BINOPS = frozenset({"*", "/", "//", "%", "**", "<<", ">>"})
+FLOAT_BINOPS = frozenset({"+", "-"})  # raise only when the result is a float (an int converted)
 MUTATING_METHODS = frozenset({"append", "extend", "add"})
 
 
@@ -196,14 +198,19 @@ def walk(e: object) -> Iterable[object]:
         yield from walk(c)
 
 
+def binop_may_raise(op: str, result: object) -> bool:
+    """Whether ``a op b`` (or ``a op= b``) with this result type may raise on checked operands."""
+    return op in RAISING_BINOPS or (op in FLOAT_BINOPS and result == ir.FLOAT)
+
+
 def may_raise(e: object) -> bool:
     """Whether evaluating this node itself may raise (its operands aside)."""
     if isinstance(e, ir.Subscript | ir.Formatted | ir.EffectCall | ir.HelperCall | ir.SolverCall | ir.RowNew):
         return True
     if isinstance(e, ir.BinOp):
-        return e.op in RAISING_BINOPS
+        return binop_may_raise(e.op, e.type)
     if isinstance(e, ir.BuiltinCall):
-        return e.name not in SAFE_BUILTINS
+        return e.name not in SAFE_BUILTINS and not (e.name == "sum" and e.type == ir.INT)
     if isinstance(e, ir.MethodCall):
         return e.method in RAISING_METHODS
     if isinstance(e, ir.FString):
@@ -433,7 +440,7 @@ class FlowAnalysis(LabelVisitor):
             self._bind(s.target, combine(self.labels(s.value, fr), fr.control()), fr, s.line)
         elif isinstance(s, ir.AugAssign):
             value = self.labels(s.value, fr)
-            if s.op.rstrip("=") in RAISING_BINOPS:
+            if binop_may_raise(s.op.rstrip("="), s.type):
                 self.raise_point(combine(value, fr.env.get(s.name, {})), fr, s.line)
             grown = combine(fr.env.get(s.name, {}), value, fr.control())
             fr.env[s.name] = step(grown, f"{s.name} (line {s.line})")
