@@ -136,6 +136,21 @@ CAUGHT: dict[str, Case] = {
                            "web_not_in_send", *TWO_PAGES),
     "effect_in_filtered_comprehension": ("", 'xs = [send(w, "hi") for w in ["a", "b"] if w in page]',
                                          "web_not_in_send", ("a b", 1), ("zzz", 1)),
+    "send_in_a_loop_over_a_trusted_result": ("", 'for w in read_words("k"):\n    send("alice", page)',
+                                             "web_not_in_send", *TWO_PAGES),
+    "branch_in_a_loop_over_a_trusted_result": (
+        "", 'for w in read_words("k"):\n    if "phish" in page:\n        send("alice", w)', "web_not_in_send",
+        *TWO_PAGES),
+    "helper_in_a_loop_over_a_trusted_result": ("def tell(w: str, t: str) -> None:\n    send(w, t)\n",
+                                               'for w in read_words("k"):\n    tell(w, page)', "web_not_in_send",
+                                               *TWO_PAGES),
+    "append_in_a_filtered_comprehension": (
+        "", 'a = ["x"]\nxs = [a.append(w) for w in ["p", "q"] if w in page]\nsend("alice", str(len(a)))',
+        "web_not_in_send", ("p", 1), ("z", 1)),
+    "module_constant_indexed_by_read_data": ('NAMES = ["alice", "bob"]\n', 'send(NAMES[len(page) % 2], "hi")',
+                                             "web_not_in_send", *TWO_PAGES),
+    "effect_imported_under_another_name": ("from tools.flow.trusted.effects import send as s2\n",
+                                           's2("alice", page)', "web_not_in_send", *TWO_PAGES),
     "nested_loops_shift_register": (
         "", 'a0 = ""\na1 = ""\na2 = ""\nfor i in [1, 2]:\n    for j in [1, 2]:\n        for k in [1, 2]:\n'
             '            a2 = a1\n            a1 = a0\n            a0 = page\nsend("alice", a2)',
@@ -147,6 +162,9 @@ PROVED: dict[str, Case] = {
     "abs_of_a_huge_int": ("", 'b = abs(read_num("k"))\nlog(0)', NUM_LOG, *TWO_NUMS),
     "int_float_compare": ("", 'b = read_num("k") < 0.5\nlog(0)', NUM_LOG, *TWO_NUMS),
     "print_a_huge_int": ("", 'print(read_num("k"))\nlog(0)', NUM_LOG, (PHISH, 1), (PHISH, 10**5000)),
+    "module_constant": ('NAMES = ["alice", "bob"]\n', 'send(NAMES[0], "hi")', "web_not_in_send", *TWO_PAGES),
+    "helper_default_reaches_the_sink": ('def greet(who: str, text: str = "hi") -> None:\n    send(who, text)\n',
+                                        'greet("alice")', "web_not_in_send", *TWO_PAGES),
     "isinf_where_the_number_may_flow": ("", 'b = math.isinf(read_num("k"))\nsend("alice", "hi")',
                                         "bodies_only_from_num", *TWO_NUMS),
 }
@@ -169,6 +187,22 @@ REFUSED: dict[str, tuple[str, str]] = {
                                            'send("alice", str(c))'),
     "loop_count_from_read_data": ("", 'for w in page.split(" "):\n    send("alice", "one")'),
     "maybe_unbound_name": ("", 'if "phish" in page:\n    x = "a"\ny = x\nsend("alice", "went on")'),
+    "comprehension_over_a_trusted_result": ("", 'xs = [send(w, page[:1]) for w in read_words("k")]'),
+    "break_in_a_loop_over_a_trusted_result": ("", 'for w in read_words("k"):\n    if "phish" in page:\n'
+                                                  '        break\nsend("alice", "after")'),
+    "return_in_a_loop": ("", 'for w in read_words("k"):\n    if "phish" in page:\n        return\n'
+                             'send("alice", "after")'),
+    "unpack_a_filtered_list": ("", 'a, b = [w for w in ["x", "y"] if w in page]\nsend("alice", "went on")'),
+    "unpack_a_read_list": ("", 'a, b = read_words("k")\nlog(0)'),
+    "nested_def_closure": ("", 'def inner() -> str:\n    return page\nsend("alice", inner())'),
+    "try_except_on_read_data": ("", 'try:\n    k = int(page)\nexcept ValueError:\n    k = 0\nsend("alice", "x")'),
+    "while_on_read_data": ("", 'i = 0\nwhile i < len(page):\n    i += 1\nsend("alice", "x")'),
+    "walrus": ("", 'if (n := len(page)) > 3:\n    pass\nsend("alice", "x")'),
+    "program_writes_ensures": ('@clauz3.ensures(lambda result: "phish" not in result)\ndef fetch() -> str:\n'
+                               '    return read_web("v")\n', 't = fetch()\nsend("alice", "went on")'),
+    "optional_compare_may_raise": ("", 'd = {"zzz": 1}\nb = d.get(page) < 3\nsend("alice", "x")'),
+    "optional_method_may_raise": ("", 'd = {"zzz": "x"}\nt = d.get(page)\nu = t.upper()\nsend("alice", "x")'),
+    "dict_compare": ("", 'b = {"a": len(page)} < {"a": 1}\nsend("alice", "x")'),
     "mixed_list_compare": ("", 'a = [1, "x"]\nb = [1, page[:0]]\nc = a < b\nsend("alice", "went on")'),
 }
 
