@@ -256,3 +256,90 @@ def test_a_tree_of_inlined_helpers_is_decided_quickly(layer: Any, tmp_path: Path
     bad = checked(layer, tmp_path, source('send("alice", h12(page[:1]))', helpers))
     assert verdict(bad) in ("violated", "unknown")
     assert time.monotonic() - start < 60
+
+
+# ------------------------------------------------------------------ rows, a defaulted sink, an effect group
+# These use their own layer (redteam_layers/flow20); TL-6 keeps one layer per process, so they run in a child.
+
+ROWS_ROOT = Path(__file__).resolve().parent / "redteam_layers" / "flow20"
+ROWS_CHILD = r'''
+import io, json, sys, textwrap
+from pathlib import Path
+from clauz3.language import check_source
+from clauz3.language.layer import load_layer
+from clauz3.prover.api import prove
+from clauz3.interp.api import execute
+
+root, tmp, cases = Path(sys.argv[1]), Path(sys.argv[2]), json.loads(sys.argv[3])
+layer = load_layer([root / "tools" / "rt20" / "trusted"], [root])
+from tools.rt20.trusted.rows import Item
+
+HEAD = ("import clauz3\nfrom tools.rt20.trusted import contracts as rt\n"
+        "from tools.rt20.trusted.effects import items, page, post, send\nfrom tools.rt20.trusted.rows import Item\n")
+out = []
+for name, (body, contract, worlds) in sorted(cases.items()):
+    src = HEAD + f"\n\n@clauz3.guarantee(rt.{contract}())\ndef main() -> None:\n" + textwrap.indent(body, "    ")
+    path = tmp / f"{name}.py"
+    path.write_text(src)
+    program = check_source(src.encode(), str(path), layer, "main")
+    g = next(o for o in prove(program, obligation_timeout=5.0).obligations if o.kind == "guarantee")
+    runs = []
+    for w in worlds:
+        calls = []
+        fx = {
+            "items": lambda: [Item(name=n, cents=c) for n, c in w.get("items", [])],
+            "page": lambda: w.get("page", ""),
+            "send": lambda to, body: calls.append(["send", to, body]),
+            "post": lambda body, tag="news": calls.append(["post", body, tag]),
+        }
+        r = execute(program, {f"tools.rt20.trusted.effects.{k}": f for k, f in fx.items()}, stdout=io.StringIO(),
+                    write_report=False)
+        runs.append([r.outcome, calls])
+    out.append([name, g.conclusion, runs])
+print(json.dumps(out))
+'''
+W2 = [{"items": [["a", 1]], "page": "www"}, {"items": [["b", 2], ["c", 3]], "page": "zzz"}]
+ROWS: dict[str, tuple[str, str, list[dict[str, Any]], str]] = {
+    # name: (body, contract, worlds, expected) — "stopped": not proved, monitor stops every call it constrains;
+    # "same": proved, and both worlds make the same calls.
+    "row_field_into_send": ('for it in items():\n    send("alice", it.name)\n', "items_not_in_send", W2, "stopped"),
+    "row_count_into_send": ('xs = items()\nsend("alice", str(len(xs)))\n', "items_not_in_send", W2, "stopped"),
+    "row_built_from_the_page": ('p = page()\nr = Item(name=p, cents=1)\npost(r.name)\n', "page_not_in_any_body",
+                                W2, "stopped"),
+    "row_built_page_in_another_field": ('p = page()\nr = Item(name="x", cents=len(p))\npost(r.name)\n',
+                                        "page_not_in_any_body", W2, "stopped"),
+    "effect_group_by_name": ('p = page()\nsend("alice", p)\n', "page_not_in_any_body", W2, "stopped"),
+    "keyword_into_a_defaulted_param": ('p = page()\npost(body="hi", tag=p[:2])\n', "post_tag_from_program", W2,
+                                       "stopped"),
+    "defaulted_param_under_a_branch": ('p = page()\nif "w" in p:\n    post("hi")\n', "post_tag_from_program", W2,
+                                       "stopped"),
+    "defaulted_param_left_alone": ('p = page()\npost("hi")\n', "post_tag_from_program", W2, "same"),
+    "rows_read_but_not_sent": ('xs = items()\nsend("alice", "hello")\n', "items_not_in_send", W2, "same"),
+}
+
+
+def test_rows_defaults_and_groups_in_their_own_layer(tmp_path: Path) -> None:
+    import json
+    import os
+    import subprocess
+    import sys
+
+    cases = {k: [b, c, w] for k, (b, c, w, _) in ROWS.items()}
+    env = {**os.environ, "PYTHONPATH": str(ROWS_ROOT), "CLAUZ3_HOME": str(tmp_path / "home")}
+    proc = subprocess.run([sys.executable, "-c", ROWS_CHILD, str(ROWS_ROOT), str(tmp_path), json.dumps(cases)],
+                          capture_output=True, text=True, env=env, timeout=600, check=False)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    results = {name: (conclusion, runs) for name, conclusion, runs in json.loads(proc.stdout.splitlines()[-1])}
+    assert set(results) == set(ROWS)
+    for name, (_, contract, _, expected) in ROWS.items():
+        conclusion, runs = results[name]
+        if expected == "same":
+            assert conclusion == "proved", (name, conclusion)
+            assert [o for o, _ in runs] == ["completed", "completed"], (name, runs)
+            assert runs[0][1] == runs[1][1] and runs[0][1], (name, runs)
+            continue
+        assert conclusion in ("violated", "unknown"), (name, conclusion)
+        assert any(o == "soundness_violation" for o, _ in runs), (name, runs)
+        sink = {"items_not_in_send": "send", "page_not_in_any_body": None, "post_tag_from_program": "post"}[contract]
+        for _, calls in runs:
+            assert not [c for c in calls if sink is None or c[0] == sink], (name, runs)
