@@ -10,6 +10,11 @@ Finding fixed here (language/flowlabels.py): an int converted to float (``n + 0.
 ``sum([n, 0.5])``, ``math.isinf(n)``, ``math.isclose(n, 1.0)``) raises OverflowError for an int past
 1e308, so whether the run went on said something about a read number — these counted as operations that
 cannot raise, and the guarantee was proved.
+
+Finding fixed here (interp/flowtrack.py, rule ``may_stop`` in language/flowlabels.py): the run-time labels
+put a branch's condition on later calls when the branch *taken* may stop the run, but not when the branch
+*not taken* (or a loop body that ran zero times) may: the monitor let the call through on exactly the runs
+where the read data kept the risky code from running (MONITOR below).
 """
 
 from __future__ import annotations
@@ -108,6 +113,23 @@ OVERFLOW: dict[str, Case] = {
     "sum_with_a_float": ("", 'n = read_num("k")\ns = sum([n, 0.5])\nlog(0)', NUM_LOG, *TWO_NUMS),
     "math_isinf": ("", 'n = read_num("k")\nb = math.isinf(n)\nlog(0)', NUM_LOG, *TWO_NUMS),
     "math_isclose": ("", 'b = math.isclose(read_num("k"), 1.0)\nlog(0)', NUM_LOG, *TWO_NUMS),
+}
+
+# Findings on the monitor (not proved, but before the fix the run-time labels let the call through on the run
+# where a branch that may stop the run was NOT taken, or a loop whose body may stop it ran zero times; on the
+# other run the call was stopped or the run failed, so whether the message went out told the page).
+MONITOR: dict[str, Case] = {
+    "not_taken_branch_with_a_call": ("", 'if "zz" in page:\n    log(1)\nsend("alice", "went on")',
+                                     "web_not_in_send", *TWO_PAGES),
+    "not_taken_branch_with_a_lookup": ("", 'd = {"a": 1}\nif "zz" in page:\n    k = d["b"]\nsend("alice", "went on")',
+                                       "web_not_in_send", *TWO_PAGES),
+    "not_taken_branch_with_an_assert": ("", 'if "zz" in page:\n    assert len(page) > 100\nsend("alice", "went on")',
+                                        "web_not_in_send", *TWO_PAGES),
+    "zero_iterations_of_a_call": ("", 'picked = [w for w in ["p", "q"] if w in page]\nfor w in picked:\n    log(1)\n'
+                                      'send("alice", "went on")', "web_not_in_send", ("p", 1), ("zzz", 1)),
+    "zero_iterations_of_a_raise": ("", 'picked = [w for w in ["p", "q"] if w in page]\nfor w in picked:\n'
+                                       '    raise ValueError("found")\nsend("alice", "went on")', "web_not_in_send",
+                                   ("p", 1), ("zzz", 1)),
 }
 
 # Attacks the analysis already catches: never proved, and the monitor stops the call on both runs (or the
@@ -214,9 +236,9 @@ REFUSED: dict[str, tuple[str, str]] = {
 }
 
 
-@pytest.mark.parametrize("name", sorted(OVERFLOW) + sorted(CAUGHT))
+@pytest.mark.parametrize("name", sorted(OVERFLOW) + sorted(MONITOR) + sorted(CAUGHT))
 def test_a_flow_the_read_data_decides_is_not_proved_and_is_stopped(layer: Any, tmp_path: Path, name: str) -> None:
-    helpers, body, contract, a, b = {**OVERFLOW, **CAUGHT}[name]
+    helpers, body, contract, a, b = {**OVERFLOW, **MONITOR, **CAUGHT}[name]
     program = checked(layer, tmp_path, source(body, helpers, contract))
     assert verdict(program) in ("violated", "unknown"), name
     runs = [run(program, *a), run(program, *b)]
@@ -226,8 +248,9 @@ def test_a_flow_the_read_data_decides_is_not_proved_and_is_stopped(layer: Any, t
         if outcome == "soundness_violation":
             assert "carries read_" in error, error
     assert any(o == "soundness_violation" for o, *_ in runs), (name, runs)
-    # whatever the monitor let out derives from no forbidden effect: here, nothing at all
-    assert all(not sent and not logged for _, sent, logged, _ in runs), (name, runs)
+    # whatever the monitor let into the guarantee's sink derives from no forbidden effect: here, nothing at all
+    sink = 2 if contract == NUM_LOG else 1
+    assert all(not r[sink] for r in runs), (name, runs)
 
 
 @pytest.mark.parametrize("name", sorted(PROVED))

@@ -218,6 +218,24 @@ def may_raise(e: object) -> bool:
     return False
 
 
+def may_stop(body: Iterable[ir.Stmt]) -> bool:
+    """Whether running ``body`` may raise: a ``raise``/``assert``, a list store, or an operation that may fail
+    (an effect or helper call among them), nested blocks included. The run-time labels use it for the branch
+    not taken and a loop that ran zero times, where the static analysis saw the raise point (redteam20)."""
+    for s in body:
+        if isinstance(s, ir.Raise | ir.Assert | ir.SetItem):
+            return True
+        if isinstance(s, ir.AugAssign) and binop_may_raise(s.op.rstrip("="), s.type):
+            return True
+        if any(may_raise(n) for e in stmt_exprs(s) for n in walk(e)):
+            return True
+        if isinstance(s, ir.If) and (may_stop(s.body) or may_stop(s.orelse)):
+            return True
+        if isinstance(s, ir.For) and may_stop(s.body):
+            return True
+    return False
+
+
 def op_name(e: object) -> str:
     """The operation kind a node is, for the label-propagation coverage report."""
     if isinstance(e, ir.BinOp):
