@@ -29,10 +29,12 @@ from clauz3.language.flowlabels import (
     Lab,
     LabelVisitor,
     assigned,
+    binop_may_raise,
     children,
     combine,
     has_exit,
     may_raise,
+    may_stop,
     short,
     step,
     weak,
@@ -92,6 +94,7 @@ class LabelMachine(Machine):
         self._pending: Frame | None = None
         self._calls: list[ir.EffectCall] = []
         self._assigned: dict[int, set[str]] = {}
+        self._stops: dict[int, bool] = {}
         self._last_return: dict[str, Lab] = {}
 
     # ------------------------------------------------------------------ helpers
@@ -101,6 +104,12 @@ class LabelMachine(Machine):
         if key not in self._assigned:
             self._assigned[key] = assigned(body)
         return self._assigned[key]
+
+    def _may_stop(self, body: tuple[ir.Stmt, ...]) -> bool:
+        key = id(body)
+        if key not in self._stops:
+            self._stops[key] = may_stop(body)
+        return self._stops[key]
 
     def call_labels_now(self) -> dict[str, dict[str, Lab]] | None:
         """Labels of every parameter of the effect call being made (its arguments are evaluated)."""
@@ -251,7 +260,7 @@ class LabelMachine(Machine):
             fl = self.flow
             fr = fl.top.frame
             value = fl.of(s.value)
-            if s.op.rstrip("=") in {"*", "/", "//", "%", "**", "<<", ">>"}:
+            if binop_may_raise(s.op.rstrip("="), s.type):
                 fl.raise_point(combine(value, fr.env.get(s.name, {})), fr, s.line)
             fr.env[s.name] = step(combine(fr.env.get(s.name, {}), value, fr.control()), f"{s.name} (line {s.line})")
 
@@ -300,6 +309,8 @@ class LabelMachine(Machine):
         if test:
             fl.coverage["If (implicit)"] += 1
             fl.upgrade(self._names(other), weak(inner))
+            if self._may_stop(other):  # the branch not taken could have stopped the run: later calls say so
+                fl.raise_point(test, fr, s.line)
         if has_exit(s.body) or has_exit(s.orelse):
             fr.sticky = combine(fr.sticky, weak(inner))
         fr.pc = inner
@@ -321,6 +332,8 @@ class LabelMachine(Machine):
         if over:
             fl.coverage["For (implicit)"] += 1
             fl.upgrade(self._names(s.body), weak(inner))
+            if self._may_stop(s.body):  # whether (and how often) the body ran, which could stop the run
+                fl.raise_point(over, fr, s.line)
         fr.pc = inner
         try:
             for item in items:

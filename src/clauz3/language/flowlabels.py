@@ -37,10 +37,12 @@ Labels = Mapping[str, Lab]
 EMPTY: dict[str, Lab] = {}
 
 # Operations that cannot raise on checked operands (everything else may, which counts as a flow: see above).
-SAFE_BUILTINS = frozenset({"len", "bool", "abs", "list", "set", "tuple", "range", "enumerate", "print",
-                           "math.isinf", "math.isnan", "math.isclose", "sum"})
+# (Not ``math.isinf``/``isnan``/``isclose``, nor ``sum`` or ``+``/``-`` giving a float: an int operand is
+# converted to float, an OverflowError for an int past 1e308 — redteam20.)
+SAFE_BUILTINS = frozenset({"len", "bool", "abs", "list", "set", "tuple", "range", "enumerate", "print"})
 RAISING_METHODS = frozenset({"index", "split"})
 RAISING_BINOPS = frozenset({"*", "/", "//", "%", "**", "<<", ">>"})
+FLOAT_BINOPS = frozenset({"+", "-"})  # raise only when the result is a float (an int converted)
 MUTATING_METHODS = frozenset({"append", "extend", "add"})
 
 
@@ -196,18 +198,41 @@ def walk(e: object) -> Iterable[object]:
         yield from walk(c)
 
 
+def binop_may_raise(op: str, result: object) -> bool:
+    """Whether ``a op b`` (or ``a op= b``) with this result type may raise on checked operands."""
+    return op in RAISING_BINOPS or (op in FLOAT_BINOPS and result == ir.FLOAT)
+
+
 def may_raise(e: object) -> bool:
     """Whether evaluating this node itself may raise (its operands aside)."""
     if isinstance(e, ir.Subscript | ir.Formatted | ir.EffectCall | ir.HelperCall | ir.SolverCall | ir.RowNew):
         return True
     if isinstance(e, ir.BinOp):
-        return e.op in RAISING_BINOPS
+        return binop_may_raise(e.op, e.type)
     if isinstance(e, ir.BuiltinCall):
-        return e.name not in SAFE_BUILTINS
+        return e.name not in SAFE_BUILTINS and not (e.name == "sum" and e.type == ir.INT)
     if isinstance(e, ir.MethodCall):
         return e.method in RAISING_METHODS
     if isinstance(e, ir.FString):
         return any(not isinstance(p, str) and getattr(p, "type", None) != ir.STR for p in e.parts)
+    return False
+
+
+def may_stop(body: Iterable[ir.Stmt]) -> bool:
+    """Whether running ``body`` may raise: a ``raise``/``assert``, a list store, or an operation that may fail
+    (an effect or helper call among them), nested blocks included. The run-time labels use it for the branch
+    not taken and a loop that ran zero times, where the static analysis saw the raise point (redteam20)."""
+    for s in body:
+        if isinstance(s, ir.Raise | ir.Assert | ir.SetItem):
+            return True
+        if isinstance(s, ir.AugAssign) and binop_may_raise(s.op.rstrip("="), s.type):
+            return True
+        if any(may_raise(n) for e in stmt_exprs(s) for n in walk(e)):
+            return True
+        if isinstance(s, ir.If) and (may_stop(s.body) or may_stop(s.orelse)):
+            return True
+        if isinstance(s, ir.For) and may_stop(s.body):
+            return True
     return False
 
 
@@ -433,7 +458,7 @@ class FlowAnalysis(LabelVisitor):
             self._bind(s.target, combine(self.labels(s.value, fr), fr.control()), fr, s.line)
         elif isinstance(s, ir.AugAssign):
             value = self.labels(s.value, fr)
-            if s.op.rstrip("=") in RAISING_BINOPS:
+            if binop_may_raise(s.op.rstrip("="), s.type):
                 self.raise_point(combine(value, fr.env.get(s.name, {})), fr, s.line)
             grown = combine(fr.env.get(s.name, {}), value, fr.control())
             fr.env[s.name] = step(grown, f"{s.name} (line {s.line})")

@@ -1,0 +1,1 @@
+"""Red-team layer of issue 20: rows, a defaulted sink parameter, an effect group."""
