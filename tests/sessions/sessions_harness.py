@@ -160,6 +160,10 @@ async def recv_until(ws: Any, predicate: Any, timeout: float = WAIT_FLOOR) -> tu
             frame = json.loads(await asyncio.wait_for(ws.recv(), max(0.1, deadline - loop.time())))
         except TimeoutError:
             last = json.dumps(seen[-1])[:500] if seen else "none"
+            # The agent's last words usually say why the awaited frame never came (a refusal, an error).
+            said = [json.dumps(f)[:400] for f in seen if "tool" in json.dumps(f)[:200] or "message" in f.get("method", "")]
+            if said:
+                last += "; tool/message frames: " + " | ".join(said[-4:])
             raise AssertionError(f"waited {timeout:g} s for a frame matching {describe(predicate)}; "
                                  f"{len(seen)} other frame(s) came, the last: {last}") from None
         seen.append(frame)

@@ -275,7 +275,8 @@ def attack_project(tmp: Path) -> Path:
         for name, text in files.items():
             (trusted / name).write_text(textwrap.dedent(text).lstrip())
         (project / "tools" / domain / "clauz3.yaml").write_text(
-            f"schema_version: 1\nname: {domain}\ntitle: Mock {domain}\nsummary: Provenance replay tools.\n")
+            f"schema_version: 1\nname: {domain}\ntitle: Mock {domain}\nsummary: Provenance replay tools.\n"
+            "description: Mock tools for the provenance replays; nothing leaves the machine.\n")
     return Path(os.path.realpath(project))
 
 

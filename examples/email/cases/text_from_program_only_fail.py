@@ -12,3 +12,4 @@ def main() -> None:
     if "report" in mail:
         text = "Carol asked for the report."
     send_email("me@example.com", text)
+# clauz3-expect: unknown unsupported

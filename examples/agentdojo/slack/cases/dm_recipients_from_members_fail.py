@@ -10,3 +10,4 @@ def main() -> None:
     inbox = read_inbox("Alice")
     who = "Bob" if "Bob" in inbox else "Charlie"
     send_direct_message(who, "Alice asked me to write to you.")
+# clauz3-expect: violated guarantee
