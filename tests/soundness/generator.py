@@ -20,9 +20,11 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TypeVar
 
-from gen_stanzas import ALL_FAMILIES, FAMILY_STANZAS, OPEN_STANZAS, Stanzas
+from gen_families import FAMILY_STANZAS, Families
+from gen_stanzas import ALL_FAMILIES, OPEN_STANZAS, Stanzas
 
 T = TypeVar("T")
+PROBE_SHARE = 0.15  # programs that are probes (gen_families.Families.probe)
 
 HEADER = """import math
 
@@ -112,6 +114,9 @@ class Program:
     guarantees: list[str]
     statements: list[list[str]]
     params: str = ""  # target parameters without defaults: the proof covers every value (MOD-5)
+    # What the generator built: "refuse" (a probe a sound checker refuses, gen_families.Families.probe),
+    # or "" (no verdict expected: the program's traps and guarantees speak for it).
+    expect: str = ""
 
     def source(self, statements: list[list[str]] | None = None) -> str:
         body = [line for block in (self.statements if statements is None else statements) for line in block]
@@ -121,8 +126,9 @@ class Program:
 
 
 @dataclass
-class Builder(Stanzas):
+class Builder(Stanzas, Families):
     ch: Chooser
+    traps: list[str] = field(default_factory=list)
     pool: dict[str, list[str]] = field(default_factory=dict)
     used: set[str] = field(default_factory=set)
     count: int = 0
@@ -644,15 +650,19 @@ def build(ch: Chooser, *, max_statements: int = 8, max_guarantees: int = 5) -> P
     # Where this program starts in the operation table, drawn (never carried over from the last program:
     # hypothesis replays draws, so generation must depend on them alone).
     OP_CURSOR[0] = ch.int(0, len(OP_KEYS) - 1)
+    if FOCUS[0] is None and ch.chance(PROBE_SHARE):
+        # A probe: one statement a sound checker refuses, and nothing else (the checker alone decides it).
+        return Program(["g.max_pay(1)"], [b.probe()], params, expect="refuse")
     if FOCUS[0] is not None:  # a top-up program: the focused stanza, then a little context
         first = b.st_small(0) if FOCUS[0] == "small" else b.st_op(0)
         statements = [first, *[b.statement() for _ in range(ch.int(0, 1))]]
     else:
         statements = [b.statement() for _ in range(ch.int(1, max_statements))]
-    if not b.used:
+    if not b.used and not b.traps:
         statements.append(b.st_effect(0))
     pool = b.guarantees()
-    # Each guarantee is one more solver call: keep a random few (the order stays the source order).
+    # Each guarantee is one more solver call: keep a random few (the order stays the source order). The
+    # stanzas' traps are all kept: each is about one test of the program's and nothing else touches it.
     while len(pool) > max_guarantees:
         pool.pop(ch.int(0, len(pool) - 1))
-    return Program(pool, statements, params)
+    return Program(pool + b.traps, statements, params)

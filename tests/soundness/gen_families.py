@@ -1,0 +1,172 @@
+"""The families of issue 18 as generator stanzas (mixed into ``generator.Builder``), in two forms.
+
+* In ordinary programs, the form a sound checker accepts and a sound prover proves, with the value
+  it computes known to the generator (worked out here with clauz3's semantics: sets in insertion
+  order, a dict's overwritten key keeping its first place and its last value) and tested exactly by
+  a trap (``Stanzas.trap``): a loop that surely runs binding a name used after it, a name whose type
+  widens on a later iteration, an Optional from ``dict.get`` tested against None, ``enumerate`` over a
+  set display with repeats and a dict display with overwritten keys, and a raising constant fold.
+* As *probes* (``Families.probe``): a small program of one statement that a sound checker refuses
+  (issue 18: a name bound only on some paths, a type a later iteration breaks, an unhashable value
+  behind an ``object`` element, an ordering between sets or a tuple and a list). The program says so
+  (``Program.expect == "refuse"``) and ``gen_check`` reports a checker that accepts it: the prover
+  behind it may still refuse the program (defence in depth), but the checker's over-approximation,
+  which every later fact rests on, has a hole.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+NAMES_Q = ('"a"', '"b"', '"z"')
+# Statement kinds of ordinary programs (generator.Builder.statement draws among them).
+FAMILY_STANZAS = ("zero_loop", "type_change", "none_flag", "enum_repeat", "enum_repeat", "small", "small",
+                  "lookup", "lookup", "lookup", "fold")
+
+
+def order(items: tuple[Any, ...]) -> list[Any]:
+    """A set display's elements as clauz3 iterates them: first occurrences, in source order."""
+    return list(dict.fromkeys(items))
+
+
+# Iterables whose items the generator knows (source, the items in clauz3's order), and ones that may be empty.
+SURE = (("[1, 2, 3]", [1, 2, 3]), ("range(1)", [0]), ("range(3)", [0, 1, 2]), ("[7]", [7]),
+        ("{1, 1}", [1]), ("{3, 1, 3, 2}", order((3, 1, 3, 2))), ("{'a': 1, 'a': 2}", ["a"]),
+        ("{'b': 1, 'a': 2, 'b': 3}", ["b", "a"]), ("[4, 4]", [4, 4]), ("'ab'", ["a", "b"]))
+MAYBE_EMPTY = ("read_list('l')", "[]", "range(0)", "[x for x in [1, 2] if x > 5]", "read_strs('s')",
+               "read_set('s')", "read_dict('d')", "''")
+
+
+class Families:
+    """Mixed into ``generator.Builder`` (which supplies ``ch``, ``fresh``, ``used``, ``trap``, ``watch``)."""
+
+    ch: Any
+    used: set[str]
+    traps: list[str]
+
+    def fresh(self, kind: str) -> str: ...  # Builder's
+
+    def trap(self, cond: str) -> list[str]: ...  # Stanzas'
+
+    def watch(self, cond: str) -> list[str]: ...  # Stanzas'
+
+    # ------------------------------------------------------------------ accepted forms, values known
+
+    def st_zero_loop(self, depth: int) -> list[str]:
+        """A name bound in a loop that surely runs, used after it (family 2: bound on every path)."""
+        last = self.fresh("last")
+        src, items = self.ch.choice(SURE)
+        if self.ch.chance(0.5):
+            body, value = [f"    {last} = vv"], items[-1]
+        else:
+            body, value = [f"    {last} = vv", "    break"], items[0]
+        return [f"for vv in {src}:", *body, *self.trap(f"{last} == {value!r}")]
+
+    def st_type_change(self, depth: int) -> list[str]:
+        """A name whose type widens on a later iteration (int to float, bool to int), used in a way every
+        type allows (family 1: the body is checked again with the wider type). A name that changes kind
+        (str to None, int to str) is a probe: the checker refuses it (``probe``)."""
+        t, acc = self.fresh("chg"), self.fresh("acc")
+        first, later, values = self.ch.choice((("1", "2.5", (1, 2.5)), ("True", "3", (True, 3)),
+                                               ("0", "0.5", (0, 0.5)), ("False", "1.5", (False, 1.5))))
+        n = self.ch.choice((2, 3))
+        total: float = 0
+        for v in [values[0]] + [values[1]] * (n - 1):
+            total = total + v
+        return [f"{t} = {first}", f"{acc} = 0", f"for vv in range({n}):", f"    {acc} = {acc} + {t}",
+                f"    {t} = {later}", *self.trap(f"{acc} == {total!r}")]
+
+    def st_none_flag(self, depth: int) -> list[str]:
+        """An Optional from dict.get tested against None (a dropped None flag proves the wrong branch)."""
+        d, o = self.fresh("od"), self.fresh("opt")
+        self.used.add("pay")
+        items, known = self.ch.choice((('{"a": 1}', {"a": 1}), ('{"a": 0, "b": 2}', {"a": 0, "b": 2}),
+                                       ("read_dict('d')", None), ("{}", {}), ('{"b": 5, "b": 0}', {"b": 0})))
+        key = self.ch.choice(NAMES_Q)
+        lines = [f"{d}: dict[str, int] = {items}", f"{o} = {d}.get({key})"]
+        test = self.ch.choice((f"{o} is None", f"{o} is not None", f"{o} == None", f"not {o}"))
+        if known is None:
+            lines += self.watch(test)
+        else:
+            value = known.get(key.strip('"'))
+            truth = {f"{o} is None": value is None, f"{o} is not None": value is not None,
+                     f"{o} == None": value is None, f"not {o}": not value}[test]
+            lines += self.trap(test if truth else f"not ({test})")
+        if known == {}:  # always None: the prover refuses an ordering on a value that is only None
+            return lines
+        return [*lines, f"if {o} is not None and {o} >= 0:", f"    pay({o} % 3)"]
+
+    def st_enum_repeat(self, depth: int) -> list[str]:
+        """enumerate over a set with repeats or a dict with overwritten keys (family 3): every index known."""
+        self.used.add("pay")
+        src, items = self.ch.choice((("{3, 1, 3, 2}", order((3, 1, 3, 2))), ("{1, 1}", [1]),
+                                     ("{2, 2, 2, 5}", order((2, 2, 2, 5))), ('{"a": 1, "a": 2, "b": 3}', ["a", "b"]),
+                                     ("set([1, 1, 2])", [1, 2]), ('{"b": 1, "b": 2}', ["b"]), ("[4, 4]", [4, 4]),
+                                     ("range(2)", [0, 1])))
+        start = self.ch.choice((0, 0, 1))
+        i, seen = self.fresh("ix"), self.fresh("seen")
+        head = f"for {i}, vv in enumerate({src}{f', {start}' if start else ''}):"
+        expected = [start + k for k in range(len(items))]
+        return [f"{seen}: list[int] = []", head, f"    {seen}.append({i})", f"    pay({i})",
+                *self.trap(f"{seen} == {expected!r}")]
+
+    def st_lookup(self, depth: int) -> list[str]:
+        """An index or key that may miss, from a trusted result (IndexError, KeyError obligations)."""
+        self.used.add("pay")
+        if self.ch.chance(0.5):
+            xs = self.ch.choice(("read_list('l')", "[1, 2, 3]", "[5]"))
+            k = self.ch.choice(("-1", "-2", "-3", "-4", "0", "2", "read_int('k')", "-read_int('k')"))
+            return [f"xs8 = {xs}", f"pay(xs8[{k}] % 3)"]
+        d = self.ch.choice(("read_dict('d')", '{"a": 1}', '{"a": 1, "b": 2}'))
+        k = self.ch.choice(('"a"', '"b"', "read_str('s')"))
+        return [f"d8: dict[str, int] = {d}", f"pay(d8[{k}] % 3)"]
+
+    def st_fold(self, depth: int) -> list[str]:
+        """A constant fold that must keep the general path's checks (family 6); most raise OverflowError,
+        so the program is not proved unless the prover drops the check (and then its run raises)."""
+        self.used.add("note")
+        e = self.ch.choice(("(1 << 1100) / 3", "float(1 << 1100)", "(1 << 1100) * 0.5", "round(1.5e308, -308)",
+                            "(1 << 1100) + 0.5", "math.isinf(1 << 1100)", "1e308 * 10", "(1 << 1100) // 2.0",
+                            "float(10 ** 400)", "round(1e300, -300)", "(1 << 1100) - 1.0", "2.0 ** 2000"))
+        return [f"note(float({e}))"]
+
+    # ------------------------------------------------------------------ probes: a sound checker refuses
+
+    def probe(self) -> list[str]:
+        """One statement a sound checker refuses (``Program.expect == "refuse"``)."""
+        self.used.add("pay")
+        kind = self.ch.choice(("zero_loop", "zero_loop", "branch", "type_change", "type_change", "chain",
+                               "unhashable", "unhashable", "bad_order"))
+        if kind == "zero_loop":  # family 2: bound only inside a loop that may run zero times
+            last = self.fresh("last")
+            body = self.ch.choice(([f"    {last} = vv"], [f"    {last} = 1", "    break"],
+                                   ["    if vv:", f"        {last} = vv"]))
+            use = self.ch.choice((f"pay(0 if {last} else 1)", f"send(str({last}), 1)", f"{last} = {last}"))
+            self.used.add("send")
+            return [f"for vv in {self.ch.choice(MAYBE_EMPTY)}:", *body, use]
+        if kind == "branch":  # bound on one branch only
+            z = self.fresh("z")
+            cond = self.ch.choice(("read_flag('b')", "read_int('k') > 3", "len(read_list('l')) == 0"))
+            other = self.ch.choice(([], ["else:", "    pass"], ["elif read_flag('c'):", f"    {z} = 2"]))
+            return [f"if {cond}:", f"    {z} = 1", *other, f"pay({z})"]
+        if kind in ("type_change", "chain"):  # family 1: a later iteration hands the body a type it breaks on
+            self.used.add("send")
+            t = self.fresh("chg")
+            if kind == "chain":  # the third name gets None only on the third iteration
+                a, b = self.fresh("ca"), self.fresh("cb")
+                return [f"{a} = 'x'", f"{b} = 'y'", f"{t} = 'z'", "for vv in range(4):", f"    send({t}, 1)",
+                        f"    {t} = {b}", f"    {b} = {a}", f"    {a} = None"]
+            first, later, use = self.ch.choice((
+                ('"a"', "None", f"send({t}, 1)"), ("1", '"x"', f"pay({t} + 1)"), ('"a"', "1", f"pay(len({t}))"),
+                ("[1]", "5", f"pay(len({t}))"), ("0", "None", f"pay({t} + 1)"), ('"ab"', "None", f"send({t}.upper(), 1)"),
+                ("2", '"s"', f"pay({t} % 2)")))
+            return [f"{t} = {first}", f"for vv in range({self.ch.choice((2, 3))}):", f"    {use}", f"    {t} = {later}"]
+        if kind == "unhashable":  # family 5: an unhashable value behind an object element
+            xs = self.fresh("obj")
+            use = self.ch.choice((f"s9 = set({xs})", f"s9 = {{{xs}[1]: 1}}", f"s9 = {{{xs}[1]}}",
+                                  f"s9 = {{1}}\ns9.add({xs}[1])", f"s9 = {{'k': 1}}\ns9[{xs}[1]] = 2",
+                                  f"s9 = {{{xs}[0], {xs}[1]}}"))
+            return [f"{xs} = [1, {self.ch.choice(('[2]', '{3: 4}', '{5}'))}]", *use.split("\n"), "pay(1)"]
+        a, b = self.ch.choice((("{1}", "{1, 2}"), ("{1, 2}", "{2}"), ("(1, 2)", "[1, 2]"), ("set()", "{3}"),
+                               ("[1]", "(1, 2)"), ("{1, 2}", "{2, 1}"), ("read_set('s')", "{1}")))
+        return [f"if {a} {self.ch.choice(('<', '<=', '>', '>='))} {b}:", "    pay(1)"]  # family 4
