@@ -21,7 +21,7 @@ from typing import Any
 NAMES_Q = ('"a"', '"b"', '"z"')
 # Statement kinds of ordinary programs (generator.Builder.statement draws among them).
 FAMILY_STANZAS = ("zero_loop", "type_change", "none_flag", "enum_repeat", "enum_repeat", "small", "small",
-                  "lookup", "lookup", "lookup", "fold")
+                  "lookup", "lookup", "lookup", "fold", "branch_mut", "branch_mut")
 
 
 def order(items: tuple[Any, ...]) -> list[Any]:
@@ -56,11 +56,13 @@ class Families:
         """A name bound in a loop that surely runs, used after it (family 2: bound on every path)."""
         last = self.fresh("last")
         src, items = self.ch.choice(SURE)
-        if self.ch.chance(0.5):
-            body, value = [f"    {last} = vv"], items[-1]
-        else:
-            body, value = [f"    {last} = vv", "    break"], items[0]
-        return [f"for vv in {src}:", *body, *self.trap(f"{last} == {value!r}")]
+        # (A `break` would leave it unbound on the checker's reading: only the loop's lower bound counts.)
+        if self.ch.chance(0.4):  # bound before the loop too, so a `continue` may skip the binding
+            kept = [v for v in items if v != items[0]]
+            value = kept[-1] if kept else type(items[0])()
+            return [f"{last} = {type(items[0])()!r}", f"for vv in {src}:", f"    if vv == {items[0]!r}:",
+                    "        continue", f"    {last} = vv", *self.trap(f"{last} == {value!r}")]
+        return [f"for vv in {src}:", f"    {last} = vv", *self.trap(f"{last} == {items[-1]!r}")]
 
     def st_type_change(self, depth: int) -> list[str]:
         """A name whose type widens on a later iteration (int to float, bool to int), used in a way every
@@ -110,12 +112,36 @@ class Families:
         return [f"{seen}: list[int] = []", head, f"    {seen}.append({i})", f"    pay({i})",
                 *self.trap(f"{seen} == {expected!r}")]
 
+    def st_branch_mut(self, depth: int) -> list[str]:
+        """A mutation under a branch on a trusted result: the collection after it, tested against the branch
+        (the generator knows both outcomes, so the trap holds whichever way the run goes)."""
+        c, xs = self.fresh("flag"), self.fresh("bm")
+        cond = self.ch.choice(("read_flag('b')", "read_int('k') > 4", "len(read_str('s')) == 2", "read_flag('c')"))
+        form = self.ch.choice(("list", "list", "set", "dict"))
+        if form == "list":
+            base, (mut, after) = [1, 2], self.ch.choice(((f"{xs}.append(7)", [1, 2, 7]), (f"{xs}.extend([7, 8])", [1, 2, 7, 8]),
+                                                         (f"{xs}[0] = 7", [7, 2]), (f"{xs} += [7]", [1, 2, 7])))
+            other = self.ch.choice(((None, base), (f"{xs}.append(9)", [1, 2, 9])))
+            init = f"{xs} = [1, 2]"
+            test = f"len({xs}) == ({len(after)} if {c} else {len(other[1])}) and {xs}[-1] == ({after[-1]} if {c} else {other[1][-1]})"
+            test += f" and {xs}[0] == ({after[0]} if {c} else {other[1][0]})"
+        elif form == "set":
+            init, (mut, n1), other = f"{xs} = {{1, 2}}", self.ch.choice(((f"{xs}.add(7)", 3), (f"{xs}.add(1)", 2))), (None, [1, 2])
+            test = f"len({xs}) == ({n1} if {c} else 2) and ((7 in {xs}) == {c} or {n1} == 2)"
+        else:
+            init, (mut, n1, a), other = f'{xs} = {{"a": 1}}', self.ch.choice(((f'{xs}["b"] = 7', 2, 1), (f'{xs}["a"] = 7', 1, 7))), (None, [1])
+            test = f'len({xs}) == ({n1} if {c} else 1) and {xs}["a"] == ({a} if {c} else 1)'
+        lines = [f"{c} = {cond}", init, f"if {c}:", f"    {mut}"]
+        if other[0]:
+            lines += ["else:", f"    {other[0]}"]
+        return lines + self.trap(test)
+
     def st_lookup(self, depth: int) -> list[str]:
         """An index or key that may miss, from a trusted result (IndexError, KeyError obligations)."""
         self.used.add("pay")
         if self.ch.chance(0.5):
             xs = self.ch.choice(("read_list('l')", "[1, 2, 3]", "[5]"))
-            k = self.ch.choice(("-1", "-2", "-3", "-4", "0", "2", "read_int('k')", "-read_int('k')"))
+            k = self.ch.choice(("-1", "-2", "-3", "-4", "0", "2", "3", "read_int('k')", "-read_int('k')"))
             return [f"xs8 = {xs}", f"pay(xs8[{k}] % 3)"]
         d = self.ch.choice(("read_dict('d')", '{"a": 1}', '{"a": 1, "b": 2}'))
         k = self.ch.choice(('"a"', '"b"', "read_str('s')"))

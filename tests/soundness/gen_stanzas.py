@@ -26,7 +26,14 @@ from opdiff import EDGES, literal
 
 from clauz3.language.operations import OPERATIONS
 
+UNKNOWN = object()
+UNSET = object()
+# (int, float) pairs where the float cannot hold the int exactly, or only just can.
+NEAR = ((2**53 + 1, 2.0**53), (2**53, 2.0**53), (2**53 - 1, 2.0**53), (2**53 + 1, 2.0**53 + 2),
+        (-(2**53) - 1, -(2.0**53)), (10**30, 1e30), (2**63, 2.0**63), (2**63 + 1, 2.0**63), (3, 3.0),
+        (1, 0.9999999999999999), (-1, -1.0000000000000002))
 OP_KEYS = sorted(k for k, op in OPERATIONS.items() if not op.refused)
+RAISING = sorted(k for k in OP_KEYS if OPERATIONS[k].raises)
 
 # Families with a known soundness bug whose fix is being made elsewhere (tests/soundness/found_by_generator):
 # the default tier leaves them out so it can hold everything else at 0 violations; `--all-families`
@@ -35,6 +42,10 @@ OP_KEYS = sorted(k for k, op in OPERATIONS.items() if not op.refused)
 OPEN_STANZAS: dict[str, str] = {}
 OPEN_OPS: set[tuple[str, str]] = set()  # (operation, kind in the signature) left out
 SMALL_EDGES_ONLY: set[str] = set()  # operations kept to their small edges
+# Signatures the table lists with the exception they raise and the checker refuses outright: a program
+# holding one is refused as a whole, so ordinary programs leave them out (gen_families' probes check
+# that the checker refuses them).
+CHECKER_REFUSES = {(op, "set[int]") for op in ("<", "<=", ">", ">=")}
 ALL_FAMILIES = [False]  # set by gen_check --all-families
 # Operations are taken in turn within a program (from a drawn start, generator.build), so a run reaches
 # the entries of the table about equally often; gen_check's top-up programs reach the rest.
@@ -104,12 +115,15 @@ class Stanzas:
     ch: Any
     used: set[str]
     traps: list[str]  # guarantees about the stanzas' own doors: always kept (generator.build)
+    literal_args: bool  # every operation argument a literal (a battery program, generator.build)
+    last_result: str  # the name ``apply`` bound last
 
     def fresh(self, kind: str) -> str: ...  # Builder's
 
     def var(self, kind: str) -> str | None: ...  # Builder's
 
-    def op_arg(self, kind: str, lines: list[str], small: bool = False, known: list[Any] | None = None) -> str:
+    def op_arg(self, kind: str, lines: list[str], small: bool = False, known: list[Any] | None = None,
+               preset: Any = UNSET) -> str:
         """An argument of ``kind``; its value appended to ``known`` when it is a literal (else a marker)."""
         known = [] if known is None else known
         if kind.endswith("!") or kind == "None":
@@ -117,41 +131,43 @@ class Stanzas:
             value = self.ch.choice(edges[:4] if small or self.ch.chance(0.7) else edges)
             known.append(value)
             return literal(kind.rstrip("!"), value)
-        r = self.ch.int(3 if FOCUS[0] else 0, 9)  # a top-up program's arguments are known: it should prove
+        # Mostly literals, whose result the generator knows and traps (a top-up program's are all known,
+        # and so are a battery's, generator.build); now and then a trusted result or an earlier name.
+        r = 10 if preset is not UNSET else self.ch.int(3 if FOCUS[0] or self.literal_args else 0, 9)
         known.append(UNKNOWN)
-        if r < 3 and kind in READS:
+        if r < 2 and kind in READS:
             return self.ch.choice(READS[kind][:1] if small else READS[kind])
-        if r < 5 and kind in POOLS and (v := self.var(POOLS[kind])):
+        if r < 3 and kind in POOLS and (v := self.var(POOLS[kind])):
             return v
         edges = EDGES[kind]
-        value = self.ch.choice(edges[:4] if small or self.ch.chance(0.6) else edges)
+        value = preset if preset is not UNSET else self.ch.choice(
+            edges[:4] if small or self.ch.chance(0.35) else edges)
         known[-1] = value
         name = self.fresh("arg")
         lines.append(f"{name}: {kind} = {literal(kind, value)}")
         return name
 
-    def st_op(self, depth: int) -> list[str]:
-        OP_CURSOR[0] += 1
-        key = OP_KEYS[(OP_CURSOR[0] + self.ch.int(0, 2)) % len(OP_KEYS)]
-        if FOCUS[0] in OPERATIONS:
-            key = FOCUS[0]
+    def raise_probe(self) -> list[str]:
+        """An entry of the table that can raise, on literal arguments on which it does (tried a few times):
+        a program a sound prover leaves unproved, and a run of it raises if a prover proves it."""
+        self.literal_args = True
+        key = self.ch.choice(RAISING)
         op = OPERATIONS[key]
-        sig = self.ch.choice(op.domain)
-        if not ALL_FAMILIES[0] and any((key, k) in OPEN_OPS for k in sig):
-            sig = next((d for d in op.domain if not any((key, k) in OPEN_OPS for k in d)), sig)
-            if any((key, k) in OPEN_OPS for k in sig):
-                return self.st_small(depth)
-        small = key in SMALL_EDGES_ONLY and not ALL_FAMILIES[0]
-        for _ in range(4):
-            # Mostly arguments on which the operation does not raise (found by running it in Python),
-            # so most programs prove and run; a raising case now and then keeps the exceptions covered.
+        for _ in range(12):
+            sig = self.ch.choice(op.domain)
+            if any((key, k) in CHECKER_REFUSES for k in sig):
+                continue
             lines: list[str] = []
             known: list[Any] = []
-            args = [self.op_arg(kind, lines, small, known) for kind in sig]
-            # A third of the raising cases are kept: a dropped exception obligation shows only on one.
-            if UNKNOWN in known or not raises(op, sig, known) or self.ch.chance(0.35):
-                break
-        # Arguments evaluated once, into names, so an f-string template never nests quotes.
+            args = [self.op_arg(kind, lines, False, known, preset) for kind, preset in zip(sig, self.near(sig),
+                                                                                            strict=True)]
+            if UNKNOWN not in known and raises(op, sig, known):
+                return lines + self.apply(op, args)
+        return self.st_lookup(0)
+
+    def apply(self, op: Any, args: list[str]) -> list[str]:
+        """The template's lines on ``args`` (each evaluated once, into a name), binding a fresh result."""
+        lines: list[str] = []
         names = []
         for a in args:
             if re.fullmatch(r"[a-z_][a-z0-9_]*", a) or a in ("None", "True", "False") or re.fullmatch(r"-?\d+", a):
@@ -161,10 +177,39 @@ class Stanzas:
                 lines.append(f"{n} = {a}")
                 names.append(n)
         out = self.fresh("res")
+        self.last_result = out
         body = re.sub(r"\br\b", out, op.source(names)).replace("for x in", "for xx in").replace(
             "[x for xx", "[xx for xx").replace("r.append(x)", "r.append(xx)").replace(f"{out}.append(x)",
                                                                                       f"{out}.append(xx)")
-        lines += body.split("\n")
+        return lines + body.split("\n")
+
+    def st_op(self, depth: int) -> list[str]:
+        OP_CURSOR[0] += 1
+        key = OP_KEYS[(OP_CURSOR[0] + self.ch.int(0, 2)) % len(OP_KEYS)]
+        if FOCUS[0] in OPERATIONS:
+            key = FOCUS[0]
+        op = OPERATIONS[key]
+        sig = self.ch.choice(op.domain)
+        left_out = CHECKER_REFUSES | (set() if ALL_FAMILIES[0] else OPEN_OPS)
+        if any((key, k) in left_out for k in sig):
+            sig = next((d for d in op.domain if not any((key, k) in left_out for k in d)), sig)
+            if any((key, k) in left_out for k in sig):
+                return self.st_small(depth)
+        small = key in SMALL_EDGES_ONLY and not ALL_FAMILIES[0]
+        for _ in range(4):
+            # Mostly arguments on which the operation does not raise (found by running it in Python),
+            # so most programs prove and run; a raising case now and then keeps the exceptions covered.
+            lines: list[str] = []
+            known: list[Any] = []
+            presets = self.near(sig)
+            args = [self.op_arg(kind, lines, small, known, preset) for kind, preset in zip(sig, presets, strict=True)]
+            # A few raising cases are kept (most are left to raise_probe's programs, where a raise does not
+            # leave a whole program unproved).
+            if UNKNOWN in known or not raises(op, sig, known) or self.ch.chance(0.1):
+                break
+        # Arguments evaluated once, into names, so an f-string template never nests quotes.
+        lines += self.apply(op, args)
+        out = self.last_result
         if UNKNOWN not in known:
             # Every argument is a literal: the result is known (run in Python), so the program tests it
             # exactly (a trap, both ways) instead of through a threshold a guarantee may not sit on.
@@ -173,6 +218,15 @@ class Stanzas:
             if test is not None:
                 return lines + self.trap(test)
         return lines + self.observe(out, result_kind(key, sig))
+
+    def near(self, sig: tuple[str, ...]) -> tuple[Any, ...]:
+        """Preset arguments: an int and a float on either side of where floats stop being exact, now and
+        then (``UNSET`` for each argument otherwise: op_arg draws it)."""
+        kinds = tuple(k.rstrip("!") for k in sig)
+        if kinds in (("int", "float"), ("float", "int")) and self.ch.chance(0.5):
+            i, f = self.ch.choice(NEAR)
+            return (i, f) if kinds[0] == "int" else (f, i)
+        return tuple(UNSET for _ in sig)
 
     def observe(self, name: str, kind: str) -> list[str]:
         """An effect that shows the value to a guarantee."""
@@ -232,9 +286,6 @@ class Stanzas:
             return [line for v in variants for line in v]
         return self.ch.choice(variants)
 
-NAMES_Q = ('"a"', '"b"', '"z"')
-UNKNOWN = object()
-
 
 def outcome(op: Any, sig: tuple[str, ...], values: list[Any]) -> tuple[bool, Any]:
     """(raised, r): the operation's own template run in Python on plain values, as the interpreter would."""
@@ -264,7 +315,7 @@ def written(v: Any) -> str | None:
     """``v`` as a literal the checker types as the value's own kind; None when it has none (NaN inside a
     collection, an empty collection, a value of no literal form)."""
     if v is None or isinstance(v, (bool, int, str)):
-        return repr(v)
+        return repr(v)  # a bool is tested through str() (value_test): True == 1 would hide an int
     if isinstance(v, float):
         return None if v != v else literal("float", v)
     if isinstance(v, (list, tuple)):
@@ -278,12 +329,13 @@ def written(v: Any) -> str | None:
         pairs = [(written(k), written(x)) for k, x in v.items()]
         if not pairs or any(a is None or b is None for a, b in pairs):
             return None
-        return "{" + ", ".join(f"{a}: {b}" for a, b in pairs) + "}"
+        # Written in reverse: equality must not depend on the order the entries were made in.
+        return "{" + ", ".join(f"{a}: {b}" for a, b in reversed(pairs)) + "}"
     if isinstance(v, (set, frozenset)) or (hasattr(v, "contains") and hasattr(v, "__iter__")):
         parts = [written(x) for x in v]
         if not parts or any(p is None or p == "None" for p in parts):
             return None
-        return "{" + ", ".join(p for p in parts if p) + "}"
+        return "{" + ", ".join(p for p in reversed(parts) if p) + "}"  # in reverse, as a dict
     return None
 
 
@@ -295,6 +347,8 @@ def value_test(name: str, v: Any) -> str | None:
         return f"{name} is None"
     if isinstance(v, float) and v != v:
         return f"math.isnan({name})"
+    if isinstance(v, bool):
+        return f"str({name}) == {str(v)!r}"
     w = written(v)
     if w is not None:
         return f"{name} == {w}"

@@ -24,7 +24,9 @@ from gen_families import FAMILY_STANZAS, Families
 from gen_stanzas import ALL_FAMILIES, OPEN_STANZAS, Stanzas
 
 T = TypeVar("T")
-PROBE_SHARE = 0.15  # programs that are probes (gen_families.Families.probe)
+PROBE_SHARE = 0.2  # programs that are probes (gen_families.Families.probe)
+RAISE_SHARE = 0.25  # of the others: an operation that raises (Stanzas.raise_probe)
+BATTERY_SHARE = 0.3  # of the others: operation batteries (build)
 
 HEADER = """import math
 
@@ -129,6 +131,8 @@ class Program:
 class Builder(Stanzas, Families):
     ch: Chooser
     traps: list[str] = field(default_factory=list)
+    literal_args: bool = False
+    last_result: str = ""
     pool: dict[str, list[str]] = field(default_factory=dict)
     used: set[str] = field(default_factory=set)
     count: int = 0
@@ -653,9 +657,17 @@ def build(ch: Chooser, *, max_statements: int = 8, max_guarantees: int = 5) -> P
     if FOCUS[0] is None and ch.chance(PROBE_SHARE):
         # A probe: one statement a sound checker refuses, and nothing else (the checker alone decides it).
         return Program(["g.max_pay(1)"], [b.probe()], params, expect="refuse")
+    if FOCUS[0] is None and ch.chance(RAISE_SHARE):
+        # An operation on arguments it raises on (or a lookup that may miss), alone: unproved, unless the
+        # prover drops the exception.
+        return Program(["g.max_pay(1)"], [b.raise_probe() if ch.chance(0.7) else b.st_lookup(0)], params)
     if FOCUS[0] is not None:  # a top-up program: the focused stanza, then a little context
         first = b.st_small(0) if FOCUS[0] == "small" else b.st_op(0)
         statements = [first, *[b.statement() for _ in range(ch.int(0, 1))]]
+    elif ch.chance(BATTERY_SHARE):
+        # A battery: entries of the operation table in turn, every argument a literal, each result trapped.
+        b.literal_args = True
+        statements = [b.st_op(0) for _ in range(ch.int(3, 6))]
     else:
         statements = [b.statement() for _ in range(ch.int(1, max_statements))]
     if not b.used and not b.traps:
