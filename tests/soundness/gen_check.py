@@ -21,7 +21,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -266,15 +266,13 @@ class Lab:
         while changed:
             changed = False
             for i in range(len(current.statements)):
-                trial = Program(current.guarantees, current.statements[:i] + current.statements[i + 1:],
-                                current.params)
+                trial = replace(current, statements=current.statements[:i] + current.statements[i + 1:])
                 if trial.statements and still_fails(trial):
                     current, changed = trial, True
                     break
             else:
                 for i in range(len(current.guarantees)):
-                    trial = Program(current.guarantees[:i] + current.guarantees[i + 1:], current.statements,
-                                    current.params)
+                    trial = replace(current, guarantees=current.guarantees[:i] + current.guarantees[i + 1:])
                     if trial.guarantees and still_fails(trial):
                         current, changed = trial, True
                         break

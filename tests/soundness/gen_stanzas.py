@@ -161,7 +161,7 @@ class Stanzas:
             known: list[Any] = []
             args = [self.op_arg(kind, lines, False, known, preset) for kind, preset in zip(sig, self.near(sig),
                                                                                             strict=True)]
-            if UNKNOWN not in known and raises(op, sig, known):
+            if UNKNOWN not in known and raises(op, sig, known) and not slow(key, sig, known):
                 return lines + self.apply(op, args)
         return self.st_lookup(0)
 
@@ -203,6 +203,8 @@ class Stanzas:
             known: list[Any] = []
             presets = self.near(sig)
             args = [self.op_arg(kind, lines, small, known, preset) for kind, preset in zip(sig, presets, strict=True)]
+            if slow(key, sig, known):
+                continue
             # A few raising cases are kept (most are left to raise_probe's programs, where a raise does not
             # leave a whole program unproved).
             if UNKNOWN in known or not raises(op, sig, known) or self.ch.chance(0.1):
@@ -309,6 +311,17 @@ def outcome(op: Any, sig: tuple[str, ...], values: list[Any]) -> tuple[bool, Any
 def raises(op: Any, sig: tuple[str, ...], values: list[Any]) -> bool:
     """Does the operation raise on these literal values?"""
     return outcome(op, sig, values)[0]
+
+
+def slow(key: str, sig: tuple[str, ...], values: list[Any]) -> bool:
+    """A text or list repeated a known count from 10,001 to sys.maxsize: the prover's string solver runs
+    out of time on it (5 s an obligation), a cost and not a soundness question, so it is drawn again.
+    Counts past sys.maxsize (an OverflowError, family 6) and small ones are kept."""
+    if key not in ("*", "augassign") or len(sig) != 2:
+        return False
+    counts = [v for k, v in zip(sig, values, strict=True) if k.rstrip("!") == "int" and isinstance(v, int)]
+    seqs = [k for k in sig if k == "str" or k.startswith(("list", "tuple"))]
+    return bool(seqs) and any(10_000 < abs(c) <= 2**63 - 1 for c in counts)
 
 
 def written(v: Any) -> str | None:
