@@ -29,7 +29,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
 from gen_coverage import Coverage  # noqa: E402
-from generator import Chooser, DrawChooser, Program, RandomChooser, build  # noqa: E402
+from generator import Chooser, DrawChooser, Program, RandomChooser, build, build_probe  # noqa: E402
 
 IMPORT_ROOT = HERE / "gen_layers"
 TRUSTED_ROOT = IMPORT_ROOT / "tools" / "gen" / "trusted"
@@ -314,6 +314,20 @@ def random_mode(lab: Lab, args: argparse.Namespace) -> None:
                 return
 
 
+def probe_mode(lab: Lab, args: argparse.Namespace) -> None:
+    """Small programs whose verdict the generator knows (generator.build_probe): each a checker or prover
+    question, cheap (most are refused or unproved, so nothing runs)."""
+    for k in range(args.probes):
+        seed = f"{args.seed}|probe|{k}"
+        prog = build_probe(RandomChooser(random.Random(seed)))
+        found = lab.check(prog, args.runs, seed)
+        if found:
+            lab.counts.violations.append(found[0])
+            print(found[0].render(), flush=True)
+            if not args.survey:
+                return
+
+
 def top_up(lab: Lab, args: argparse.Namespace) -> None:
     """Programs about each table entry (and statement kind) still under the coverage floor: the generator
     covers what the checker accepts, not only what random choice happened to reach."""
@@ -389,6 +403,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--shrink", action="store_true", help="random engine: shrink each violation")
     ap.add_argument("--top-up", type=int, default=6, metavar="ROUNDS",
                     help="rounds of programs about entries still under the coverage floor (0: none)")
+    ap.add_argument("--probes", type=int, default=None, metavar="N",
+                    help="small programs of known verdict besides the generated ones (default: --programs)")
     ap.add_argument("--all-families", action="store_true",
                     help="also generate the families whose fix is still open (gen_stanzas.OPEN_*)")
     ap.add_argument("--program", action="append", default=[], metavar="FILE",
@@ -405,6 +421,10 @@ def main(argv: list[str] | None = None) -> int:
             files_mode(lab, args)
         else:
             (random_mode if args.engine == "random" else hypothesis_mode)(lab, args)
+            if args.probes is None:
+                args.probes = args.programs
+            if args.survey or not lab.counts.violations:
+                probe_mode(lab, args)
             if args.survey or not lab.counts.violations:
                 top_up(lab, args)
     print(json.dumps(lab.counts.summary(time.monotonic() - started)))

@@ -196,7 +196,7 @@ class Stanzas:
             if any((key, k) in left_out for k in sig):
                 return self.st_small(depth)
         small = key in SMALL_EDGES_ONLY and not ALL_FAMILIES[0]
-        for _ in range(4):
+        for _ in range(12 if FOCUS[0] or self.literal_args else 4):
             # Mostly arguments on which the operation does not raise (found by running it in Python),
             # so most programs prove and run; a raising case now and then keeps the exceptions covered.
             lines: list[str] = []

@@ -24,9 +24,7 @@ from gen_families import FAMILY_STANZAS, Families
 from gen_stanzas import ALL_FAMILIES, OPEN_STANZAS, Stanzas
 
 T = TypeVar("T")
-PROBE_SHARE = 0.2  # programs that are probes (gen_families.Families.probe)
-RAISE_SHARE = 0.25  # of the others: an operation that raises (Stanzas.raise_probe)
-BATTERY_SHARE = 0.3  # of the others: operation batteries (build)
+BATTERY_SHARE = 0.3  # programs that are operation batteries (build)
 
 HEADER = """import math
 
@@ -654,13 +652,6 @@ def build(ch: Chooser, *, max_statements: int = 8, max_guarantees: int = 5) -> P
     # Where this program starts in the operation table, drawn (never carried over from the last program:
     # hypothesis replays draws, so generation must depend on them alone).
     OP_CURSOR[0] = ch.int(0, len(OP_KEYS) - 1)
-    if FOCUS[0] is None and ch.chance(PROBE_SHARE):
-        # A probe: one statement a sound checker refuses, and nothing else (the checker alone decides it).
-        return Program(["g.max_pay(1)"], [b.probe()], params, expect="refuse")
-    if FOCUS[0] is None and ch.chance(RAISE_SHARE):
-        # An operation on arguments it raises on (or a lookup that may miss), alone: unproved, unless the
-        # prover drops the exception.
-        return Program(["g.max_pay(1)"], [b.raise_probe() if ch.chance(0.7) else b.st_lookup(0)], params)
     if FOCUS[0] is not None:  # a top-up program: the focused stanza, then a little context
         first = b.st_small(0) if FOCUS[0] == "small" else b.st_op(0)
         statements = [first, *[b.statement() for _ in range(ch.int(0, 1))]]
@@ -678,3 +669,16 @@ def build(ch: Chooser, *, max_statements: int = 8, max_guarantees: int = 5) -> P
     while len(pool) > max_guarantees:
         pool.pop(ch.int(0, len(pool) - 1))
     return Program(pool + b.traps, statements, params)
+
+
+def build_probe(ch: Chooser) -> Program:
+    """A small program whose verdict the generator knows (gen_check runs these besides ``build``'s):
+    a statement a sound checker refuses (``expect="refuse"``), or an operation on literals it raises on
+    (or a lookup that may miss), alone, which a sound prover leaves unproved and whose run raises."""
+    b = Builder(ch)
+    from gen_stanzas import OP_CURSOR, OP_KEYS
+
+    OP_CURSOR[0] = ch.int(0, len(OP_KEYS) - 1)
+    if ch.chance(0.5):
+        return Program(["g.max_pay(1)"], [b.probe()], expect="refuse")
+    return Program(["g.max_pay(1)"], [b.raise_probe() if ch.chance(0.75) else b.st_lookup(0)])
