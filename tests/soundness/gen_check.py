@@ -1,12 +1,14 @@
 """Prove generated programs with the real checker and prover, then run every proved one.
 
 ``python tests/soundness/gen_check.py [--programs N] [--runs R] [--seed S] [--engine hypothesis|random]
-[--survey] [--shrink]`` (one layer per process, 01 TL-6, so this runs as its own process). Each
-proved program runs R times in the real interpreter with sampled trusted results that satisfy the
+[--probes N] [--survey] [--shrink]`` (one layer per process, 01 TL-6, so this runs as its own process).
+Each proved program runs R times in the real interpreter with sampled trusted results that satisfy the
 effects' postconditions: (a) under the monitor, where any stop or exception means the proof was
 wrong, and (b) with the monitor off, where the recorded real calls are judged against every proved
-guarantee in plain Python (the harm an end-state guarantee cannot undo). The last stdout line is a
-JSON summary; violations print their program.
+guarantee in plain Python (the harm an end-state guarantee cannot undo). Then ``--probes`` small
+programs of known verdict (``generator.build_probe``): one a sound checker refuses must be refused
+(a finding of kind ``accepted`` otherwise), one that raises must not prove (its run shows it if it
+does). The last stdout line is a JSON summary; violations print their program.
 """
 
 from __future__ import annotations

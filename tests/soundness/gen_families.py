@@ -21,7 +21,13 @@ from typing import Any
 NAMES_Q = ('"a"', '"b"', '"z"')
 # Statement kinds of ordinary programs (generator.Builder.statement draws among them).
 FAMILY_STANZAS = ("zero_loop", "type_change", "none_flag", "enum_repeat", "enum_repeat", "small", "small",
-                  "lookup", "lookup", "lookup", "fold", "branch_mut", "branch_mut")
+                  "lookup", "lookup", "lookup", "fold", "branch_mut", "branch_mut", "branch_mut", "branch_mut",
+                  "edge_arith", "edge_arith", "edge_arith", "sym_keys", "sym_keys", "sym_keys")
+# (int, float) pairs where the float cannot hold the int exactly, or only just can.
+NEAR = ((2**53 + 1, 2.0**53), (2**53, 2.0**53), (2**53 - 1, 2.0**53), (2**53 + 1, 2.0**53 + 2),
+        (-(2**53) - 1, -(2.0**53)), (10**30, 1e30), (2**63, 2.0**63), (2**63 + 1, 2.0**63), (3, 3.0))
+SIGNED = (7, -7, 1, -1, 0, 5, -5, 2**53 + 1, -(2**53) - 1)
+DIVISORS = (2, -2, 3, -3, -7, 7, -1)
 
 
 def order(items: tuple[Any, ...]) -> list[Any]:
@@ -113,28 +119,82 @@ class Families:
                 *self.trap(f"{seen} == {expected!r}")]
 
     def st_branch_mut(self, depth: int) -> list[str]:
-        """A mutation under a branch on a trusted result: the collection after it, tested against the branch
-        (the generator knows both outcomes, so the trap holds whichever way the run goes)."""
+        """A mutation under a condition on a trusted result (a statement branch, or inside an expression:
+        a conditional expression, `and`/`or`, a comprehension's filter), then the collection tested
+        separately on each side of the condition: the generator knows both outcomes, so each side's trap
+        holds on every run that takes it (one trap over both sides would let a wrong model hide)."""
         c, xs = self.fresh("flag"), self.fresh("bm")
         cond = self.ch.choice(("read_flag('b')", "read_int('k') > 4", "len(read_str('s')) == 2", "read_flag('c')"))
-        form = self.ch.choice(("list", "list", "set", "dict"))
+        form = self.ch.choice(("list", "list", "list", "set", "dict"))
         if form == "list":
-            base, (mut, after) = [1, 2], self.ch.choice(((f"{xs}.append(7)", [1, 2, 7]), (f"{xs}.extend([7, 8])", [1, 2, 7, 8]),
-                                                         (f"{xs}[0] = 7", [7, 2]), (f"{xs} += [7]", [1, 2, 7])))
-            other = self.ch.choice(((None, base), (f"{xs}.append(9)", [1, 2, 9])))
-            init = f"{xs} = [1, 2]"
-            test = f"len({xs}) == ({len(after)} if {c} else {len(other[1])}) and {xs}[-1] == ({after[-1]} if {c} else {other[1][-1]})"
-            test += f" and {xs}[0] == ({after[0]} if {c} else {other[1][0]})"
+            init, base = f"{xs} = [1, 2]", [1, 2]
+            mut, after = self.ch.choice(((f"{xs}.append(7)", [1, 2, 7]), (f"{xs}.append(7)", [1, 2, 7]),
+                                         (f"{xs}.extend([7, 8])", [1, 2, 7, 8]), (f"{xs}[0] = 7", [7, 2])))
+            other, otherwise = self.ch.choice(((None, base), (f"{xs}.append(9)", [1, 2, 9])))
+            how = self.ch.choice(("if", "ifexp", "and", "or", "comp")) if mut.endswith("append(7)") else "if"
+            if how == "ifexp":
+                other, otherwise = None, base
+                body = [f"{mut} if {c} else None"]
+            elif how == "and":
+                other, otherwise = None, base
+                body = [f"{c} and {mut}"]
+            elif how == "or":
+                other, otherwise = None, base
+                body = [f"{self.fresh('or')} = (not {c}) or {mut}"]
+            elif how == "comp":
+                other, otherwise = None, base
+                body = [f"{self.fresh('cmp')} = [{xs}.append(v) for v in [7] if {c}]"]
+            else:
+                body = [f"if {c}:", f"    {mut}", *(["else:", f"    {other}"] if other else [])]
+
+            def test(v: list[int]) -> str:
+                return f"len({xs}) == {len(v)} and {xs}[-1] == {v[-1]} and {xs}[0] == {v[0]}"
+
+            yes, no = test(after), test(otherwise)
         elif form == "set":
-            init, (mut, n1), other = f"{xs} = {{1, 2}}", self.ch.choice(((f"{xs}.add(7)", 3), (f"{xs}.add(1)", 2))), (None, [1, 2])
-            test = f"len({xs}) == ({n1} if {c} else 2) and ((7 in {xs}) == {c} or {n1} == 2)"
+            init = f"{xs} = {{1, 2}}"
+            mut, n1 = self.ch.choice(((f"{xs}.add(7)", 3), (f"{xs}.add(1)", 2)))
+            body = [f"if {c}:", f"    {mut}"]
+            yes, no = f"len({xs}) == {n1} and 2 in {xs}", f"len({xs}) == 2 and 7 not in {xs}"
         else:
-            init, (mut, n1, a), other = f'{xs} = {{"a": 1}}', self.ch.choice(((f'{xs}["b"] = 7', 2, 1), (f'{xs}["a"] = 7', 1, 7))), (None, [1])
-            test = f'len({xs}) == ({n1} if {c} else 1) and {xs}["a"] == ({a} if {c} else 1)'
-        lines = [f"{c} = {cond}", init, f"if {c}:", f"    {mut}"]
-        if other[0]:
-            lines += ["else:", f"    {other[0]}"]
-        return lines + self.trap(test)
+            init = f'{xs} = {{"a": 1}}'
+            mut, n1, a = self.ch.choice(((f'{xs}["b"] = 7', 2, 1), (f'{xs}["a"] = 7', 1, 7)))
+            body = [f"if {c}:", f"    {mut}"]
+            yes, no = f'len({xs}) == {n1} and {xs}["a"] == {a}', f'len({xs}) == 1 and {xs}["a"] == 1'
+        return [f"{c} = {cond}", init, *body, f"if {c}:", *("    " + x for x in self.trap(yes)), "else:",
+                *("    " + x for x in self.trap(no))]
+
+    def st_edge_arith(self, depth: int) -> list[str]:
+        """Edges of number semantics, on literals, each result trapped: an int against a float where the
+        float is inexact, and floor division and modulo with the signs mixed (Python rounds down)."""
+        a, b, r = self.fresh("ea"), self.fresh("eb"), self.fresh("er")
+        if self.ch.chance(0.5):
+            i, f = self.ch.choice(NEAR)
+            op = self.ch.choice(("==", "!=", "<", "<=", ">", ">="))
+            x, y = (i, f) if self.ch.chance(0.5) else (f, i)
+            value = {"==": x == y, "!=": x != y, "<": x < y, "<=": x <= y, ">": x > y, ">=": x >= y}[op]
+            kx, ky = ("int", "float") if isinstance(x, int) else ("float", "int")
+            return [f"{a}: {kx} = {x!r}", f"{b}: {ky} = {y!r}", f"{r} = {a} {op} {b}",
+                    *self.trap(f"str({r}) == {str(value)!r}")]
+        x, y = self.ch.choice(SIGNED), self.ch.choice(DIVISORS)
+        op = self.ch.choice(("//", "%"))
+        value = x // y if op == "//" else x % y
+        return [f"{a}: int = {x}", f"{b}: int = {y}", f"{r} = {a} {op} {b}", *self.trap(f"{r} == {value}")]
+
+    def st_sym_keys(self, depth: int) -> list[str]:
+        """A set or dict display whose elements or keys come from trusted results, so they may repeat: the
+        size and the lookup tested separately on each side of whether they are equal."""
+        x, y, s = self.fresh("kx"), self.fresh("ky"), self.fresh("sk")
+        if self.ch.chance(0.5):
+            reads = self.ch.choice((("read_int('k')", "read_int('j')"), ("read_int('k')", "1"), ("read_str('s')", "'a'")))
+            lines = [f"{x} = {reads[0]}", f"{y} = {reads[1]}", f"{s} = {{{x}, {y}, {x}}}"]
+            same, differ = f"len({s}) == 1", f"len({s}) == 2"
+        else:
+            reads = self.ch.choice((("read_str('s')", "'a'"), ("read_str('s')", "read_str('t')")))
+            lines = [f"{x} = {reads[0]}", f"{y} = {reads[1]}", f"{s} = {{{x}: 1, {y}: 2}}"]
+            same, differ = f"len({s}) == 1 and {s}[{x}] == 2", f"len({s}) == 2 and {s}[{x}] == 1 and {s}[{y}] == 2"
+        return [*lines, f"if {x} == {y}:", *("    " + v for v in self.trap(same)), "else:",
+                *("    " + v for v in self.trap(differ))]
 
     def st_lookup(self, depth: int) -> list[str]:
         """An index or key that may miss, from a trusted result (IndexError, KeyError obligations)."""
