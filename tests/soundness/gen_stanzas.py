@@ -348,6 +348,8 @@ def written(v: Any) -> str | None:
         parts = [written(x) for x in v]
         if not parts or any(p is None or p == "None" for p in parts):
             return None
+        if isinstance(v, (set, frozenset)):  # CPython's order hangs on the hash seed: sorted, so generation is
+            parts = sorted(p for p in parts if p)  # the same in every process
         return "{" + ", ".join(p for p in reversed(parts) if p) + "}"  # in reverse, as a dict
     return None
 
