@@ -327,6 +327,8 @@ def slow(key: str, sig: tuple[str, ...], values: list[Any]) -> bool:
 def written(v: Any) -> str | None:
     """``v`` as a literal the checker types as the value's own kind; None when it has none (NaN inside a
     collection, an empty collection, a value of no literal form)."""
+    if isinstance(v, int) and not isinstance(v, bool) and abs(v).bit_length() > 4 * 3300:
+        return None  # past the checker's (and CPython's) digits for an int literal
     if v is None or isinstance(v, (bool, int, str)):
         return repr(v)  # a bool is tested through str() (value_test): True == 1 would hide an int
     if isinstance(v, float):
