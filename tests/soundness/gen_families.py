@@ -170,7 +170,7 @@ class Families:
         a, b, r = self.fresh("ea"), self.fresh("eb"), self.fresh("er")
         if self.ch.chance(0.5):
             i, f = self.ch.choice(NEAR)
-            op = self.ch.choice(("==", "!=", "<", "<=", ">", ">="))
+            op = self.ch.choice(("==", "!=", "==", "!=", "<", "<=", ">", ">="))
             x, y = (i, f) if self.ch.chance(0.5) else (f, i)
             value = {"==": x == y, "!=": x != y, "<": x < y, "<=": x <= y, ">": x > y, ">=": x >= y}[op]
             kx, ky = ("int", "float") if isinstance(x, int) else ("float", "int")

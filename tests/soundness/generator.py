@@ -567,9 +567,10 @@ def build(ch: Chooser, *, max_statements: int = 8, max_guarantees: int = 5) -> P
         first = b.st_small(0) if FOCUS[0] == "small" else b.st_op(0)
         statements = [first, *[b.statement() for _ in range(ch.int(0, 1))]]
     elif ch.chance(BATTERY_SHARE):
-        # A battery: entries of the operation table in turn, every argument a literal, each result trapped.
+        # A battery: entries of the operation table in turn (and number edges), every argument a literal,
+        # each result trapped.
         b.literal_args = True
-        statements = [b.st_op(0) for _ in range(ch.int(3, 6))]
+        statements = [b.st_edge_arith(0) if ch.chance(0.2) else b.st_op(0) for _ in range(ch.int(3, 6))]
     else:
         statements = [b.statement() for _ in range(ch.int(1, max_statements))]
     if not b.used and not b.traps:
