@@ -1,12 +1,14 @@
 """Prove generated programs with the real checker and prover, then run every proved one.
 
 ``python tests/soundness/gen_check.py [--programs N] [--runs R] [--seed S] [--engine hypothesis|random]
-[--survey] [--shrink]`` (one layer per process, 01 TL-6, so this runs as its own process). Each
-proved program runs R times in the real interpreter with sampled trusted results that satisfy the
+[--probes N] [--survey] [--shrink]`` (one layer per process, 01 TL-6, so this runs as its own process).
+Each proved program runs R times in the real interpreter with sampled trusted results that satisfy the
 effects' postconditions: (a) under the monitor, where any stop or exception means the proof was
 wrong, and (b) with the monitor off, where the recorded real calls are judged against every proved
-guarantee in plain Python (the harm an end-state guarantee cannot undo). The last stdout line is a
-JSON summary; violations print their program.
+guarantee in plain Python (the harm an end-state guarantee cannot undo). Then ``--probes`` small
+programs of known verdict (``generator.build_probe``): one a sound checker refuses must be refused
+(a finding of kind ``accepted`` otherwise), one that raises must not prove (its run shows it if it
+does). The last stdout line is a JSON summary; violations print their program.
 """
 
 from __future__ import annotations
@@ -21,7 +23,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -29,7 +31,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
 from gen_coverage import Coverage  # noqa: E402
-from generator import Chooser, DrawChooser, Program, RandomChooser, build  # noqa: E402
+from generator import Chooser, DrawChooser, Program, RandomChooser, build, build_probe  # noqa: E402
 
 IMPORT_ROOT = HERE / "gen_layers"
 TRUSTED_ROOT = IMPORT_ROOT / "tools" / "gen" / "trusted"
@@ -55,6 +57,7 @@ class Counts:
     runs: int = 0
     incomplete: int = 0
     guarantees_proved: int = 0
+    probes: int = 0  # programs built to be refused (each must be)
     refusal_codes: dict[str, int] = field(default_factory=dict)
     violations: list[Violation] = field(default_factory=list)
 
@@ -63,7 +66,7 @@ class Counts:
     def summary(self, seconds: float) -> dict[str, Any]:
         return {"coverage": self.coverage.to_json(), "shortfall": self.coverage.shortfall(),
                 "generated": self.generated, "refused": self.refused, "proved": self.proved, "runs": self.runs,
-                "incomplete": self.incomplete, "guarantees_proved": self.guarantees_proved,
+                "incomplete": self.incomplete, "guarantees_proved": self.guarantees_proved, "probes": self.probes,
                 "violations": len(self.violations), "seconds": round(seconds, 2),
                 "refusal_codes": dict(sorted(self.refusal_codes.items(), key=lambda kv: -kv[1])[:12])}
 
@@ -228,13 +231,21 @@ class Lab:
         return found
 
     def check(self, prog: Program, runs: int, seed: str) -> list[Violation]:
-        return self.check_source(prog.source(), runs, seed)
+        return self.check_source(prog.source(), runs, seed, prog.expect)
 
-    def check_source(self, source: str, runs: int, seed: str) -> list[Violation]:
+    def check_source(self, source: str, runs: int, seed: str, expect: str = "") -> list[Violation]:
         self.counts.generated += 1
         program, proved, reason = self.prove(source, f"gen_{self.counts.generated}")
         if reason.startswith("crash "):
             return [Violation("prover-crash", 0, reason, source)]
+        if expect == "refuse":
+            self.counts.probes += 1
+            if not reason.startswith("refused"):
+                # The generator built this program to be refused (gen_families.Families.probe): the checker's
+                # facts are an over-approximation, and one that lets it through has a hole, whatever the
+                # prover behind it then makes of the program.
+                return [Violation("accepted", 0, f"the checker accepted a program a sound checker refuses "
+                                                 f"(then: {reason})", source)]
         if proved is None:
             if reason.startswith("refused"):
                 self.counts.refused += 1
@@ -257,15 +268,13 @@ class Lab:
         while changed:
             changed = False
             for i in range(len(current.statements)):
-                trial = Program(current.guarantees, current.statements[:i] + current.statements[i + 1:],
-                                current.params)
+                trial = replace(current, statements=current.statements[:i] + current.statements[i + 1:])
                 if trial.statements and still_fails(trial):
                     current, changed = trial, True
                     break
             else:
                 for i in range(len(current.guarantees)):
-                    trial = Program(current.guarantees[:i] + current.guarantees[i + 1:], current.statements,
-                                    current.params)
+                    trial = replace(current, guarantees=current.guarantees[:i] + current.guarantees[i + 1:])
                     if trial.guarantees and still_fails(trial):
                         current, changed = trial, True
                         break
@@ -301,6 +310,20 @@ def random_mode(lab: Lab, args: argparse.Namespace) -> None:
             if args.shrink:
                 prog = lab.shrink(prog, args.runs, f"{args.seed}|{k}")
                 found = lab.run(*_proved(lab, prog), args.runs, f"{args.seed}|{k}", prog.source()) or found
+            lab.counts.violations.append(found[0])
+            print(found[0].render(), flush=True)
+            if not args.survey:
+                return
+
+
+def probe_mode(lab: Lab, args: argparse.Namespace) -> None:
+    """Small programs whose verdict the generator knows (generator.build_probe): each a checker or prover
+    question, cheap (most are refused or unproved, so nothing runs)."""
+    for k in range(args.probes):
+        seed = f"{args.seed}|probe|{k}"
+        prog = build_probe(RandomChooser(random.Random(seed)))
+        found = lab.check(prog, args.runs, seed)
+        if found:
             lab.counts.violations.append(found[0])
             print(found[0].render(), flush=True)
             if not args.survey:
@@ -382,6 +405,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--shrink", action="store_true", help="random engine: shrink each violation")
     ap.add_argument("--top-up", type=int, default=6, metavar="ROUNDS",
                     help="rounds of programs about entries still under the coverage floor (0: none)")
+    ap.add_argument("--probes", type=int, default=None, metavar="N",
+                    help="small programs of known verdict besides the generated ones (default: --programs)")
     ap.add_argument("--all-families", action="store_true",
                     help="also generate the families whose fix is still open (gen_stanzas.OPEN_*)")
     ap.add_argument("--program", action="append", default=[], metavar="FILE",
@@ -398,6 +423,10 @@ def main(argv: list[str] | None = None) -> int:
             files_mode(lab, args)
         else:
             (random_mode if args.engine == "random" else hypothesis_mode)(lab, args)
+            if args.probes is None:
+                args.probes = args.programs
+            if args.survey or not lab.counts.violations:
+                probe_mode(lab, args)
             if args.survey or not lab.counts.violations:
                 top_up(lab, args)
     print(json.dumps(lab.counts.summary(time.monotonic() - started)))

@@ -20,9 +20,12 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TypeVar
 
-from gen_stanzas import ALL_FAMILIES, FAMILY_STANZAS, OPEN_STANZAS, Stanzas
+from gen_families import FAMILY_STANZAS, Families
+from gen_stanzas import ALL_FAMILIES, OPEN_STANZAS, Stanzas
+from gen_uses import Uses
 
 T = TypeVar("T")
+BATTERY_SHARE = 0.3  # programs that are operation batteries (build)
 
 HEADER = """import math
 
@@ -112,6 +115,9 @@ class Program:
     guarantees: list[str]
     statements: list[list[str]]
     params: str = ""  # target parameters without defaults: the proof covers every value (MOD-5)
+    # What the generator built: "refuse" (a probe a sound checker refuses, gen_families.Families.probe),
+    # or "" (no verdict expected: the program's traps and guarantees speak for it).
+    expect: str = ""
 
     def source(self, statements: list[list[str]] | None = None) -> str:
         body = [line for block in (self.statements if statements is None else statements) for line in block]
@@ -121,8 +127,11 @@ class Program:
 
 
 @dataclass
-class Builder(Stanzas):
+class Builder(Stanzas, Families, Uses):
     ch: Chooser
+    traps: list[str] = field(default_factory=list)
+    literal_args: bool = False
+    last_result: str = ""
     pool: dict[str, list[str]] = field(default_factory=dict)
     used: set[str] = field(default_factory=set)
     count: int = 0
@@ -422,96 +431,6 @@ class Builder(Stanzas):
         self.bind(n, "merged")
         return [f"if {self.bool_expr(1)}:", f"    {n} = {a}", "else:", f"    {n} = {b}"]
 
-    # ---------------------------------------------------------------- stanzas: bind, change, use
-    def st_alias_use(self, depth: int) -> list[str]:
-        """Bind a second name through some expression, mutate one name, send through the other."""
-        lines = self.st_slist(depth) if self.ch.chance(0.6) or not self.var("slist") else []
-        xs = self.pool["slist"][-1]
-        lines += self.st_alias(depth)
-        ys = self.pool["slist"][-1]
-        if ys == xs:
-            return lines
-        changed, other = (xs, ys) if self.ch.chance(0.7) else (ys, xs)
-        lines.append(self.ch.choice((f'{changed}.append("evil")', f'{changed}[0] = "evil"',
-                                     f'{changed}.extend(["evil"])')))
-        self.used.add("send")
-        self.used.add("pay")
-        lines.append(self.ch.choice((f"send({other}[-1], 1)", f"send({other}[0], 1)", f"pay(len({other}))",
-                                     f"for vv in {other}:\n    send(vv, 1)")))
-        return [part for line in lines for part in line.split("\n")]
-
-    def st_nested(self, depth: int) -> list[str]:
-        """A list stored in a container, the list changed afterwards, then read through the container."""
-        lines = self.st_slist(depth)
-        xs = self.pool["slist"][-1]
-        c = self.fresh("nest")
-        holder, read = self.ch.choice(((f'{{"k": {xs}}}', f'{c}["k"]'), (f"[{xs}, {xs}]", f"{c}[1]"),
-                                       (f"({xs}, 1)", f"{c}[0]"), (f'{{"k": [{xs}]}}', f'{c}["k"][0]')))
-        lines.append(f"{c} = {holder}")
-        lines.append(self.ch.choice((f'{xs}.append("evil")', f'{xs}[0] = "evil"', f'{read}.append("evil")')))
-        self.used.add("send")
-        self.used.add("pay")
-        return [*lines, self.ch.choice((f"send({read}[-1], 1)", f"pay(len({read}))", f"send({xs}[-1], 1)"))]
-
-    def st_rows(self, depth: int) -> list[str]:
-        """Send a contact's address through some expression: only an unchanged field keeps its provenance."""
-        self.used.add("rows")
-        self.used.add("send")
-
-        def through(v: str, flag: str) -> str:
-            return self.ch.choice((
-                v, v, f"{v} + ''", f"{v}.strip()", f"{v} if {flag} else 'a'", f"ident({v})", f"pick({flag}, {v}, {v})",
-                f"{v} or 'a'", f"{v} and {v}", f"{{'k': {v}}}['k']", f"[{v}][0]", f"({v}, 1)[0]", f"f'{{{v}}}'",
-                f"str({v})", f"{v}[0:]", f"max({v}, {v})", f"{v}.lower()", f"{v}.replace('x', 'x')",
-                f"first_or([{v}], 'a')", f"{{'k': {v}}}.get('k', 'a')"))
-
-        if self.ch.chance(0.5):
-            return ["for c in contacts():", f"    if {self.ch.choice(('c.vip', 'True', 'not c.vip'))}:",
-                    f"        send({through('c.email', 'c.vip')}, 1)"]
-        rows = self.fresh("rows")
-        e = self.fresh("str")
-        return [f"{rows} = contacts()", f"if len({rows}) > {self.ch.choice(('0', '1'))}:",
-                f"    {e} = {through(rows + '[0].email', rows + '[0].vip')}", f"    send({e}, 1)"]
-
-    def st_view_use(self, depth: int) -> list[str]:
-        lines = self.st_sdict(depth)
-        d = self.pool["sdict"][-1]
-        v = self.fresh("view")
-        view = self.ch.choice(("keys", "values", "items"))
-        lines.append(f"{v} = {d}.{view}()")
-        lines.append(self.ch.choice((f'{d}["evil"] = "evil"', f'{d}["a"] = "evil"')))
-        self.used.add("send")
-        self.used.add("pay")
-        loop = "for kk, vv in" if view == "items" else "for vv in"
-        use = self.ch.choice(("send(vv, 1)", "send(kk, 1)")) if view == "items" else "send(vv, 1)"
-        return [*lines, *self.ch.choice(([f"{loop} {v}:", f"    {use}"], [f"pay(len({v}))"]))]
-
-    def st_set_use(self, depth: int) -> list[str]:
-        lines = self.st_set(depth)
-        s = self.pool["set"][-1]
-        self.used.add("pay")
-        return [*lines, *self.ch.choice(([f"for vv in {s}:", "    pay(vv)", "    break"],
-                                        [f"pay(list({s})[0])"], [f"pay(first_or(list({s}), 0))"],
-                                        [f"for vv in {s}:", "    pay(vv)"]))]
-
-    def st_nan_use(self, depth: int) -> list[str]:
-        n = self.fresh("float")
-        self.bind(n, "float")
-        source = self.ch.choice(("float('nan')", "read_float('f')", "math.inf - math.inf"))
-        lines = [f"{n} = {source}"]
-        test = self.ch.choice((f"{n} in [{n}]", f"len({{{n}, {n}}}) == 1", f"{n} in {{{n}}}", f"[{n}] == [{n}]",
-                               f"{n} in [{n}, 1.0]", f"({n},) == ({n},)", f"{{'k': {n}}} == {{'k': {n}}}"))
-        self.used.add("pay")
-        self.used.add("note")
-        return [*lines, f"if {test}:", f"    {self.ch.choice(('pay(5)', f'note({n})'))}"]
-
-    def st_merge_use(self, depth: int) -> list[str]:
-        lines = self.st_merge(depth)
-        m = self.pool["merged"][-1]
-        self.used.add("send")
-        return [*lines, self.ch.choice((f"send(str({m}), 1)", f'send(f"{{{m}}}", 1)', f"send(str({m} + 0), 1)",
-                                        f"send(str({m} == 9007199254740992), 1)"))]
-
     def st_effect(self, depth: int) -> list[str]:
         k = self.ch.choice(("pay", "pay", "send", "send", "note", "door", "door"))
         self.used.add(k)
@@ -647,12 +566,31 @@ def build(ch: Chooser, *, max_statements: int = 8, max_guarantees: int = 5) -> P
     if FOCUS[0] is not None:  # a top-up program: the focused stanza, then a little context
         first = b.st_small(0) if FOCUS[0] == "small" else b.st_op(0)
         statements = [first, *[b.statement() for _ in range(ch.int(0, 1))]]
+    elif ch.chance(BATTERY_SHARE):
+        # A battery: entries of the operation table in turn (and number edges), every argument a literal,
+        # each result trapped.
+        b.literal_args = True
+        statements = [b.st_edge_arith(0) if ch.chance(0.2) else b.st_op(0) for _ in range(ch.int(3, 6))]
     else:
         statements = [b.statement() for _ in range(ch.int(1, max_statements))]
-    if not b.used:
+    if not b.used and not b.traps:
         statements.append(b.st_effect(0))
     pool = b.guarantees()
-    # Each guarantee is one more solver call: keep a random few (the order stays the source order).
+    # Each guarantee is one more solver call: keep a random few (the order stays the source order). The
+    # stanzas' traps are all kept: each is about one test of the program's and nothing else touches it.
     while len(pool) > max_guarantees:
         pool.pop(ch.int(0, len(pool) - 1))
-    return Program(pool, statements, params)
+    return Program(pool + b.traps, statements, params)
+
+
+def build_probe(ch: Chooser) -> Program:
+    """A small program whose verdict the generator knows (gen_check runs these besides ``build``'s):
+    a statement a sound checker refuses (``expect="refuse"``), or an operation on literals it raises on
+    (or a lookup that may miss), alone, which a sound prover leaves unproved and whose run raises."""
+    b = Builder(ch)
+    from gen_stanzas import OP_CURSOR, OP_KEYS
+
+    OP_CURSOR[0] = ch.int(0, len(OP_KEYS) - 1)
+    if ch.chance(0.5):
+        return Program(["g.max_pay(1)"], [b.probe()], expect="refuse")
+    return Program(["g.max_pay(1)"], [b.raise_probe() if ch.chance(0.75) else b.st_lookup(0)])

@@ -52,9 +52,13 @@ def test_generated_programs_that_prove_never_break_a_guarantee() -> None:
     """200 programs x 20 runs, and the run covers what the checker accepts (issue 18): every IR node kind and
     every entry of the operation table executed >= 20 times, loops that ran zero, one and many times, set
     and dict displays with repeats and overwritten keys, trusted results empty, at their maximum length
-    and with repeated rows (gen_coverage.py; what the gen layer cannot produce is listed there, with why)."""
+    and with repeated rows (gen_coverage.py; what the gen layer cannot produce is listed there, with why).
+    Then the probes, small programs of known verdict: refused where a sound checker refuses, unproved where
+    the operation raises (scripts/guard_power.py measures what the whole check catches)."""
     summary, out = gen_check("--programs", "200", "--runs", "20", "--seed", "0", "--engine", "hypothesis")
     assert_sound(summary, out, 200, 20)
+    # And the probes (generator.build_probe): programs a sound checker refuses, each refused.
+    assert int(summary["probes"]) >= 50, summary  # type: ignore[call-overload]
     print(json.dumps(summary["coverage"]))
     assert summary["shortfall"] == [], f"coverage under the floor: {summary['shortfall']}"
 

@@ -111,6 +111,14 @@ def _binop(ex: SymbolicExecutor, node: ir.Expr, op: str, a: Any, b: Any) -> Any:
     if op == "*" and (is_str(a) or is_str(b) or isinstance(a, ListV) or isinstance(b, ListV)):
         seq, times = (a, b) if (is_str(a) or isinstance(a, ListV)) else (b, a)
         k = const_int(times)
+        if k is not None and not -MAX_SSIZE - 1 <= k <= MAX_SSIZE:
+            # CPython: a count that does not fit a C ssize_t is an OverflowError whatever the sequence
+            # (`[1] * -(1 << 1100)`, `"" * 10**20`): a fold to the empty sequence would skip the check the
+            # general path makes (issue 18, family 6).
+            ex.exception("OverflowError", node, z3.BoolVal(False), _src(node) or "… * …", (("count", times),))
+            if isinstance(seq, ListV):
+                return ListV([], 0, seq.kind)
+            return z3.StringVal("")
         if k is not None and k <= 10_000:
             if is_str(seq):
                 return z3.Concat(*([seq] * k)) if k > 1 else (seq if k == 1 else z3.StringVal(""))
