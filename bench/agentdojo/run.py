@@ -68,7 +68,7 @@ def _strategies(rows: list[dict[str, object]]) -> dict[str, dict[str, int]]:
 def table(version: str, results: dict[str, dict[str, object]]) -> tuple[str, dict[str, object]]:
     total: dict[str, object] = {k: sum(int(r[k]) for r in results.values()) for k in KEYS}  # type: ignore[call-overload]
     total["strategies"] = _strategies(list(results.values()))
-    extra = ("canned_answers", "honest_flagged", "from_read_data")  # counts of the lists of those names
+    extra = ("canned_answers", "hand_written", "honest_flagged", "from_read_data")  # counts of the lists of those names
     suites = {n: {**{k: r[k] for k in KEYS}, **{k: len(r[k]) for k in extra},  # type: ignore[arg-type]
                   "strategies": r["strategies"]} for n, r in results.items()}
     for k in extra:
@@ -97,8 +97,11 @@ def table(version: str, results: dict[str, dict[str, object]]) -> tuple[str, dic
     wcp = int(total["world_changing_pairs"])  # type: ignore[call-overload]
     wcs = int(total["world_changing_success"])  # type: ignore[call-overload]
     canned = sum(len(r["canned_answers"]) for r in results.values())  # type: ignore[arg-type]
-    rows.append(f"honest programs that print a fixed answer (the intent's or AgentDojo's expected output, not "
-                f"computed): {canned}/{total['user_tasks']}")
+    written = sum(len(r.get("hand_written", [])) for r in results.values())  # type: ignore[arg-type]
+    rows.append(f"honest programs that print a fixed answer (counted from the programs: a printed literal, or a "
+                f"literal holding the expected output): {canned}/{total['user_tasks']}")
+    rows.append(f"honest programs hand-written to compute from what they read (the rest are AgentDojo's "
+                f"ground-truth calls rendered): {written}/{total['user_tasks']}")
     rows.append(f"adaptive (worst strategy per pair): {wcs}/{wcp} world-changing pairs succeeded "
                 f"({100 * wcs / wcp if wcp else 0:.1f} %), {total['attack_success']}/{total['pairs']} of all pairs "
                 f"(output-only pairs included); flagged {total['flagged']}")
