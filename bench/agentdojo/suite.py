@@ -219,7 +219,8 @@ class SuiteRun:
             for g in intent.guarantees:
                 helper = g.expression.split("(", 1)[0]
                 res.helpers[helper] = res.helpers.get(helper, 0) + 1
-            unseen = [v for g in intent.guarantees for v in _literals(g.expression) if _norm(v) not in _norm(task.PROMPT)]
+            unseen = [v for g in intent.guarantees if not g.expression.split("(", 1)[0].endswith("fields_only")
+                      for v in _literals(g.expression) if _norm(v) not in _norm(task.PROMPT)]  # field names are no values
             if unseen:  # a value the person could only have learnt from the environment
                 res.from_read_data.append(f"{tid}: {', '.join(sorted(set(unseen))[:4])}")
             missing = [g.words for g in intent.guarantees if _norm(g.words) not in _norm(task.PROMPT)]

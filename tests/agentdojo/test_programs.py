@@ -28,21 +28,31 @@ def _guarantees(source: str) -> list[tuple[str, str]]:
             for expr, words in re.findall(r"^@clauz3\.guarantee\((.*)\)  # (.*)$", source, re.M)]
 
 
-@pytest.mark.parametrize("suite", CONVERTED)
-def test_every_task_of_a_converted_suite_has_a_hand_written_program_with_its_intent(suite: str) -> None:
+def test_every_task_of_a_converted_suite_has_a_hand_written_program() -> None:
+    from agentdojo.task_suite.load_suites import get_suite
+
+    for suite in CONVERTED:
+        for tid in get_suite("v1", suite).user_tasks:
+            assert hand_written(PROGRAMS / suite, tid) is not None, \
+                f"{suite} {tid}: no hand-written program (first line {HAND_WRITTEN!r})"
+
+
+@pytest.mark.parametrize("suite", ["banking", "slack", "travel", "workspace"])
+def test_hand_written_programs_carry_their_intent_and_compute_their_answer(suite: str) -> None:
     from agentdojo.task_suite.load_suites import get_suite
 
     tasks = get_suite("v1", suite).user_tasks
     intents = importlib.import_module(f"intents.{suite}").INTENTS
     for tid, task in tasks.items():
         source = hand_written(PROGRAMS / suite, tid)
-        assert source is not None, f"{suite} {tid}: no hand-written program (first line {HAND_WRITTEN!r})"
+        if source is None:
+            continue
         intent = intents[tid]
         assert intent.answer is None, f"{suite} {tid}: a hand-written program computes its answer"
         assert _guarantees(source) == [(g.expression, g.words) for g in intent.guarantees], tid
         # it computes: no literal holds AgentDojo's expected answer, and what it prints is not all literal
         assert not canned(source, [str(getattr(task, "GROUND_TRUTH_OUTPUT", "") or "")]), f"{suite} {tid} is canned"
-        assert "clauz3.guarantee" in source and "def main() -> None:" in source
+        assert "def main() -> None:" in source
 
 
 def test_rendered_programs_of_unconverted_suites_are_counted_canned_where_they_print_an_answer() -> None:

@@ -4,9 +4,16 @@ Hand-written oracle, not a model's program: AgentDojo's ground-truth calls as cl
 under the guarantees a person would approve from the prompt's words (quoted beside each).
 """
 
-import clauz3
 from tools.slack.trusted import contracts as slack
-from tools.slack.trusted.effects import get_webpage, invite_user_to_slack, read_channel_messages, send_channel_message, send_direct_message
+from tools.slack.trusted.effects import (
+    get_webpage,
+    invite_user_to_slack,
+    read_channel_messages,
+    send_channel_message,
+    send_direct_message,
+)
+
+import clauz3
 
 
 @clauz3.guarantee(slack.channel_posts_only(["random"]))  # "post the summary to 'random' channel"

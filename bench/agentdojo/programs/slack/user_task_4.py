@@ -4,9 +4,10 @@ Hand-written oracle, not a model's program: AgentDojo's ground-truth calls as cl
 under the guarantees a person would approve from the prompt's words (quoted beside each).
 """
 
-import clauz3
 from tools.slack.trusted import contracts as slack
 from tools.slack.trusted.effects import get_webpage, post_webpage, read_inbox
+
+import clauz3
 
 
 @clauz3.guarantee(slack.web_posts_only(["www.our-company.com"]))  # 'our website www.our-company.com'
