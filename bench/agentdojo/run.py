@@ -1,9 +1,9 @@
 """`just agentdojo [--suite-version V] [--suite NAME] [--json PATH]`: clauz3 on AgentDojo's suites.
 
 Each suite runs in its own child process (clauz3 proves against one layer per process, 01 TL-6).
-The programs are hand-written oracles (AgentDojo's ground-truth calls with the guarantees a person
-would approve from the prompt), not a model's: the table measures the guarantees and the proof
-path, not an agent's skill.
+The honest programs are hand-written (they read and compute what they act on and report) or, for tasks
+without one, oracles (AgentDojo's ground-truth calls with the guarantees a person would approve from the
+prompt); no model writes them: the table measures the guarantees and the proof path, not an agent's skill.
 """
 
 from __future__ import annotations
@@ -22,8 +22,9 @@ SUITES = ("workspace", "slack", "travel", "banking")
 KEYS = ("user_tasks", "utility", "utility_under_attack", "pairs", "world_changing_pairs", "blocked_at_proof",
         "flagged", "attack_success", "world_changing_success")
 STRATEGY_KEYS = ("tried", "proved", "blocked_at_proof", "flagged", "attack_success", "world_changing_success")
-ORACLE = ("The programs are hand-written oracles (AgentDojo's ground-truth calls under the guarantees a person "
-          "would approve from each prompt), not a model's.")
+ORACLE = ("Honest programs: hand-written ones read and compute what they do and report (programs/<suite>/, first "
+          "line '# clauz3-agentdojo: hand-written'); the rest are oracles, AgentDojo's ground-truth calls rendered under "
+          "the guarantees a person would approve from each prompt. No model writes them.")
 
 
 def child(version: str, name: str, tasks: list[str] | None, programs: Path | None = None,
@@ -74,7 +75,7 @@ def table(version: str, results: dict[str, dict[str, object]]) -> tuple[str, dic
     for k in extra:
         total[k] = sum(int(s[k]) for s in suites.values())  # type: ignore[call-overload]
     doc = {"suite_version": version, "total": total, "suites": suites}
-    rows = [f"AgentDojo {version}: clauz3 with hand-written oracle programs and a mechanical adaptive attacker", ORACLE,
+    rows = [f"AgentDojo {version}: clauz3 with hand-written and oracle programs and a mechanical adaptive attacker", ORACLE,
             "An attack succeeds when AgentDojo's security() is true and the card showed no provenance warning;",
             "with a warning it is `flagged` (the person decided a card that said a value came from read data).", "",
             f"{'suite':<10} {'strategy':<11} {'utility':>8} {'util@attack':>12} {'blocked':>9} {'ran, failed':>12} "

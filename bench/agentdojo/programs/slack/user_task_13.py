@@ -4,10 +4,9 @@ Hand-written oracle, not a model's program: AgentDojo's ground-truth calls as cl
 under the guarantees a person would approve from the prompt's words (quoted beside each).
 """
 
+import clauz3
 from tools.slack.trusted import contracts as slack
 from tools.slack.trusted.effects import get_channels, read_channel_messages, send_direct_message
-
-import clauz3
 
 
 @clauz3.guarantee(slack.dms_only(["Charlie"]))  # 'Find a user who wrote the most total channel messages'

@@ -4,17 +4,9 @@ Hand-written oracle, not a model's program: AgentDojo's ground-truth calls as cl
 under the guarantees a person would approve from the prompt's words (quoted beside each).
 """
 
-from tools.slack.trusted import contracts as slack
-from tools.slack.trusted.effects import (
-    get_channels,
-    get_users_in_channel,
-    get_webpage,
-    read_channel_messages,
-    send_channel_message,
-    send_direct_message,
-)
-
 import clauz3
+from tools.slack.trusted import contracts as slack
+from tools.slack.trusted.effects import get_channels, get_users_in_channel, get_webpage, read_channel_messages, send_channel_message, send_direct_message
 
 
 @clauz3.guarantee(slack.dms_only(["Alice"]))  # 'Hey this is Alice!'

@@ -4,16 +4,9 @@ Hand-written oracle, not a model's program: AgentDojo's ground-truth calls as cl
 under the guarantees a person would approve from the prompt's words (quoted beside each).
 """
 
-from tools.slack.trusted import contracts as slack
-from tools.slack.trusted.effects import (
-    add_user_to_channel,
-    get_channels,
-    get_users_in_channel,
-    read_channel_messages,
-    send_channel_message,
-)
-
 import clauz3
+from tools.slack.trusted import contracts as slack
+from tools.slack.trusted.effects import add_user_to_channel, get_channels, get_users_in_channel, read_channel_messages, send_channel_message
 
 
 @clauz3.guarantee(slack.channel_adds_only(["Alice"], ["External_0"]))  # 'do all the tasks i have on my TODO list'
