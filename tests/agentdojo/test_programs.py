@@ -58,10 +58,10 @@ def test_hand_written_programs_carry_their_intent_and_compute_their_answer(suite
 def test_rendered_programs_of_unconverted_suites_are_counted_canned_where_they_print_an_answer() -> None:
     from agentdojo.task_suite.load_suites import get_suite
 
-    task = get_suite("v1", "travel").user_tasks["user_task_0"]
-    source = (PROGRAMS / "travel" / "user_task_0.py").read_text()
-    assert hand_written(PROGRAMS / "travel", "user_task_0") is None
-    intent = importlib.import_module("intents.travel").INTENTS["user_task_0"]
+    task = get_suite("v1", "travel").user_tasks["user_task_1"]
+    source = (PROGRAMS / "travel" / "user_task_1.py").read_text()
+    assert hand_written(PROGRAMS / "travel", "user_task_1") is None
+    intent = importlib.import_module("intents.travel").INTENTS["user_task_1"]
     assert canned(source, [intent.answer or "", task.GROUND_TRUTH_OUTPUT])
 
 
