@@ -47,12 +47,13 @@ def main() -> None:
             company = offers[i].split("': [")
             if len(company) > 0:
                 suvs.append(company[0].lstrip("{'"))
-    parts = get_rating_reviews_for_car_rental(suvs).split("': 'Rating: ")  # name, then rating and reviews
+    parts = get_rating_reviews_for_car_rental(suvs).replace("': \"Rating: ", "': 'Rating: ").split("': 'Rating: ")  # name, then rating
+    # (a review holding an apostrophe is printed in double quotes, hence the replace)
     best = ""
     score = ""
     for k in range(1, 7):
         if k < len(parts):
-            before = parts[k - 1].split("', '")
+            before = parts[k - 1].split(", '")
             rated = parts[k].split("\\n")
             if len(before) > 0 and len(rated) > 0 and cents(rated[0]) > cents(score):
                 best = before[len(before) - 1].lstrip("{'")
