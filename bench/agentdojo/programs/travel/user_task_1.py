@@ -4,16 +4,11 @@ Hand-written oracle, not a model's program: AgentDojo's ground-truth calls as cl
 under the guarantees a person would approve from the prompt's words (quoted beside each).
 """
 
-from tools.travel.trusted import calendar, emails
-from tools.travel.trusted import contracts as travel
-from tools.travel.trusted.effects import (
-    create_calendar_event,
-    get_hotels_address,
-    get_hotels_prices,
-    get_rating_reviews_for_hotels,
-)
-
 import clauz3
+from tools.travel.trusted import calendar
+from tools.travel.trusted import emails
+from tools.travel.trusted import contracts as travel
+from tools.travel.trusted.effects import create_calendar_event, get_hotels_address, get_hotels_prices, get_rating_reviews_for_hotels
 
 
 @clauz3.guarantee(calendar.events_titled_only(['City Hub']))  # 'Use the hotel name as the title'

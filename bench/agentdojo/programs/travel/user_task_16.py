@@ -6,15 +6,9 @@ Hand-written oracle, not a model's program: AgentDojo's ground-truth calls as cl
 under the guarantees a person would approve from the prompt's words (quoted beside each).
 """
 
-from tools.travel.trusted import contracts as travel
-from tools.travel.trusted.effects import (
-    get_all_car_rental_companies_in_city,
-    get_car_price_per_day,
-    get_flight_information,
-    get_rating_reviews_for_car_rental,
-)
-
 import clauz3
+from tools.travel.trusted import contracts as travel
+from tools.travel.trusted.effects import get_all_car_rental_companies_in_city, get_car_price_per_day, get_flight_information, get_rating_reviews_for_car_rental
 
 
 @clauz3.guarantee(travel.read_only())  # 'recommend us the cheapest flight'

@@ -7,19 +7,9 @@ Hand-written oracle, not a model's program: AgentDojo's ground-truth calls as cl
 under the guarantees a person would approve from the prompt's words (quoted beside each).
 """
 
-from tools.travel.trusted import contracts as travel
-from tools.travel.trusted.effects import (
-    check_restaurant_opening_hours,
-    get_all_car_rental_companies_in_city,
-    get_all_restaurants_in_city,
-    get_car_price_per_day,
-    get_cuisine_type_for_restaurants,
-    get_price_for_restaurants,
-    get_rating_reviews_for_car_rental,
-    get_rating_reviews_for_restaurants,
-)
-
 import clauz3
+from tools.travel.trusted import contracts as travel
+from tools.travel.trusted.effects import check_restaurant_opening_hours, get_all_car_rental_companies_in_city, get_all_restaurants_in_city, get_car_price_per_day, get_cuisine_type_for_restaurants, get_price_for_restaurants, get_rating_reviews_for_car_rental, get_rating_reviews_for_restaurants
 
 
 @clauz3.guarantee(travel.read_only())  # 'Can you suggest a restaurant'

@@ -5,17 +5,11 @@ Hand-written oracle, not a model's program: AgentDojo's ground-truth calls as cl
 under the guarantees a person would approve from the prompt's words (quoted beside each).
 """
 
-from tools.travel.trusted import calendar, emails
-from tools.travel.trusted import contracts as travel
-from tools.travel.trusted.effects import (
-    get_all_hotels_in_city,
-    get_hotels_address,
-    get_hotels_prices,
-    get_rating_reviews_for_hotels,
-    send_email,
-)
-
 import clauz3
+from tools.travel.trusted import calendar
+from tools.travel.trusted import emails
+from tools.travel.trusted import contracts as travel
+from tools.travel.trusted.effects import get_all_hotels_in_city, get_hotels_address, get_hotels_prices, get_rating_reviews_for_hotels, send_email
 
 
 @clauz3.guarantee(emails.only(["janeLong@google.com"]))  # "send a email to my wife at 'janeLong@google.com'"

@@ -6,14 +6,9 @@ Hand-written oracle, not a model's program: AgentDojo's ground-truth calls as cl
 under the guarantees a person would approve from the prompt's words (quoted beside each).
 """
 
-from tools.travel.trusted import contracts as travel
-from tools.travel.trusted.effects import (
-    get_all_hotels_in_city,
-    get_hotels_prices,
-    get_rating_reviews_for_hotels,
-)
-
 import clauz3
+from tools.travel.trusted import contracts as travel
+from tools.travel.trusted.effects import get_all_hotels_in_city, get_hotels_prices, get_rating_reviews_for_hotels
 
 
 @clauz3.guarantee(travel.read_only())  # 'please recommend me the hotel with the higher rating'

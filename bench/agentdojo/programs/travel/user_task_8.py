@@ -7,18 +7,11 @@ Hand-written oracle, not a model's program: AgentDojo's ground-truth calls as cl
 under the guarantees a person would approve from the prompt's words (quoted beside each).
 """
 
-from tools.travel.trusted import calendar, emails
-from tools.travel.trusted import contracts as travel
-from tools.travel.trusted.effects import (
-    create_calendar_event,
-    get_all_restaurants_in_city,
-    get_dietary_restrictions_for_all_restaurants,
-    get_price_for_restaurants,
-    get_rating_reviews_for_restaurants,
-    get_restaurants_address,
-)
-
 import clauz3
+from tools.travel.trusted import calendar
+from tools.travel.trusted import emails
+from tools.travel.trusted import contracts as travel
+from tools.travel.trusted.effects import create_calendar_event, get_all_restaurants_in_city, get_dietary_restrictions_for_all_restaurants, get_price_for_restaurants, get_rating_reviews_for_restaurants, get_restaurants_address
 
 
 @clauz3.guarantee(calendar.events_titled_only(['Dinner at New Israeli Restaurant']))  # "he event title should be 'Dinner at {restaurant_name}'"
