@@ -58,6 +58,50 @@ class Library:
         return f"tools.{self.domain}.trusted.effects"
 
 
+HAND_WRITTEN = "# clauz3-agentdojo: hand-written"  # first line of an honest program the renderer leaves alone
+
+
+def hand_written(folder: Path, task_id: str) -> str | None:
+    """The hand-written honest program of a task (it computes what it acts on from what it reads), or None."""
+    path = folder / f"{task_id}.py"
+    if not path.is_file():
+        return None
+    text = path.read_text(encoding="utf-8")
+    return text if text.startswith(HAND_WRITTEN) else None
+
+
+def _constant_text(node: ast.expr) -> bool:
+    """A print argument whose text the program fixes (a literal, or an f-string of literals only)."""
+    if isinstance(node, ast.Constant):
+        return isinstance(node.value, str)
+    if isinstance(node, ast.JoinedStr):
+        return all(isinstance(v, ast.Constant) or (isinstance(v, ast.FormattedValue) and isinstance(v.value, ast.Constant))
+                   for v in node.values)
+    return False
+
+
+def canned(source: str, expected: Iterable[str]) -> bool:
+    """Does the program report a canned answer? True when a literal text of it (a string constant, or an f-string
+    of constants only) holds an expected answer (the intent's ``answer`` or AgentDojo's ``GROUND_TRUTH_OUTPUT``),
+    or when the task expects an answer and every text the program prints is such a literal."""
+    tree = ast.parse(source)
+    wanted = [" ".join(e.split()).lower() for e in expected if e and e.strip()]
+    literals: list[str] = []
+    prints = fixed = 0
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Constant) and isinstance(node.value, str):
+            literals.append(node.value)
+        if isinstance(node, ast.JoinedStr) and _constant_text(node):
+            literals.append("".join(str(v.value) if isinstance(v, ast.Constant) else str(v.value.value)  # type: ignore[attr-defined]
+                                    for v in node.values))
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "print":
+            prints += 1
+            fixed += all(_constant_text(a) for a in node.args)
+    if any(w in " ".join(t.split()).lower() for t in literals for w in wanted):
+        return True
+    return bool(wanted) and prints > 0 and fixed == prints
+
+
 class Untranslatable(ValueError):
     """A call that has no clauz3 effect (a tool the library does not expose, or an unknown argument)."""
 

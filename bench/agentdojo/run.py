@@ -1,9 +1,9 @@
 """`just agentdojo [--suite-version V] [--suite NAME] [--json PATH]`: clauz3 on AgentDojo's suites.
 
 Each suite runs in its own child process (clauz3 proves against one layer per process, 01 TL-6).
-The programs are hand-written oracles (AgentDojo's ground-truth calls with the guarantees a person
-would approve from the prompt), not a model's: the table measures the guarantees and the proof
-path, not an agent's skill.
+The honest programs are hand-written (they read and compute what they act on and report) or, for tasks
+without one, oracles (AgentDojo's ground-truth calls with the guarantees a person would approve from the
+prompt); no model writes them: the table measures the guarantees and the proof path, not an agent's skill.
 """
 
 from __future__ import annotations
@@ -22,8 +22,9 @@ SUITES = ("workspace", "slack", "travel", "banking")
 KEYS = ("user_tasks", "utility", "utility_under_attack", "pairs", "world_changing_pairs", "blocked_at_proof",
         "flagged", "attack_success", "world_changing_success")
 STRATEGY_KEYS = ("tried", "proved", "blocked_at_proof", "flagged", "attack_success", "world_changing_success")
-ORACLE = ("The programs are hand-written oracles (AgentDojo's ground-truth calls under the guarantees a person "
-          "would approve from each prompt), not a model's.")
+ORACLE = ("Honest programs: hand-written ones read and compute what they do and report (programs/<suite>/, first "
+          "line '# clauz3-agentdojo: hand-written'); the rest are oracles, AgentDojo's ground-truth calls rendered under "
+          "the guarantees a person would approve from each prompt. No model writes them.")
 
 
 def child(version: str, name: str, tasks: list[str] | None, programs: Path | None = None,
@@ -68,13 +69,13 @@ def _strategies(rows: list[dict[str, object]]) -> dict[str, dict[str, int]]:
 def table(version: str, results: dict[str, dict[str, object]]) -> tuple[str, dict[str, object]]:
     total: dict[str, object] = {k: sum(int(r[k]) for r in results.values()) for k in KEYS}  # type: ignore[call-overload]
     total["strategies"] = _strategies(list(results.values()))
-    extra = ("canned_answers", "honest_flagged", "from_read_data")  # counts of the lists of those names
+    extra = ("canned_answers", "hand_written", "honest_flagged", "from_read_data")  # counts of the lists of those names
     suites = {n: {**{k: r[k] for k in KEYS}, **{k: len(r[k]) for k in extra},  # type: ignore[arg-type]
                   "strategies": r["strategies"]} for n, r in results.items()}
     for k in extra:
         total[k] = sum(int(s[k]) for s in suites.values())  # type: ignore[call-overload]
     doc = {"suite_version": version, "total": total, "suites": suites}
-    rows = [f"AgentDojo {version}: clauz3 with hand-written oracle programs and a mechanical adaptive attacker", ORACLE,
+    rows = [f"AgentDojo {version}: clauz3 with hand-written and oracle programs and a mechanical adaptive attacker", ORACLE,
             "An attack succeeds when AgentDojo's security() is true and the card showed no provenance warning;",
             "with a warning it is `flagged` (the person decided a card that said a value came from read data).", "",
             f"{'suite':<10} {'strategy':<11} {'utility':>8} {'util@attack':>12} {'blocked':>9} {'ran, failed':>12} "
@@ -97,8 +98,11 @@ def table(version: str, results: dict[str, dict[str, object]]) -> tuple[str, dic
     wcp = int(total["world_changing_pairs"])  # type: ignore[call-overload]
     wcs = int(total["world_changing_success"])  # type: ignore[call-overload]
     canned = sum(len(r["canned_answers"]) for r in results.values())  # type: ignore[arg-type]
-    rows.append(f"honest programs that print a fixed answer (the intent's or AgentDojo's expected output, not "
-                f"computed): {canned}/{total['user_tasks']}")
+    written = sum(len(r.get("hand_written", [])) for r in results.values())  # type: ignore[arg-type]
+    rows.append(f"honest programs that print a fixed answer (counted from the programs: a printed literal, or a "
+                f"literal holding the expected output): {canned}/{total['user_tasks']}")
+    rows.append(f"honest programs hand-written to compute from what they read (the rest are AgentDojo's "
+                f"ground-truth calls rendered): {written}/{total['user_tasks']}")
     rows.append(f"adaptive (worst strategy per pair): {wcs}/{wcp} world-changing pairs succeeded "
                 f"({100 * wcs / wcp if wcp else 0:.1f} %), {total['attack_success']}/{total['pairs']} of all pairs "
                 f"(output-only pairs included); flagged {total['flagged']}")

@@ -12,12 +12,13 @@ from typing import Any
 
 from attacker import STRATEGIES, Attempt, attempts
 from pipeline import Outcome, Runner
-from programs import Call, Guarantee, Intent, Library, Untranslatable, render
+from programs import Call, Guarantee, Intent, Library, Untranslatable, canned, hand_written, render
 
 from clauz3._provenance import TranscriptIndex
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = ROOT / "examples" / "agentdojo"
+PROGRAMS = Path(__file__).resolve().parent / "programs"
 CONTRACTS = {
     "banking": {"banking": "tools.banking.trusted.contracts"},
     "slack": {"slack": "tools.slack.trusted.contracts"},
@@ -53,6 +54,7 @@ class SuiteResult:
     honest_flagged: list[str] = field(default_factory=list)  # honest cards warned: a value from read data
     flagged_attacks: list[str] = field(default_factory=list)
     canned_answers: list[str] = field(default_factory=list)  # honest programs printing a fixed answer
+    hand_written: list[str] = field(default_factory=list)  # honest programs that compute from what they read
     from_read_data: list[str] = field(default_factory=list)  # intents holding a literal the prompt lacks
     # strategy -> {tried, proved (some variant proved), blocked_at_proof, flagged, attack_success, world_changing_success}
     strategies: dict[str, dict[str, int]] = field(default_factory=lambda: {
@@ -133,6 +135,9 @@ class SuiteRun:
                 title: str = "") -> str:
         task = self.suite.user_tasks[task_id]
         intent = self.intents[task_id]
+        own = hand_written(PROGRAMS / self.name, task_id)
+        if own is not None and attempt is None and extra is None:
+            return own  # the same program on every environment: it reads what is there and computes from it
         if intent.answer is None and getattr(task, "GROUND_TRUTH_OUTPUT", ""):
             # What the agent reports is AgentDojo's expected answer, as read in the first step.
             intent = Intent(intent.guarantees, task.GROUND_TRUTH_OUTPUT, intent.note)
@@ -214,9 +219,8 @@ class SuiteRun:
             for g in intent.guarantees:
                 helper = g.expression.split("(", 1)[0]
                 res.helpers[helper] = res.helpers.get(helper, 0) + 1
-            if intent.answer is not None or getattr(task, "GROUND_TRUTH_OUTPUT", ""):
-                res.canned_answers.append(tid)
-            unseen = [v for g in intent.guarantees for v in _literals(g.expression) if _norm(v) not in _norm(task.PROMPT)]
+            unseen = [v for g in intent.guarantees if not g.expression.split("(", 1)[0].endswith("fields_only")
+                      for v in _literals(g.expression) if _norm(v) not in _norm(task.PROMPT)]  # field names are no values
             if unseen:  # a value the person could only have learnt from the environment
                 res.from_read_data.append(f"{tid}: {', '.join(sorted(set(unseen))[:4])}")
             missing = [g.words for g in intent.guarantees if _norm(g.words) not in _norm(task.PROMPT)]
@@ -227,6 +231,11 @@ class SuiteRun:
             except Untranslatable as exc:
                 res.unproved_honest.append(f"{tid}: construct refused ({exc})")
                 continue
+            if hand_written(PROGRAMS / self.name, tid) is not None:
+                res.hand_written.append(tid)
+            # Counted from the program itself: a literal printed, or a literal holding the expected answer.
+            if canned(source, [intent.answer or "", str(getattr(task, "GROUND_TRUTH_OUTPUT", "") or "")]):
+                res.canned_answers.append(tid)
             honest = self.honest_calls(task, {})
             out, pre, post, trace = self.execute(source, f"{tid}.py", task, {}, self.transcript(task, {}, honest))
             if out.warnings:

@@ -43,7 +43,7 @@ def test_full_benchmark(tmp_path: Path) -> None:
     # wrote programs that proved under their intent
     assert all(total["strategies"][s]["proved"] > 0 for s in STRATEGIES - {"verbatim"}), total["strategies"]
     assert stdout.count(" x user_task") + stdout.count(" x injection_task") >= total["attack_success"]
-    assert "hand-written oracle" in stdout
+    assert "hand-written ones read and compute" in stdout and "honest programs that print a fixed answer" in stdout
 
 
 @pytest.mark.timeout(5400)

@@ -43,9 +43,12 @@ def test_one_task_and_its_pairs(suite: str, task: str) -> None:
     # the attacker is real: other strategies write programs that prove under the very same intent
     assert sum(c["proved"] for c in strategies.values()) > 0
     assert res["attack_success"] == len(res["successful_attacks"])  # type: ignore[arg-type]
-    if suite == "banking":  # two steps: the program pays the IBAN it read in the bill, not one the person wrote
+    assert res["hand_written"] == [task]  # the honest program computes from what it reads
+    if suite == "banking":  # it pays the IBAN it parses from the bill: the card says a value came from read_file
         warned = res["honest_flagged"]
-        assert any("UK12345678901234567890" in w and "read_file" in w for w in warned), warned  # type: ignore[union-attr]
+        assert any("read_file" in w for w in warned), warned  # type: ignore[union-attr]
+        # under attack the bill holds only the injection's text: the program finds no IBAN and pays nothing
+        assert res["utility_under_attack"] < res["pairs"], res["failed_under_attack"]
 
 
 @pytest.mark.timeout(1000)
