@@ -378,13 +378,11 @@ def test_rows_defaults_and_groups_in_their_own_layer(tmp_path: Path) -> None:
 # Side finding (not a flow): the checker accepts membership of an unhashable value in a set or a dict, where
 # CPython raises TypeError (unhashable type: 'list'); clauz3's interpreter answers False (True for `not in`,
 # `.get` gives None). So a program clauz3 runs to the end fails under CPython. The flow labels agree with
-# clauz3's own run (nothing hidden from the monitor), so it is listed here for the lead, not fixed.
+# clauz3's own run (nothing hidden from the monitor), and the checker now refuses each (the lead's fix).
 UNHASHABLE_MEMBERSHIP = ['["w"] in {"w"}', '["w"] not in {"w"}', '["w"] in {"w": 1}', '{"w": 1}.get(["w"]) is None',
                          '("w", ["x"]) in {("w", "y")}']
 
 
-@pytest.mark.xfail(strict=True, reason="redteam20: `[x] in {…}` / `d.get([x])` is accepted; CPython raises "
-                                       "TypeError (unhashable), clauz3's interpreter answers False/None")
 @pytest.mark.parametrize("expr", UNHASHABLE_MEMBERSHIP)
 def test_membership_of_an_unhashable_value_is_refused(layer: Any, tmp_path: Path, expr: str) -> None:
     from clauz3.language.diagnostics import Refused

@@ -461,6 +461,8 @@ class CallCompiler(ExprCompiler):
             return self.insert(target, t, a, node)
         if receiver == "dict":
             if method == "get":
+                if types and T.surely_unhashable(types[0]):
+                    return bad(f"unhashable dict key of type {T.show(types[0])} in `dict.get` (a TypeError when run)")
                 if len(types) == 2:
                     j = T.join(t.value, types[1])
                     return j if j is not None else bad("`dict.get` default does not match the value type")

@@ -86,6 +86,18 @@ def unhashable(t: Any) -> bool:
     return False
 
 
+def surely_unhashable(t: Any) -> bool:
+    """Every value of type ``t`` is unhashable (a list, set or dict, or a tuple holding one).
+
+    A lookup (``in`` a set or dict, ``dict.get``) of such a value raises TypeError in CPython where the
+    interpreter finds nothing, so the checker refuses it; ``object`` may be either and stays accepted."""
+    if isinstance(t, (ir.TList, ir.TSet, ir.TDict)):
+        return True
+    if isinstance(t, ir.TTuple):
+        return any(surely_unhashable(e) for e in (t.elems or ())) or (t.elem is not None and surely_unhashable(t.elem))
+    return False
+
+
 def orderable(a: Any, b: Any) -> bool:
     """``a < b`` is defined in the interpreter for every pair of values of these types.
 
