@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from clauz3.runs.records import Phase
 from clauz3.sessions.conversation.runs import ConversationRun
 
 DECISIONS = {
@@ -19,9 +20,9 @@ DECISIONS = {
     "request_more": "More information requested", "auto_rejected": "Rejected automatically",
 }
 DECIDERS = {"human": "by you", "profile": "by your rule", "policy": "by the policy"}
-PHASES = {
-    "completed": "Ran", "refused": "Did not run", "failed": "Stopped with an error", "cancelled": "Stopped",
-    "uncertain": "Unknown whether it finished",
+PHASES: dict[str, str] = {  # keyed by the phases themselves: their names are spelled once (runs/records.py)
+    Phase.COMPLETED: "Ran", Phase.REFUSED: "Did not run", Phase.FAILED: "Stopped with an error",
+    Phase.CANCELLED: "Stopped", Phase.UNCERTAIN: "Unknown whether it finished",
 }
 REASONS = {
     "proof_failed": "a guarantee could not be proved, so nothing ran",

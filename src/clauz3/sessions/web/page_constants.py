@@ -34,6 +34,15 @@ PHASE_LABELS: dict[Phase, str] = {
     Phase.CANCELLED: "Stopped",
     Phase.UNCERTAIN: "Outcome unknown",
 }
+# The transcript's tool row of a `run` call once its run ended (issue 22: a stopped run is Stopped, never a
+# red Failed); while the run is under way the card below carries its one status and the row says nothing.
+ROW_LABELS: dict[Phase, str] = {
+    Phase.REFUSED: "Refused",
+    Phase.CANCELLED: "Stopped",
+    Phase.COMPLETED: "Done",
+    Phase.FAILED: "Failed",
+    Phase.UNCERTAIN: "Unknown outcome",
+}
 # The header's activity line while a run is in an active phase (final phases show none).
 ACTIVITY_LABELS: dict[Phase, str] = {
     **{phase: PHASE_LABELS[phase] for phase in Phase if not phase.final},
@@ -49,6 +58,7 @@ def page_constants() -> dict[str, Any]:
         "limits": {"prompt_chars": MAX_PROMPT, "attachment_bytes": MAX_ATTACHMENT_BYTES,
                    "attachments": MAX_ATTACHMENTS, "feedback_chars": MAX_FEEDBACK, "title_chars": MAX_TITLE},
         "phases": [{"name": phase.value, "label": PHASE_LABELS[phase], "activity": ACTIVITY_LABELS.get(phase),
+                    "row": ROW_LABELS.get(phase),
                     "final": phase.final, "ran": phase in RAN_PHASES, "early_end": phase in EARLY_END_PHASES}
                    for phase in Phase],
     }

@@ -77,6 +77,8 @@ export function update() {
   const stop = $("stop");
   stop.disabled = !store.connected || !s || !(["starting", "busy", "cancelling"].includes(status) || runActive());
   stop.textContent = status === "cancelling" ? "Force stop" : "Stop";
+  // Until the conversation's state has come there is no selection to edit: a click would do nothing.
+  $("libraries-button").disabled = !s;
   if (!s) return;
   box().setAttribute("aria-label", `Message ${s.agent_label}`);
   box().placeholder = `Message ${s.agent_label}`;
@@ -273,13 +275,15 @@ function drawChips() {
 }
 
 async function openLibraryMenu() {
-  const s = store.state;
-  if (!s) return;
+  const opened = store.state;
+  if (!opened) return;
   const menu = $("library-menu");
   if (!menu.hidden) { closeLibraryMenu(); return; }
-  // Issue 22: opened while the installed list is still loading, the menu waits for it.
+  // Issue 22: opened while the installed list is still loading, the menu waits for it. Every state frame
+  // replaces store.state meanwhile, so only another conversation (or a menu opened since) cancels it.
   if (!store.libraries && !store.librariesError) await loadLibraries();
-  if (!menu.hidden || store.state !== s) return;
+  const s = store.state;
+  if (!menu.hidden || !s || s.conversation_id !== opened.conversation_id) return;
   const current = new Set(s.libraries || []);
   const installed = installedDomains();
   const all = [...new Set([...(installed || []), ...current])].sort();

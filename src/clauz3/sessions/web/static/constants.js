@@ -18,6 +18,8 @@ export const CONSTANTS = read();
 export const LIMITS = CONSTANTS.limits;
 // phase name → the run card's words; phase name → the header's activity words (active phases only)
 export const PHASE_LABELS = Object.fromEntries(CONSTANTS.phases.map((p) => [p.name, p.label]));
+// phase name → the transcript row's words for a `run` call whose run ended (final phases only)
+export const ROW_LABELS = Object.fromEntries(CONSTANTS.phases.filter((p) => p.row).map((p) => [p.name, p.row]));
 export const ACTIVITY_LABELS = Object.fromEntries(CONSTANTS.phases.filter((p) => p.activity).map((p) => [p.name, p.activity]));
 const named = (kind) => new Set(CONSTANTS.phases.filter((p) => p[kind]).map((p) => p.name));
 export const FINAL = named("final");        // the run ended

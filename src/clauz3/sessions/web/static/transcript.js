@@ -4,6 +4,7 @@
 // DOM once, concatenating consecutive chunks before parsing.
 
 import * as cards from "./cards.js";
+import { ROW_LABELS as RUN_STATUS } from "./constants.js";
 import { $, copyButton, disclosure, el } from "./dom.js";
 import { MarkdownStream } from "./markdown.js";
 import { emit, FINAL, store } from "./state.js";
@@ -14,7 +15,6 @@ const CLAUZ3_TOOLS = {
   run: "Run program", status: "Check runs",
 };
 const TOOL_STATUS = { pending: "Waiting", in_progress: "Working…", completed: "Done", failed: "Failed" };
-const RUN_STATUS = { refused: "Refused", cancelled: "Stopped", completed: "Done", failed: "Failed", uncertain: "Unknown outcome" };
 
 let turns = new Map();      // turn number → container element
 let currentTurn = 0;
