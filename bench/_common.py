@@ -184,6 +184,7 @@ class RssSampler:
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, daemon=True, name="rss-sampler")
         self._names: dict[int, str] = {}
+        self.peak_parts: list[tuple[float, str]] = []  # (MiB, command line) of each process at the tree's peak
 
     def reset(self) -> None:
         self.service_peak = self.tree_peak = self.tree_pss_peak = 0.0
@@ -196,15 +197,18 @@ class RssSampler:
                 self.tree_pss_peak = max(self.tree_pss_peak, sum(pss_mib(pid) for pid in tree))
             rounds += 1
             total = 0.0
+            parts: list[tuple[float, str]] = []
             for pid in tree:
                 rss = rss_mib(pid)
                 total += rss
                 name = self._names.get(pid)
                 if name is None:
                     name = self._names[pid] = cmdline(pid)
+                parts.append((rss, name))
                 if self.marker in name:
                     self.service_peak = max(self.service_peak, rss)
-            self.tree_peak = max(self.tree_peak, total)
+            if total > self.tree_peak:
+                self.tree_peak, self.peak_parts = total, sorted(parts, reverse=True)
             self._stop.wait(self.period)
 
     def __enter__(self) -> RssSampler:

@@ -256,6 +256,8 @@ def _tutorial(flow: Flow, rss: RssSampler, reps: int, out: dict[str, list[float]
             out["approve_done"].append(done)
             out["service_rss"].append(rss.service_peak)
             out["tree_rss"].append(rss.tree_peak)
+            if i == 1:  # what the tree holds at its peak, so a missed tree_rss says where the memory is
+                print("  tree_rss at its peak: " + "; ".join(f"{mib:.0f} MiB {name[:70]}" for mib, name in rss.peak_parts[:8]))
             out["tree_pss"].append(rss.tree_pss_peak)
 
 
