@@ -356,8 +356,7 @@ class ExprCompiler:
         if op in ("in", "not_in"):
             if b == ir.STR:
                 return None if a == ir.STR else f"`in <str>` requires a str on the left, got {T.show(a)}"
-            if isinstance(b, (ir.TDict, ir.TSet)) and T.surely_unhashable(a):
-                # CPython hashes the left side first (a TypeError), where clauz3's sets and dicts compare by ==.
+            if isinstance(b, (ir.TDict, ir.TSet)) and T.surely_unhashable(a):  # CPython hashes it first
                 return f"unhashable value of type {T.show(a)} tested with `in` a set or dict (a TypeError when run)"
             if isinstance(b, ir.TDict):
                 return None
