@@ -50,7 +50,7 @@ from clauz3.sessions.conversation.host_links import HostLinks
 from clauz3.sessions.conversation.libraries import pending_notes
 from clauz3.sessions.conversation.notices import RETAINED, notice
 from clauz3.sessions.conversation.provenance import ConversationProvenance
-from clauz3.sessions.conversation.runs import ConversationRun
+from clauz3.sessions.conversation.runs import ConversationRun, RunCard
 from clauz3.sessions.conversation.saved_state import SavedState
 from clauz3.sessions.conversation.titles import title_from, unique
 from clauz3.sessions.store.lease import Lease
@@ -543,6 +543,8 @@ class ConversationRuntime:
         before = existing.phase if existing is not None else None
         run = existing if existing is not None else ConversationRun(record, turn=self.turn)
         run.update(record)
+        if request_id in self.approvals:
+            run.set_card(RunCard.from_presentation(self.approvals[request_id].get("presentation")))
         if run.final and not run.undo.undone:
             run.set_undo(self.links.undo_state(request_id))
         self.runs[request_id] = run
@@ -561,6 +563,12 @@ class ConversationRuntime:
         self.approvals[request_id] = view
         while len(self.approvals) > 50:
             self.approvals.popitem(last=False)
+        run = self.runs.get(request_id)
+        if run is not None:
+            before = run.card
+            run.set_card(RunCard.from_presentation(view.get("presentation")))
+            if run.card != before:
+                self.save_state()
         self.links.publisher.send({"method": "clauz3/approval", "params": {"record": view}})
 
 

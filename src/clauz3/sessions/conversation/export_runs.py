@@ -2,8 +2,9 @@
 outcome, in the turn it belongs to, in words a person reads (no reason codes).
 
 The guarantees and the plan come from the approval record's presentation when the workspace still
-holds it (``presentations``: request id → presentation); the decision and the outcome come from the
-run record the conversation saved, so they are there after a restart too.
+holds it (``presentations``: request id → presentation), else from the words the run kept of its card
+(:class:`RunCard`, saved with the run); the decision and the outcome come from the run record the
+conversation saved, so all of them are there after a restart too.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from clauz3.runs.records import Phase
-from clauz3.sessions.conversation.runs import ConversationRun
+from clauz3.sessions.conversation.runs import ConversationRun, RunCard
 
 DECISIONS = {
     "approved_once": "Approved once", "approved_remember": "Approved and remembered",
@@ -78,11 +79,12 @@ def run_lines(run: ConversationRun, presentation: Mapping[str, Any] | None) -> l
     name = str(doc.get("source_name") or "program")
     target = str(doc.get("target") or "main")
     lines = [f"### Run {name}{'' if target == 'main' else f' ({target})'}", ""]
-    summary = (presentation or {}).get("summary") if isinstance((presentation or {}).get("summary"), dict) else None
-    plan = summary.get("plan") if isinstance(summary, dict) and isinstance(summary.get("plan"), dict) else None
-    if plan and _texts(plan.get("sentences")):
-        lines += [f"Plan: {' '.join(_texts(plan.get('sentences')))}", ""]
-    guarantees = [g.get("text") for g in (summary or {}).get("guarantees", []) if isinstance(g, dict) and g.get("text")]
+    card = RunCard.from_presentation(presentation) if presentation is not None else run.card
+    if card.empty:
+        card = run.card  # the workspace no longer holds the record (a restart): the run kept its words
+    if card.plan:
+        lines += [f"Plan: {' '.join(card.plan)}", ""]
+    guarantees = card.guarantees
     if guarantees:
         lines += ["Proved guarantees:", *[f"- {g}" for g in guarantees], ""]
     approval = doc.get("approval") if isinstance(doc.get("approval"), dict) else None

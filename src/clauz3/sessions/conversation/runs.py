@@ -34,6 +34,48 @@ class RunUndo:
 
 UNDONE = RunUndo(available=False, undone=True)
 
+MAX_CARD_LINES = 40  # plan sentences or guarantees kept per run: the export's words, not the whole card
+
+
+def _lines(value: object) -> tuple[str, ...]:
+    if not isinstance(value, list | tuple):
+        return ()
+    return tuple(str(v)[:1000] for v in value[:MAX_CARD_LINES] if isinstance(v, str) and v)
+
+
+@dataclass(frozen=True)
+class RunCard:
+    """What the person approved, in words (issue 22 item 10): the card's plan and its proved guarantees,
+    kept with the run so the Markdown export has them after a restart, when the authority's approval
+    records (which live only while the service runs) are gone."""
+
+    plan: tuple[str, ...] = ()
+    guarantees: tuple[str, ...] = ()
+
+    @property
+    def empty(self) -> bool:
+        return not self.plan and not self.guarantees
+
+    def to_json(self) -> dict[str, list[str]]:
+        return {"plan": list(self.plan), "guarantees": list(self.guarantees)}
+
+    @classmethod
+    def from_json(cls, doc: object) -> RunCard:
+        if not isinstance(doc, dict):
+            return cls()
+        return cls(plan=_lines(doc.get("plan")), guarantees=_lines(doc.get("guarantees")))
+
+    @classmethod
+    def from_presentation(cls, presentation: object) -> RunCard:
+        """The plan and guarantee sentences of an approval record's presentation (02 §4.5 ``summary``)."""
+        summary = presentation.get("summary") if isinstance(presentation, dict) else None
+        if not isinstance(summary, dict):
+            return cls()
+        plan = summary.get("plan")
+        guarantees = summary.get("guarantees")
+        texts = [g.get("text") for g in guarantees if isinstance(g, dict)] if isinstance(guarantees, list) else []
+        return cls(plan=_lines(plan.get("sentences") if isinstance(plan, dict) else None), guarantees=_lines(texts))
+
 
 @dataclass
 class ConversationRun:
@@ -43,6 +85,7 @@ class ConversationRun:
     record: RunRecord
     turn: int | None = None  # the turn the run belongs to (None: saved by a version that did not record it)
     undo: RunUndo = field(default_factory=RunUndo)
+    card: RunCard = field(default_factory=RunCard)
     # ``elapsed_seconds`` of a run that has not ended is measured when its record reached the host,
     # as the saved state and the page have always shown it, not whenever the JSON happens to be built.
     seen_at: float = field(default_factory=time.time)
@@ -70,6 +113,12 @@ class ConversationRun:
         self.undo = undo
         self._json = None
 
+    def set_card(self, card: RunCard) -> None:
+        """The approval record's plan and guarantees, once they are known (an empty card changes nothing)."""
+        if not card.empty and card != self.card:
+            self.card = card
+            self._json = None
+
     def stop(self) -> None:
         """The host stopped (agent gone, service closing) before the bridge said how the run ended."""
         self.record.phase = Phase.CANCELLED
@@ -93,6 +142,8 @@ class ConversationRun:
     def _render(self) -> dict[str, Any]:
         out: dict[str, Any] = {} if self.turn is None else {"turn": self.turn}
         out["undo"] = self.undo.to_json()
+        if not self.card.empty:
+            out["card"] = self.card.to_json()
         out.update(self.record.to_json())
         if self.record.ended_at is None:
             out["elapsed_seconds"] = round(max(0.0, self.seen_at - self.record.started_at), 3)
@@ -109,4 +160,4 @@ class ConversationRun:
         elapsed = doc.get("elapsed_seconds")
         seen_at = record.started_at + float(elapsed) if isinstance(elapsed, int | float) else record.updated_at
         return cls(record=record, turn=turn if isinstance(turn, int) and not isinstance(turn, bool) else None,
-                   undo=RunUndo.from_json(doc.get("undo")), seen_at=seen_at)
+                   undo=RunUndo.from_json(doc.get("undo")), card=RunCard.from_json(doc.get("card")), seen_at=seen_at)
