@@ -29,6 +29,7 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
+from clauz3._memory import give_back
 from clauz3.prover.entailment import EntailmentError, child_env, query_doc, verdict
 
 if TYPE_CHECKING:
@@ -327,6 +328,7 @@ def _child() -> int:
             served.store()
         except OSError:
             pass  # a cache that cannot be written costs time later, never a verdict
+        give_back()  # after the answer went out: this child waits, holding less (06 tree_rss)
     return 0
 
 

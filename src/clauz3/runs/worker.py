@@ -23,6 +23,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from clauz3._memory import give_back
 from clauz3.runs.errors import RunError
 
 if TYPE_CHECKING:  # imported where used (a worker starts fast); named here for the signatures
@@ -306,8 +307,8 @@ class Worker:
         self.progress.emit({"phase": "submitting_approval", "proof_text": self.proof_text})
         if os.read(int(self.c["gate_fd"]), 1) != b"\x01":
             os._exit(0)  # the supervisor closed the gate: the deadline passed, nothing is sent
-        # The receipt check's imports load while the authority proves (the GIL is free during submit): off
-        # the decision's path, and no warm prover has to hold cryptography and sqlite for every run.
+        # The receipt check's imports load while the authority proves (the GIL is free during submit): off the
+        # decision's path, and no warm prover has to hold cryptography and sqlite for every run.
         threading.Thread(target=_import_decision_modules, daemon=True, name="imports").start()
         # The token leaves the configuration here: nothing the program runs later finds it in this worker.
         client = ApprovalClient(self.c["service_url"], self.c.pop("submission_token"))
@@ -555,14 +556,13 @@ def _failure_message(entry: dict[str, Any]) -> str:
 
 
 def _import_decision_modules() -> None:
-    """What :meth:`Worker.verify_and_claim` imports; a failure here is met again, and reported, there."""
+    """What :meth:`Worker.verify_and_claim` imports (a failure here is met again, and reported, there)."""
     try:
-        import clauz3.approvals.decisions
-        import clauz3.approvals.keys
-        import clauz3.approvals.receipts
-        import clauz3.runs.ledger  # noqa: F401
+        from clauz3.approvals import decisions, keys, receipts  # noqa: F401
+        from clauz3.runs import ledger  # noqa: F401
     except Exception:
         pass
+    give_back(collect=False)  # the proof's freed solver state, while the authority proves (06 tree_rss)
 
 
 def main() -> int:
