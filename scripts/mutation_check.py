@@ -75,7 +75,7 @@ def mutants_of(source: str, index: int) -> list[str]:
     replacements: list[object] = []
     if isinstance(node0, ast.Constant) and isinstance(node0.value, int):
         n = node0.value
-        replacements = [n - 1, n + 1] + [v + d for v in ints for d in (-1, 0, 1)]
+        replacements = [n - 1, n + 1, *(v + d for v in ints for d in (-1, 0, 1))]
     elif isinstance(node0, ast.Constant) and isinstance(node0.value, str):
         replacements = [node0.value + "zq", *strs]
     elif isinstance(node0, ast.List):
