@@ -6,9 +6,13 @@
 the file it looked in), and run the generative differential check (``tests/soundness/gen_check.py``,
 random engine, the default-tier budget) with ``PYTHONPATH`` pointing at the copy. ``src/`` is never
 modified. A plant is caught when the check reports a violation; the table says by which program.
+A plant that makes the check crash (the prover raising, found as a ``prover-crash``; the generator,
+checker or interpreter raising, which ends the check without its summary; no summary in time) is
+not caught: a crash shows the plant broke the code, not that the guard saw a wrong proof. It is
+reported ``crash`` or ``error`` and measures nothing.
 First the unplanted copy must run clean (a guard that fails without a bug measures nothing).
-Exit 0 when at least 90 % of the applied plants are caught, 1 below, 2 when the baseline fails or an
-anchor is gone.
+Exit 0 when at least 90 % of the applied plants are caught, 1 below, 2 when the baseline fails, an
+anchor is gone or a plant crashed the check.
 """
 
 from __future__ import annotations
@@ -29,6 +33,8 @@ REPO = Path(__file__).resolve().parents[1]
 SRC = REPO / "src" / "clauz3"
 GEN_CHECK = REPO / "tests" / "soundness" / "gen_check.py"
 THRESHOLD = 0.9
+# Violation kinds of gen_check.py that are a crash of the code under test, not a wrong proof it caught.
+CRASH_KINDS = ("prover-crash",)
 
 
 @dataclass(frozen=True)
@@ -139,7 +145,7 @@ PLANTS = [
 @dataclass
 class Row:
     plant: Plant
-    status: str  # caught | missed | anchor gone | error
+    status: str  # caught | missed | anchor gone | crash | error
     by: str = ""
     seconds: float = 0.0
     programs: int = 0
@@ -168,7 +174,11 @@ def run_check(pythonpath: Path, args: argparse.Namespace, out_dir: Path, name: s
     env = {**os.environ, "PYTHONPATH": str(pythonpath), "PYTHONHASHSEED": "0", "CLAUZ3_PROOF_CACHE": "0"}
     cmd = [sys.executable, str(GEN_CHECK), "--programs", str(args.programs), "--runs", str(args.runs), "--seed",
            str(args.seed), "--engine", "random"]
-    proc = subprocess.run(cmd, capture_output=True, text=True, env=env, cwd=REPO, timeout=args.timeout, check=False)
+    try:
+        proc = subprocess.run(cmd, capture_output=True, text=True, env=env, cwd=REPO, timeout=args.timeout,
+                              check=False)
+    except subprocess.TimeoutExpired:
+        return {"error": f"no summary within {args.timeout:.0f} s"}, ""
     (out_dir / f"{name}.out").write_text(proc.stdout + proc.stderr)
     lines = proc.stdout.strip().splitlines()
     try:
@@ -190,6 +200,30 @@ def first_violation(stdout: str) -> str:
     return ""
 
 
+def violation_kind(stdout: str) -> str:
+    """The kind of the first violation gen_check printed (``--- violation (KIND, run N): …``)."""
+    for line in stdout.splitlines():
+        if line.startswith("--- violation ("):
+            return line[len("--- violation ("):].split(",", 1)[0]
+    return ""
+
+
+def judge(summary: dict[str, object], stdout: str) -> tuple[str, str]:
+    """(status, by which program or why) of one run of the check: ``error`` without a summary (the check
+    itself crashed, e.g. the generator or checker raised), ``crash`` when the violation it reports is a
+    crash of the code under test, ``caught`` for any other violation, else ``missed``."""
+    if "error" in summary:
+        return "error", str(summary["error"])[:200]
+    if int(summary.get("violations", 0)) <= 0:  # type: ignore[call-overload]  # gen_check writes an int
+        return "missed", ""
+    kind = violation_kind(stdout)
+    if not kind:
+        return "error", "the summary counts a violation but none was printed"
+    if kind in CRASH_KINDS:
+        return "crash", f"{kind}: {first_violation(stdout)}"[:200]
+    return "caught", first_violation(stdout)
+
+
 def check_plant(plant: Plant | None, args: argparse.Namespace, out_dir: Path) -> Row:
     started = time.monotonic()
     with tempfile.TemporaryDirectory(prefix="clauz3-plant-") as tmp:
@@ -201,11 +235,9 @@ def check_plant(plant: Plant | None, args: argparse.Namespace, out_dir: Path) ->
         name = plant.name if plant else "baseline"
         summary, stdout = run_check(root, args, out_dir, name)
     fake = plant or Plant("baseline", "", "", "", "no plant")
-    if "error" in summary:
-        return Row(fake, "error", str(summary["error"])[:200], time.monotonic() - started)
-    caught = int(summary.get("violations", 0)) > 0  # type: ignore[call-overload]
-    return Row(fake, "caught" if caught else "missed", first_violation(stdout) if caught else "",
-               time.monotonic() - started, int(summary.get("generated", 0)))  # type: ignore[call-overload]
+    status, by = judge(summary, stdout)
+    return Row(fake, status, by, time.monotonic() - started,
+               int(summary.get("generated", 0)))  # type: ignore[call-overload]  # gen_check writes an int
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -249,9 +281,9 @@ def main(argv: list[str] | None = None) -> int:
     caught = sum(r.status == "caught" for r in applied)
     share = caught / len(applied) if applied else 0.0
     print(f"\n{caught} of {len(applied)} plants caught ({share:.0%}); threshold {THRESHOLD:.0%}; outputs in {out_dir}")
-    if any(r.status in ("anchor gone", "error") for r in rows):
+    if any(r.status in ("anchor gone", "crash", "error") for r in rows):
         for r in rows:
-            if r.status in ("anchor gone", "error"):
+            if r.status in ("anchor gone", "crash", "error"):
                 print(f"error: plant {r.plant.name}: {r.by}", file=sys.stderr)
         return 2
     return 0 if share >= THRESHOLD else 1

@@ -5,9 +5,10 @@ a guarantee's arguments is mutated — an int to n−1 and n+1, a string to a di
 list by dropping one element — and the mutant is proved. A literal is *killed* when some mutant
 of it is *refuted*: the prover shows a violating execution of some obligation. A mutant that is
 refused, errs, times out or ends "unknown" kills nothing (the guarantee was not tested, or the
-prover could not decide); a literal none of whose mutants was refuted survives, and those whose
-mutants only ended undecided are listed as such. Prints survivors and the kill rate; exit 0 iff ≥ 95 %
-killed.
+prover could not decide). A literal none of whose mutants was refuted *survives* when every mutant
+proved, and is *undecided* when some mutant ended so: counted apart, and any undecided literal fails
+the check whatever the kill rate (such mutants are all that would have "killed" it). Prints
+survivors, undecided literals and the kill rate; exit 0 iff ≥ 95 % killed and none undecided.
 Every unmutated pass case must prove first (a mutant of an unproved case is "killed" for nothing),
 and a check that found no literal to mutate fails: it never passes on nothing.
 
@@ -74,7 +75,7 @@ def mutants_of(source: str, index: int) -> list[str]:
     replacements: list[object] = []
     if isinstance(node0, ast.Constant) and isinstance(node0.value, int):
         n = node0.value
-        replacements = [n - 1, n + 1] + [v + d for v in ints for d in (-1, 0, 1)]
+        replacements = [n - 1, n + 1, *(v + d for v in ints for d in (-1, 0, 1))]
     elif isinstance(node0, ast.Constant) and isinstance(node0.value, str):
         replacements = [node0.value + "zq", *strs]
     elif isinstance(node0, ast.List):
@@ -104,13 +105,48 @@ def refuted(outcomes: list[str]) -> bool:
     return any(o.startswith("violated ") for o in outcomes)
 
 
-def check_library(lib: Path) -> tuple[int, list[str], list[str]]:
+def undecided_outcomes(outcomes: list[str]) -> list[str]:
+    """The outcomes of a mutant that is neither refuted nor proved: refused, erring, timed out, unknown."""
+    return [o for o in outcomes if o != "proved" and not o.startswith("violated ")]
+
+
+def literal_verdict(mutant_outcomes: list[list[str]]) -> tuple[str, list[str]]:
+    """``killed`` when some mutant of the literal is refuted; else ``undecided`` (with the outcomes that
+    decided nothing) when some mutant was refused, erred, timed out or ended unknown; else ``survived``
+    (every mutant proved: the guarantee does not depend on the literal)."""
+    undecided: list[str] = []
+    for outcomes in mutant_outcomes:
+        if refuted(outcomes):
+            return "killed", []
+        undecided += [o for o in undecided_outcomes(outcomes) if o not in undecided]
+    return ("undecided", undecided) if undecided else ("survived", [])
+
+
+def verdict(total: int, survivors: list[str], undecided: list[str], unproved: list[str]) -> tuple[list[str], int]:
+    """The report's lines and the exit status: 0 iff some literal was mutated, every pass case proved
+    first, no literal is undecided and at least BAR of them were killed."""
+    lines = [f"not proved: {line} (the unmutated pass case must prove first)" for line in unproved]
+    lines += [f"survivor: {line}" for line in survivors]
+    lines += [f"undecided: {line}" for line in undecided]
+    killed = total - len(survivors) - len(undecided)
+    rate = killed / total if total else 0.0
+    lines.append(f"{total} mutants, {killed} killed, {len(survivors)} survived, {len(undecided)} undecided "
+                 f"({rate:.1%})")
+    if not total:
+        lines.append("error: no guarantee literal was mutated: the check ran on nothing")
+    elif undecided:
+        lines.append(f"error: {len(undecided)} literal(s) undecided: only mutants that erred, timed out, were "
+                     "refused or ended unknown, and none of those is a kill")
+    return lines, 0 if total and rate >= BAR and not undecided and not unproved else 1
+
+
+def check_library(lib: Path) -> tuple[int, list[str], list[str], list[str]]:
     """Run in a child process per library (one layer per process)."""
     proc = subprocess.run([sys.executable, __file__, "--child", str(lib)], capture_output=True, text=True)
     if proc.returncode != 0:
         raise RuntimeError(f"{lib}: {proc.stderr.strip()[-500:]}")
     doc = json.loads(proc.stdout)
-    return doc["total"], doc["survivors"], doc["unproved"]
+    return doc["total"], doc["survivors"], doc["undecided"], doc["unproved"]
 
 
 def child(lib: Path) -> None:
@@ -121,6 +157,7 @@ def child(lib: Path) -> None:
     trusted, imports = library_roots(lib)
     total = 0
     survivors: list[str] = []
+    undecided: list[str] = []
     unproved: list[str] = []
     with tempfile.TemporaryDirectory() as tmp:
         for case in find_cases(lib):
@@ -135,21 +172,20 @@ def child(lib: Path) -> None:
             sites = literal_sites(ast.parse(source))
             for i, (_, label) in enumerate(sites):
                 total += 1
-                killed = False
-                undecided: list[str] = []
+                seen: list[list[str]] = []
                 for n, mutant in enumerate(mutants_of(source, i)):
                     path = Path(tmp) / f"m{total}_{n}_{case.name}"
                     path.write_text(mutant)
                     req = ProofRequest(path, trusted, [*imports, case.parent], use_cache=False)
-                    outcomes = actual_outcomes(prove_file(req, project_root=lib).entry)
-                    if refuted(outcomes):
-                        killed = True
+                    seen.append(actual_outcomes(prove_file(req, project_root=lib).entry))
+                    if refuted(seen[-1]):
                         break
-                    undecided += [o for o in outcomes if o != "proved" and o not in undecided]
-                if not killed:
-                    why = f" (mutants undecided: {', '.join(undecided)})" if undecided else ""
-                    survivors.append(f"{lib.name}/{case.name} {label}{why}")
-    print(json.dumps({"total": total, "survivors": survivors, "unproved": unproved}))
+                kind, why = literal_verdict(seen)
+                if kind == "survived":
+                    survivors.append(f"{lib.name}/{case.name} {label}")
+                elif kind == "undecided":
+                    undecided.append(f"{lib.name}/{case.name} {label} (mutants: {', '.join(why)})")
+    print(json.dumps({"total": total, "survivors": survivors, "undecided": undecided, "unproved": unproved}))
 
 
 def default_libraries() -> list[Path]:
@@ -170,22 +206,17 @@ def main() -> int:
         return 0
     total = 0
     survivors: list[str] = []
+    undecided: list[str] = []
     unproved: list[str] = []
     for lib in args.libraries or default_libraries():
-        t, s, u = check_library(lib.resolve())
+        t, s, d, u = check_library(lib.resolve())
         total += t
         survivors += s
+        undecided += d
         unproved += u
-    for line in unproved:
-        print(f"not proved: {line} (the unmutated pass case must prove first)")
-    for line in survivors:
-        print(f"survivor: {line}")
-    killed = total - len(survivors)
-    rate = killed / total if total else 0.0
-    print(f"{total} mutants, {killed} killed, {len(survivors)} survived ({rate:.1%})")
-    if not total:
-        print("error: no guarantee literal was mutated: the check ran on nothing")
-    return 0 if total and rate >= BAR and not unproved else 1
+    lines, status = verdict(total, survivors, undecided, unproved)
+    print("\n".join(lines))
+    return status
 
 
 if __name__ == "__main__":

@@ -6,7 +6,7 @@ import textwrap
 
 from _irkit import USER_ROW, UserRow, build, cmp, column, condition, effect, guarantee, pred, rec, relation
 
-from clauz3._difftest_run import run_program
+from clauz3.difftest.run import run_program
 from clauz3.language import ir
 
 BALANCE = effect("bank.balance", [("account", ir.STR)], ir.INT, ensures=(condition("result >= 0"),))
@@ -85,8 +85,8 @@ def test_same_seed_same_output() -> None:
 
 
 def test_stub_rows_are_real_row_instances() -> None:
-    from clauz3._difftest_run import StubFactory
-    from clauz3._difftest_sample import Sampler
+    from clauz3.difftest.run import StubFactory
+    from clauz3.difftest.sample import Sampler
 
     prog = program("def main():\n    pass\n")
     import random
@@ -97,7 +97,7 @@ def test_stub_rows_are_real_row_instances() -> None:
 
 
 def test_summary_fails_when_fewer_programs_ran_than_pass_cases() -> None:
-    from clauz3.difftest import Summary
+    from clauz3.difftest.check import Summary
 
     assert Summary(programs=2, pass_cases=2).failed is False
     assert Summary(programs=1, pass_cases=2).failed is True

@@ -184,7 +184,7 @@ class Lab:
 
     def stubs(self, program: Any, rng: random.Random, calls: list[tuple[str, dict[str, Any]]], literals: Any
               ) -> dict[str, Callable[..., Any]]:
-        from clauz3._difftest_run import StubFactory
+        from clauz3.difftest.run import StubFactory
 
         factory = StubFactory(program, self.layer.effects, self.counts.coverage.sampler(rng, program, 3, literals))
         out: dict[str, Callable[..., Any]] = {}
@@ -193,8 +193,8 @@ class Lab:
         return out
 
     def run(self, program: Any, proved: list[Any], runs: int, seed: str, source: str) -> list[Violation]:
-        from clauz3._difftest_run import Incomplete
-        from clauz3._difftest_sample import program_literals
+        from clauz3.difftest.run import Incomplete
+        from clauz3.difftest.sample import program_literals
         from clauz3.interp import execute
 
         found: list[Violation] = []

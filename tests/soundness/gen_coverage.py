@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from clauz3._difftest_sample import Sampler
+from clauz3.difftest.sample import Sampler
 from clauz3.language import ir
 from clauz3.language.operations import OPERATIONS
 

@@ -24,7 +24,7 @@ GEN = Path(__file__).resolve().parent / "gen_layers"
 
 # Packages and modules whose code decides, caches or reports a verdict.
 VERDICT_PATH = ["language", "prover", "interp", "runs", "approvals", "commands/prove.py", "commands/test.py",
-                "commands/run.py", "difftest.py", "_difftest_run.py", "_difftest_sample.py"]
+                "commands/run.py", "difftest"]
 
 # Every variable the verdict path may read, and why it cannot make an unproved obligation proved.
 SETTINGS = {

@@ -1,9 +1,13 @@
-"""Typed compilation of calls: effects (EFF-5/6), inlined helpers, builtins, methods, solver models."""
+"""Typed compilation of calls: effects (EFF-5/6), inlined helpers, builtins, methods, solver models.
+
+:class:`CallCompiler` is held by the function's ``expressions.ExprCompiler``, through which it
+compiles the arguments, and shares its :class:`clauz3.language.body.Body`.
+"""
 
 from __future__ import annotations
 
 import ast
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from clauz3.language import ir
 from clauz3.language import types as T
@@ -22,8 +26,8 @@ from clauz3.language.bindings import (
     BSolver,
     BTypedPath,
 )
+from clauz3.language.body import Body, Expressions
 from clauz3.language.builtins_table import BUILTINS, METHODS
-from clauz3.language.expressions import ExprCompiler
 
 
 def eval_order(params: tuple[ir.Param, ...], bound: dict[str, Any]) -> tuple[int, ...]:
@@ -48,71 +52,73 @@ def mismatch_hint(want: Any, got: Any) -> str:
     return f"pass a {T.show(want)} here"
 
 
-class CallCompiler(ExprCompiler):
-    if TYPE_CHECKING:  # defined by AssignCompiler (assignments.py), the subclass every compiler is made from
-        def mutation_problem(self, target: ast.expr) -> bool: ...
-        def static_len_of_type(self, node: ast.expr) -> int | None: ...
+class CallCompiler:
+    """The calls of one function body."""
 
-    def x_Call(self, node: ast.Call) -> Any:
+    def __init__(self, body: Body, exprs: Expressions) -> None:
+        self.body = body
+        self.exprs = exprs
+
+    def call(self, node: ast.Call) -> Any:
         for a in node.args:
             if isinstance(a, ast.Starred):
-                return self.err(a, "unsupported-expression", "starred argument (`*` unpacking)")
+                return self.body.err(a, "unsupported-expression", "starred argument (`*` unpacking)")
         for k in node.keywords:
             if k.arg is None:
-                return self.err(k.value, "unsupported-expression", "`**` unpacking in a call")
+                return self.body.err(k.value, "unsupported-expression", "`**` unpacking in a call")
         func = node.func
         if isinstance(func, ast.Name):
-            if func.id in self.env or func.id in self.locals:
-                return self.err(node, "unsupported-call", f"call of the local value `{func.id}`",
-                                "call a function by its name")
-            b = self.scope.lookup(func.id, func.lineno, func.col_offset + 1)
+            if func.id in self.body.env or func.id in self.body.locals:
+                return self.body.err(node, "unsupported-call", f"call of the local value `{func.id}`",
+                                     "call a function by its name")
+            b = self.body.scope.lookup(func.id, func.lineno, func.col_offset + 1)
             return self.call_binding(node, func.id, b)
         if isinstance(func, ast.Attribute):
             if func.attr.startswith("__") and func.attr.endswith("__"):
-                return self.err(func, "unsupported-expression", f"dunder attribute `{self.seg(func)}`")
-            base = self.module_binding(func.value)
+                return self.body.err(func, "unsupported-expression", f"dunder attribute `{self.body.seg(func)}`")
+            base = self.exprs.module_binding(func.value)
             if base is not None:
-                b = self.scope.attr(base, func.attr, func.lineno, func.col_offset + 1)
+                b = self.body.scope.attr(base, func.attr, func.lineno, func.col_offset + 1)
                 if b is None:
-                    return self.err(node, "unsupported-call", f"call to unknown `{self.seg(func)}`")
-                return self.call_binding(node, self.seg(func), b)
+                    return self.body.err(node, "unsupported-call", f"call to unknown `{self.body.seg(func)}`")
+                return self.call_binding(node, self.body.seg(func), b)
             return self.method_call(node, func)
-        return self.err(node, "unsupported-call", f"call of `{self.seg(func)}`", "call a function by its name")
+        return self.body.err(node, "unsupported-call", f"call of `{self.body.seg(func)}`", "call a function by its name")
 
     def call_binding(self, node: ast.Call, name: str, b: Binding | None) -> Any:
         if b is None:
-            return self.err(node, "unbound-name", f"name `{name}` is not defined")
+            return self.body.err(node, "unbound-name", f"name `{name}` is not defined")
         if isinstance(b, BEffect):
             return self.effect_call(node, b.name, name)
         if isinstance(b, BFunction):
             return self.helper_call(node, b, name)
         if isinstance(b, BBuiltin):
             if BUILTINS[b.name].iterable_only:
-                return self.err(node, "unsupported-call", f"`{b.name}` outside a for loop or comprehension",
-                                f"iterate `{b.name}(…)` directly in a for loop")
+                return self.body.err(node, "unsupported-call", f"`{b.name}` outside a for loop or comprehension",
+                                     f"iterate `{b.name}(…)` directly in a for loop")
             return self.builtin_call(node, b.name)
         if isinstance(b, BSolver):
             return self.solver_call(node, b.real)
         if isinstance(b, BTypedPath):
             return self.typed_path(node, b.kind, name)
         if isinstance(b, BContract):
-            return self.err(node, "unsupported-expression", f"call of contract helper `{name}` in a function body",
-                            "use it inside @clauz3.guarantee(...)")
+            return self.body.err(node, "unsupported-expression", f"call of contract helper `{name}` in a function body",
+                                 "use it inside @clauz3.guarantee(...)")
         if isinstance(b, BException):
-            return self.err(node, "unsupported-call", f"exception `{name}` outside `raise`")
+            return self.body.err(node, "unsupported-call", f"exception `{name}` outside `raise`")
         if isinstance(b, BRowClass):
             from clauz3.language.rownew import row_new
 
-            return row_new(self, node, b.key, name)
+            return row_new(self.body, self.exprs, node, b.key, name)
         if isinstance(b, BGuarantee):
-            return self.err(node, "unsupported-call", f"call to `{name}` in a function body",
-                            "use it as a decorator")
+            return self.body.err(node, "unsupported-call", f"call to `{name}` in a function body",
+                                 "use it as a decorator")
         if isinstance(b, (BConst, BModule)):
-            return self.err(node, "unsupported-call", f"call of the value `{name}`")
+            return self.body.err(node, "unsupported-call", f"call of the value `{name}`")
         if isinstance(b, BOther) and b.trusted_only:
-            return self.err(node, "unsupported-call", f"call to `{name}`", "only trusted libraries may use this")
-        return self.err(node, "unsupported-call", f"call to `{name}`",
-                        "call effects, helpers of this file, or the builtins of the subset")
+            return self.body.err(node, "unsupported-call", f"call to `{name}`", "only trusted libraries may use this")
+        return self.body.err(node, "unsupported-call", f"call to `{name}`",
+                             "call effects, helpers of this file, or the builtins of the subset")
 
     # ------------------------------------------------------------------------ arguments
 
@@ -122,7 +128,7 @@ class CallCompiler(ExprCompiler):
         bound: dict[str, Any] = {}
         positional = [p for p in params if p.kind != "keyword_only"]
         if len(node.args) > len(positional):
-            self.err(node, "type-error", f"too many positional arguments to `{fname}` "
+            self.body.err(node, "type-error", f"too many positional arguments to `{fname}` "
                                          f"({len(node.args)} given, at most {len(positional)})")
             return None
         ok = True
@@ -133,15 +139,15 @@ class CallCompiler(ExprCompiler):
             assert k.arg is not None
             named = by_name.get(k.arg)
             if named is None:
-                self.err(k.value, "type-error", f"unexpected keyword argument `{k.arg}` of `{fname}`")
+                self.body.err(k.value, "type-error", f"unexpected keyword argument `{k.arg}` of `{fname}`")
                 ok = False
                 continue
             if named.kind == "positional_only":
-                self.err(k.value, "type-error", f"argument `{k.arg}` of `{fname}` is positional-only")
+                self.body.err(k.value, "type-error", f"argument `{k.arg}` of `{fname}` is positional-only")
                 ok = False
                 continue
             if k.arg in bound:
-                self.err(k.value, "type-error", f"argument `{k.arg}` of `{fname}` given twice")
+                self.body.err(k.value, "type-error", f"argument `{k.arg}` of `{fname}` given twice")
                 ok = False
                 continue
             bound[k.arg] = k.value
@@ -149,7 +155,7 @@ class CallCompiler(ExprCompiler):
         for p in params:
             if p.name not in bound:
                 if p.default is None:
-                    self.err(node, "type-error", f"missing argument `{p.name}` of `{fname}`")
+                    self.body.err(node, "type-error", f"missing argument `{p.name}` of `{fname}`")
                     ok = False
                 else:
                     omitted.append(p.name)
@@ -159,50 +165,50 @@ class CallCompiler(ExprCompiler):
         return {name: self.arg(value, by_name[name], fname) for name, value in bound.items()}, omitted
 
     def arg(self, node: ast.expr, p: ir.Param, fname: str) -> Any:
-        e = self.expr(node)
-        self.release(node)  # MUT-1: a collection passed to a call is no longer uniquely owned
+        e = self.exprs.expr(node)
+        self.body.release(node)  # MUT-1: a collection passed to a call is no longer uniquely owned
         if not T.is_err(e.type) and not T.is_err(p.type) and not T.assignable(e.type, p.type):
-            return self.err(node, "type-error",
-                            f"argument `{p.name}` of `{fname}` must be {T.show(p.type)}, got {T.show(e.type)}",
-                            mismatch_hint(p.type, e.type))
+            return self.body.err(node, "type-error",
+                                 f"argument `{p.name}` of `{fname}` must be {T.show(p.type)}, got {T.show(e.type)}",
+                                 mismatch_hint(p.type, e.type))
         return e
 
     # ------------------------------------------------------------------------ effects
 
     def effect_call(self, node: ast.Call, name: str, spelled: str) -> Any:
-        line, col = self.loc(node)
-        if self.in_condition:
-            return self.err(node, "unsupported-call", f"effect `{spelled}` called inside a condition")
-        eff = self.ctx.effect(name)
+        line, col = self.body.loc(node)
+        if self.body.in_condition:
+            return self.body.err(node, "unsupported-call", f"effect `{spelled}` called inside a condition")
+        eff = self.body.ctx.effect(name)
         if eff is None:
-            return self.err(node, "layer-error", f"effect `{spelled}` could not be read")
+            return self.body.err(node, "layer-error", f"effect `{spelled}` could not be read")
         short = eff.short
         res = self.bind_params(node, short, eff.params)
-        self.ctx.effect_calls.setdefault(self.fn_key, set()).add(name)
+        self.body.ctx.effect_calls.setdefault(self.body.fn_key, set()).add(name)
         if res is None:
             return ir.Const(None, T.ERR, line, col)
         bound, omitted = res
         rtype = eff.returns
-        if name in self.ctx.bad_returns:
-            return self.err(node, "unsupported-type",
-                            f"`{short}` returns {self.ctx.bad_returns[name]}, which programs cannot use",
-                            "the library must annotate the result with a supported type")
+        if name in self.body.ctx.bad_returns:
+            return self.body.err(node, "unsupported-type",
+                                 f"`{short}` returns {self.body.ctx.bad_returns[name]}, which programs cannot use",
+                                 "the library must annotate the result with a supported type")
         if eff.row_param is not None:
             arg = bound.get(eff.row_param)
             if not (isinstance(arg, ir.Const) and arg.kind == "rowclass"):
-                return self.err(node, "type-error",
-                                f"argument `{eff.row_param}` of `{short}` must be a Row class name")
+                return self.body.err(node, "type-error",
+                                     f"argument `{eff.row_param}` of `{short}` must be a Row class name")
             rtype = ir.TList(ir.TRow(arg.value))
-            self.ctx.ensure_row(arg.value)
+            self.body.ctx.ensure_row(arg.value)
         args = tuple(bound.items())  # source order: the interpreter and the prover evaluate them so
-        site = self.ctx.site_for(self.file, line, col)
-        return ir.EffectCall(name, args, tuple(omitted), rtype, line, col, site, self.seg(node), self.file)
+        site = self.body.ctx.site_for(self.body.file, line, col)
+        return ir.EffectCall(name, args, tuple(omitted), rtype, line, col, site, self.body.seg(node), self.body.file)
 
     # ------------------------------------------------------------------------ helpers
 
     def helper_call(self, node: ast.Call, b: BFunction, spelled: str) -> Any:
-        line, col = self.loc(node)
-        sig = self.ctx.inliner.signature(b, node, self)
+        line, col = self.body.loc(node)
+        sig = self.body.ctx.inliner.signature(b, node, self.body)
         if sig is None:
             return ir.Const(None, T.ERR, line, col)
         params = sig
@@ -211,10 +217,10 @@ class CallCompiler(ExprCompiler):
             return ir.Const(None, T.ERR, line, col)
         bound, _omitted = res
         arg_types = tuple(bound[p.name].type if p.name in bound else p.type for p in params)
-        fn = self.ctx.inliner.function(b, arg_types, node, self)
+        fn = self.body.ctx.inliner.function(b, arg_types, node, self.body)
         if fn is None:
             return ir.Const(None, T.ERR, line, col)
-        self.ctx.calls.setdefault(self.fn_key, set()).add(fn.name)
+        self.body.ctx.calls.setdefault(self.body.fn_key, set()).add(fn.name)
         args = []
         for p in fn.params:
             if p.name in bound:
@@ -223,11 +229,11 @@ class CallCompiler(ExprCompiler):
                 assert p.default is not None
                 args.append(ir.Const(p.default.value, p.default.type, line, col, p.default.kind))
         rtype = fn.returns if fn.returns_value else ir.NONE
-        return ir.HelperCall(fn.name, tuple(args), rtype, line, col, self.seg(node), eval_order(fn.params, bound))
+        return ir.HelperCall(fn.name, tuple(args), rtype, line, col, self.body.seg(node), eval_order(fn.params, bound))
 
     def solver_call(self, node: ast.Call, real: str) -> Any:
-        line, col = self.loc(node)
-        sig = self.ctx.inliner.solver_signature(real, node, self)
+        line, col = self.body.loc(node)
+        sig = self.body.ctx.inliner.solver_signature(real, node, self.body)
         if sig is None:
             return ir.Const(None, T.ERR, line, col)
         params, returns, model_key = sig
@@ -240,10 +246,10 @@ class CallCompiler(ExprCompiler):
         return ir.SolverCall(real, model_key, args, returns, line, col, eval_order(tuple(passed), bound))
 
     def typed_path(self, node: ast.Call, kind: str, name: str) -> Any:
-        line, col = self.loc(node)
+        line, col = self.body.loc(node)
         if len(node.args) != 1 or node.keywords or not (isinstance(node.args[0], ast.Constant)
                                                         and isinstance(node.args[0].value, str)):
-            return self.err(node, "unsupported-call", f"`{name}` needs one string literal")
+            return self.body.err(node, "unsupported-call", f"`{name}` needs one string literal")
         text = node.args[0].value
         try:
             from clauz3 import paths
@@ -253,35 +259,35 @@ class CallCompiler(ExprCompiler):
         except (ImportError, AttributeError):
             value = text
         except ValueError as exc:
-            return self.err(node, "type-error", f"invalid path literal: {exc}")
+            return self.body.err(node, "type-error", f"invalid path literal: {exc}")
         return ir.Const(value, ir.STR, line, col, kind)
 
     # ------------------------------------------------------------------------ builtins
 
     def builtin_call(self, node: ast.Call, name: str) -> Any:
-        line, col = self.loc(node)
+        line, col = self.body.loc(node)
         spec = BUILTINS[name]
         if node.keywords and name != "print":
-            return self.err(node, "unsupported-call", f"keyword arguments to `{name}`")
+            return self.body.err(node, "unsupported-call", f"keyword arguments to `{name}`")
         n = len(node.args)
         if not spec.min_args <= n <= spec.max_args:
-            return self.err(node, "type-error", f"`{name}` takes {spec.min_args}"
-                            + (f"–{spec.max_args}" if spec.max_args != spec.min_args else "")
-                            + f" arguments, got {n}")
+            return self.body.err(node, "type-error", f"`{name}` takes {spec.min_args}"
+                                 + (f"–{spec.max_args}" if spec.max_args != spec.min_args else "")
+                                 + f" arguments, got {n}")
         if name == "print" and node.keywords:
-            return self.err(node, "unsupported-call", "keyword arguments to `print`")
-        args = [self.expr(a) for a in node.args]
+            return self.body.err(node, "unsupported-call", "keyword arguments to `print`")
+        args = [self.exprs.expr(a) for a in node.args]
         types = [a.type for a in args]
         if T.is_err(*types):
-            return ir.BuiltinCall(name, tuple(args), (), T.ERR, line, col, self.seg(node))
+            return ir.BuiltinCall(name, tuple(args), (), T.ERR, line, col, self.body.seg(node))
         t = self.builtin_type(node, name, args, types)
         if t is None:
             return ir.Const(None, T.ERR, line, col)
-        return ir.BuiltinCall(name, tuple(args), (), t, line, col, self.seg(node))
+        return ir.BuiltinCall(name, tuple(args), (), t, line, col, self.body.seg(node))
 
     def builtin_type(self, node: ast.Call, name: str, args: list[Any], types: list[Any]) -> Any | None:
         def bad(msg: str) -> ir.Type | None:  # always None: `return bad(...)` reports and refuses in one line
-            self.err(node, "type-error", msg)
+            self.body.err(node, "type-error", msg)
             return None
 
         a = types[0] if types else None
@@ -302,8 +308,8 @@ class CallCompiler(ExprCompiler):
                 return ir.INT
             nd = args[1]
             if not (isinstance(nd, ir.Const) and type(nd.value) is int):
-                self.err(node, "type-error", "the digits of `round(x, n)` must be an int literal",
-                         "write the number of digits as a literal, e.g. round(x, 2)")
+                self.body.err(node, "type-error", "the digits of `round(x, n)` must be an int literal",
+                              "write the number of digits as a literal, e.g. round(x, 2)")
                 return None
             return ir.INT if a in (ir.INT, ir.BOOL) else a
         if name == "float":
@@ -378,35 +384,35 @@ class CallCompiler(ExprCompiler):
     # ------------------------------------------------------------------------ methods
 
     def method_call(self, node: ast.Call, func: ast.Attribute) -> Any:
-        line, col = self.loc(node)
-        obj = self.expr(func.value)
+        line, col = self.body.loc(node)
+        obj = self.exprs.expr(func.value)
         t = obj.type
         if T.is_err(t):
             return ir.Const(None, T.ERR, line, col)
         if isinstance(t, ir.TOptional):
-            return self.err(node, "type-error", f"`{self.seg(func.value)}` may be None here",
-                            f"test `{self.seg(func.value)} is not None` first")
+            return self.body.err(node, "type-error", f"`{self.body.seg(func.value)}` may be None here",
+                                 f"test `{self.body.seg(func.value)} is not None` first")
         if t == ir.STR and func.attr == "format":
             from clauz3.language.strformat import lower_format
 
-            return lower_format(self, node, func)
+            return lower_format(self.body, self.exprs, node, func)
         receiver = ("str" if t == ir.STR else "list" if isinstance(t, ir.TList) else "set"
                     if isinstance(t, ir.TSet) else "dict" if isinstance(t, ir.TDict) else None)
         spec = METHODS.get((receiver or "", func.attr))
         if receiver is None or spec is None:
-            return self.err(node, "unsupported-call", f"method `{func.attr}` of {T.show(t)}",
-                            "only the methods listed in the subset are available")
+            return self.body.err(node, "unsupported-call", f"method `{func.attr}` of {T.show(t)}",
+                                 "only the methods listed in the subset are available")
         if node.keywords:
-            return self.err(node, "unsupported-call", f"keyword arguments to `{receiver}.{func.attr}`")
+            return self.body.err(node, "unsupported-call", f"keyword arguments to `{receiver}.{func.attr}`")
         if not spec.min_args <= len(node.args) <= spec.max_args:
-            return self.err(node, "type-error", f"`{receiver}.{func.attr}` takes {spec.min_args}"
-                            + (f"–{spec.max_args}" if spec.max_args != spec.min_args else "")
-                            + f" arguments, got {len(node.args)}")
+            return self.body.err(node, "type-error", f"`{receiver}.{func.attr}` takes {spec.min_args}"
+                                 + (f"–{spec.max_args}" if spec.max_args != spec.min_args else "")
+                                 + f" arguments, got {len(node.args)}")
         if spec.mutating:
-            problem = self.mutation_problem(func.value)
+            problem = self.body.mutation_problem(func.value)
             if problem:
                 return ir.Const(None, T.ERR, line, col)
-        args = [self.stored(a) if spec.mutating else self.expr(a) for a in node.args]
+        args = [self.exprs.stored(a) if spec.mutating else self.exprs.expr(a) for a in node.args]
         types = [a.type for a in args]
         if T.is_err(*types):
             return ir.Const(None, T.ERR, line, col)
@@ -414,13 +420,13 @@ class CallCompiler(ExprCompiler):
         if rt is None:
             return ir.Const(None, T.ERR, line, col)
         if spec.mutating:
-            obj = ir.Name(obj.id, self.env[obj.id].type, obj.line, obj.col) if isinstance(obj, ir.Name) else obj
-        return ir.MethodCall(receiver, func.attr, obj, tuple(args), rt, line, col, self.seg(node))
+            obj = ir.Name(obj.id, self.body.env[obj.id].type, obj.line, obj.col) if isinstance(obj, ir.Name) else obj
+        return ir.MethodCall(receiver, func.attr, obj, tuple(args), rt, line, col, self.body.seg(node))
 
     def method_type(self, node: ast.Call, receiver: str, method: str, t: Any, types: list[Any],
                     target: ast.expr) -> Any | None:
         def bad(msg: str) -> ir.Type | None:  # always None: `return bad(...)` reports and refuses in one line
-            self.err(node, "type-error", msg)
+            self.body.err(node, "type-error", msg)
             return None
 
         a = types[0] if types else None
@@ -456,7 +462,7 @@ class CallCompiler(ExprCompiler):
                 e = T.elem_type(a)
                 if e is None or isinstance(a, ir.TDict):
                     return bad(f"`list.extend` needs a bounded collection, got {T.show(a)}")
-                return self.insert(target, t, e, node, count=self.static_len_of_type(node.args[0]))
+                return self.insert(target, t, e, node, count=self.body.static_len_of_type(node.args[0]))
         if receiver == "set" and method == "add":
             return self.insert(target, t, a, node)
         if receiver == "dict":
@@ -478,17 +484,17 @@ class CallCompiler(ExprCompiler):
     def insert(self, target: ast.expr, t: Any, elem: Any, node: ast.Call, count: int | None = 1) -> Any | None:
         """Type check (and refine) an insertion into an owned local collection; track its length bound."""
         assert isinstance(target, ast.Name)
-        var = self.env[target.id]
+        var = self.body.env[target.id]
         if isinstance(var.type, ir.TSet) and T.unhashable(elem):
-            self.err(node, "type-error", f"unhashable element of type {T.show(elem)} in a set")
+            self.body.err(node, "type-error", f"unhashable element of type {T.show(elem)} in a set")
             return None
         cur = var.type.elem
         if var.refinable and cur == ir.OBJECT:
             var.type = type(var.type)(elem)
             var.refinable = False
         elif not T.assignable(elem, var.type.elem):
-            self.err(node, "type-error", f"cannot insert {T.show(elem)} into `{target.id}` of type {T.show(var.type)}")
+            self.body.err(node, "type-error", f"cannot insert {T.show(elem)} into `{target.id}` of type {T.show(var.type)}")
             return None
         if var.max_len is not None:
-            var.max_len = None if count is None else var.max_len + count * self.loop_mult
+            var.max_len = None if count is None else var.max_len + count * self.body.loop_mult
         return ir.NONE

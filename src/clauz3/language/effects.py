@@ -16,9 +16,9 @@ from typing import TYPE_CHECKING, Any
 from clauz3.language import ir
 from clauz3.language import types as T
 from clauz3.language.bindings import TrustedScope, literal_const
+from clauz3.language.body import Body, Var
 from clauz3.language.diagnostics import LAYER_SUFFIX, Diagnostics
-from clauz3.language.expressions import Var
-from clauz3.language.statements import BodyCompiler
+from clauz3.language.expressions import ExprCompiler
 
 if TYPE_CHECKING:
     from clauz3.language.context import ProgramContext
@@ -175,18 +175,18 @@ def compile_condition(ctx: ProgramContext, cm: Any, params: tuple[ir.Param, ...]
     src = ctx.source_of(code.co_filename)
     if src is None:
         return None
-    comp = BodyCompiler(ctx, TrustedScope(ctx, fn), src, f"{qualname}:{kind}")
-    comp.in_condition = True
+    body = Body(ctx, TrustedScope(ctx, fn), src, f"{qualname}:{kind}")
+    body.in_condition = True
     types = {p.name: p.type for p in params}
     for a in node.args.posonlyargs + node.args.args + node.args.kwonlyargs:
         t = rtype if a.arg == "result" and a.arg not in types else types.get(a.arg, ir.OBJECT)
-        comp.env[a.arg] = Var(t)
+        body.env[a.arg] = Var(t)
     if T.is_err(rtype) or rtype == ir.OBJECT:
         pass
     sink = Diagnostics(src.path)
     real, ctx.diags = ctx.diags, sink
     try:
-        expr = comp.expr(node.body)
+        expr = ExprCompiler(body).expr(node.body)
     finally:
         ctx.diags = real
     if sink.has_errors():

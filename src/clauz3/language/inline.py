@@ -17,10 +17,10 @@ from clauz3._astparse import parse_ast
 from clauz3.language import ir
 from clauz3.language import types as T
 from clauz3.language.bindings import BFunction, EntryScope, Scope, TrustedScope, literal_const
+from clauz3.language.body import Body, Var
 from clauz3.language.context import ProgramContext, Source
 from clauz3.language.diagnostics import Diagnostics
 from clauz3.language.effects import compile_conditions
-from clauz3.language.expressions import Var
 from clauz3.language.statements import BodyCompiler
 
 MAX_DEPTH = 16
@@ -235,33 +235,33 @@ class Inliner:
                 types: tuple[Any, ...], declared: tuple[ir.Param, ...], origin: str,
                 target: bool = False, meta: Any = None) -> ir.Function | None:
         counts = assigned_names(fdef)
-        comp = BodyCompiler(self.ctx, scope, src, key, set(counts) | {p.name for p in declared})
-        comp.assign_counts = counts
+        body = Body(self.ctx, scope, src, key, set(counts) | {p.name for p in declared})
+        body.assign_counts = counts
         params = []
         for p, t in zip(declared, types, strict=False):
-            comp.env[p.name] = Var(t, owned=False, trusted=False)
-            comp.assign_counts[p.name] = comp.assign_counts.get(p.name, 0) + 1
+            body.env[p.name] = Var(t, owned=False, trusted=False)
+            body.assign_counts[p.name] = body.assign_counts.get(p.name, 0) + 1
             params.append(ir.Param(p.name, t, p.kind, p.default))
         body_nodes = list(fdef.body)
         if body_nodes and isinstance(body_nodes[0], ast.Expr) and isinstance(body_nodes[0].value, ast.Constant) \
                 and isinstance(body_nodes[0].value.value, str):
             body_nodes = body_nodes[1:]  # docstring
-        body, terminated = comp.block(body_nodes)
-        value_returns = [(t, n) for t, n in comp.returns if n.value is not None
+        stmts, terminated = BodyCompiler(body).block(body_nodes)
+        value_returns = [(t, n) for t, n in body.returns if n.value is not None
                          and not (isinstance(n.value, ast.Constant) and n.value.value is None)]
-        plain = (not terminated) or any(n.value is None for _, n in comp.returns)
+        plain = (not terminated) or any(n.value is None for _, n in body.returns)
         if value_returns and plain:
-            comp.err(fdef, "implicit-none",
+            body.err(fdef, "implicit-none",
                      f"`{fdef.name}` returns a value on some paths and nothing on others",
                      "return a value on every path")
         rtype: Any = ir.NONE
         if value_returns:
-            all_returns = [t for t, n in comp.returns if t is not None]
+            all_returns = [t for t, n in body.returns if t is not None]
             rtype = all_returns[0]
-            for (t, n) in [(t, n) for t, n in comp.returns if t is not None][1:]:
+            for (t, n) in [(t, n) for t, n in body.returns if t is not None][1:]:
                 j = T.join(rtype, t)
                 if j is None:
-                    comp.err(n, "type-error", f"`{fdef.name}` returns {T.show(rtype)} and {T.show(t)}")
+                    body.err(n, "type-error", f"`{fdef.name}` returns {T.show(rtype)} and {T.show(t)}")
                     break
                 rtype = j
         requires: tuple[ir.Condition, ...] = ()
@@ -269,7 +269,7 @@ class Inliner:
         if original is not None and meta is not None:
             requires, ensures = compile_conditions(self.ctx, meta, tuple(params), rtype, original.__qualname__)
         module = getattr(original, "__module__", "__entry__") if original is not None else "__entry__"
-        return ir.Function(key, tuple(params), body, rtype, bool(value_returns), origin, module, src.path,
+        return ir.Function(key, tuple(params), stmts, rtype, bool(value_returns), origin, module, src.path,
                            fdef.lineno, requires, ensures)
 
     def compile_target(self, name: str, fdef: ast.FunctionDef, params: tuple[ir.Param, ...]) -> ir.Function | None:

@@ -7,52 +7,42 @@ requires; the row is immutable, so building one has no aliasing to model.
 from __future__ import annotations
 
 import ast
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import Any
 
 from clauz3.language import ir
 from clauz3.language import types as T
-
-if TYPE_CHECKING:
-    from clauz3.language.context import ProgramContext
+from clauz3.language.body import Body, Expressions
 
 
-class _Checker(Protocol):
-    ctx: ProgramContext
-
-    def err(self, node: ast.AST, code: str, message: str, hint: str | None = None) -> ir.Const: ...
-    def expr(self, node: ast.expr) -> Any: ...
-    def loc(self, node: ast.AST) -> tuple[int, int]: ...
-
-
-def row_new(c: _Checker, node: ast.Call, key: str, spelled: str) -> Any:
-    line, col = c.loc(node)
-    c.ctx.ensure_row(key)
-    schema = c.ctx.rows.get(key)
+def row_new(body: Body, exprs: Expressions, node: ast.Call, key: str, spelled: str) -> Any:
+    line, col = body.loc(node)
+    body.ctx.ensure_row(key)
+    schema = body.ctx.rows.get(key)
     if schema is None:
-        return c.err(node, "unsupported-call", f"row `{spelled}` has no readable schema",
-                     "rows come from trusted results")
+        return body.err(node, "unsupported-call", f"row `{spelled}` has no readable schema",
+                        "rows come from trusted results")
     names = [f for f, _ in schema.fields]
     example = ", ".join(f"{f}=…" for f in names)
     if node.args or any(k.arg is None for k in node.keywords):
-        return c.err(node, "type-error", f"row `{spelled}` takes keyword arguments only",
-                     f"write {spelled}({example})")
+        return body.err(node, "type-error", f"row `{spelled}` takes keyword arguments only",
+                        f"write {spelled}({example})")
     given = [k.arg for k in node.keywords]
     missing = [f for f in names if f not in given]
     unknown = [g for g in given if g not in names]
     if unknown:
-        return c.err(node, "type-error", f"row `{spelled}` has no field `{unknown[0]}`", f"its fields: {example}")
+        return body.err(node, "type-error", f"row `{spelled}` has no field `{unknown[0]}`", f"its fields: {example}")
     if missing:
-        return c.err(node, "type-error", f"row `{spelled}` needs field `{missing[0]}`",
-                     f"give every field: {spelled}({example})")
+        return body.err(node, "type-error", f"row `{spelled}` needs field `{missing[0]}`",
+                        f"give every field: {spelled}({example})")
     types = dict(schema.fields)
     fields = []
     for k in node.keywords:
         assert k.arg is not None
-        value = c.expr(k.value)
+        value = exprs.expr(k.value)
         # Exact scalar types: clauz3.Row refuses a bool for an int field (type(value) is int).
         if not T.is_err(value.type) and value.type != types[k.arg]:
-            return c.err(k.value, "type-error", f"field `{k.arg}` of `{spelled}` must be "
-                         f"{T.show(types[k.arg])}, got {T.show(value.type)}")
+            return body.err(k.value, "type-error", f"field `{k.arg}` of `{spelled}` must be "
+                            f"{T.show(types[k.arg])}, got {T.show(value.type)}")
         fields.append((k.arg, value))
     if any(T.is_err(v.type) for _, v in fields):
         return ir.Const(None, T.ERR, line, col)

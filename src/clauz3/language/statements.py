@@ -1,4 +1,10 @@
-"""Statements, control flow, ownership and loops of function bodies (01 §3.3, §3.5, MUT-1).
+"""Statements, control flow and loops of function bodies (01 §3.3, §3.5, MUT-1).
+
+:class:`BodyCompiler` compiles one function body: it holds the body's
+:class:`~clauz3.language.expressions.ExprCompiler` (with its calls and loop heads) and
+:class:`~clauz3.language.assignments.AssignCompiler`, all sharing one
+:class:`~clauz3.language.body.Body` (``inline.Inliner.compile`` makes the body, with the
+parameters bound, and the compiler over it).
 
 IR conventions fixed here (see also ``checker.py``): ``range(a, b, c)`` and ``enumerate(xs, s)``
 appear only as ``For.iter`` / ``ListComp.iter`` as ``BuiltinCall("range"|"enumerate", …)`` typed
@@ -14,11 +20,12 @@ from typing import Any
 
 from clauz3.language import ir
 from clauz3.language import types as T
-from clauz3.language.assignments import ACCUMULATOR_HINT, AssignCompiler, LoopCtx
-from clauz3.language.bindings import BBuiltin, BException
+from clauz3.language.assignments import AssignCompiler
+from clauz3.language.bindings import BException
+from clauz3.language.body import Body, LoopCtx, Var, copy_env
 from clauz3.language.builtins_table import EXCEPTIONS
 from clauz3.language.diagnostics import Diagnostics
-from clauz3.language.expressions import Var, copy_env
+from clauz3.language.expressions import ExprCompiler
 
 MAX_LOOP_ITERATIONS = 1_000
 MAX_TOTAL_ITERATIONS = 10_000
@@ -108,8 +115,14 @@ def _unrefined(v: Var) -> bool:
     return isinstance(t, ir.TDict) and t.key == ir.OBJECT and t.value == ir.OBJECT
 
 
-class BodyCompiler(AssignCompiler):
+class BodyCompiler:
     """Compiles a function body; one instance per function (specialisation)."""
+
+    def __init__(self, body: Body) -> None:
+        self.body = body
+        self.exprs = ExprCompiler(body)
+        self.assigns = AssignCompiler(body, self.exprs)
+        self.iteration = self.exprs.iteration
 
     # ------------------------------------------------------------------------ blocks
 
@@ -119,10 +132,10 @@ class BodyCompiler(AssignCompiler):
         for s in stmts:
             if terminated:
                 # Unreachable code is still checked (refusals everywhere), but with a throwaway env.
-                saved = self.env
-                self.env = copy_env(saved)
+                saved = self.body.env
+                self.body.env = copy_env(saved)
                 self.stmt(s)
-                self.env = saved
+                self.body.env = saved
                 continue
             r, term = self.stmt(s)
             if r is not None:
@@ -134,34 +147,43 @@ class BodyCompiler(AssignCompiler):
         refused = REFUSED_STMT.get(type(node))
         if refused is not None:
             what, hint = refused
-            self.err(node, "unsupported-statement", what, hint)
+            self.body.err(node, "unsupported-statement", what, hint)
             return None, False
         method = getattr(self, "s_" + type(node).__name__, None)
         if method is None:
-            self.err(node, "unsupported-statement", f"`{type(node).__name__}` statement")
+            self.body.err(node, "unsupported-statement", f"`{type(node).__name__}` statement")
             return None, False
         return method(node)
 
     # ------------------------------------------------------------------------ simple statements
 
     def s_Expr(self, node: ast.Expr) -> tuple[ir.Stmt | None, bool]:
-        line, col = self.loc(node)
-        return ir.ExprStmt(self.expr(node.value), line, col), False
+        line, col = self.body.loc(node)
+        return ir.ExprStmt(self.exprs.expr(node.value), line, col), False
 
     def s_Pass(self, node: ast.Pass) -> tuple[ir.Stmt | None, bool]:
-        return ir.Pass(*self.loc(node)), False
+        return ir.Pass(*self.body.loc(node)), False
+
+    def s_Assign(self, node: ast.Assign) -> tuple[ir.Stmt | None, bool]:
+        return self.assigns.s_Assign(node)
+
+    def s_AnnAssign(self, node: ast.AnnAssign) -> tuple[ir.Stmt | None, bool]:
+        return self.assigns.s_AnnAssign(node)
+
+    def s_AugAssign(self, node: ast.AugAssign) -> tuple[ir.Stmt | None, bool]:
+        return self.assigns.s_AugAssign(node)
 
     def s_Return(self, node: ast.Return) -> tuple[ir.Stmt | None, bool]:
-        line, col = self.loc(node)
-        if self.loops:
-            code = "loop-restriction" if any(lp.mode == "symbolic" for lp in self.loops) else "unsupported-statement"
-            self.err(node, code, "`return` inside a loop", "collect results and return after the loop")
+        line, col = self.body.loc(node)
+        if self.body.loops:
+            code = "loop-restriction" if any(lp.mode == "symbolic" for lp in self.body.loops) else "unsupported-statement"
+            self.body.err(node, code, "`return` inside a loop", "collect results and return after the loop")
             return None, True
         value = None
         if node.value is not None:
-            value = self.expr(node.value)
-            self.release(node.value)
-        self.returns.append((value.type if value is not None else None, node))
+            value = self.exprs.expr(node.value)
+            self.body.release(node.value)
+        self.body.returns.append((value.type if value is not None else None, node))
         return ir.Return(value, line, col), True
 
     def s_Break(self, node: ast.Break) -> tuple[ir.Stmt | None, bool]:
@@ -171,76 +193,76 @@ class BodyCompiler(AssignCompiler):
         return self.jump(node, "continue")
 
     def jump(self, node: ast.stmt, kind: str) -> tuple[ir.Stmt | None, bool]:
-        line, col = self.loc(node)
-        if not self.loops:
-            self.err(node, "unsupported-statement", f"`{kind}` outside a loop")
+        line, col = self.body.loc(node)
+        if not self.body.loops:
+            self.body.err(node, "unsupported-statement", f"`{kind}` outside a loop")
             return None, True
-        loop = self.loops[-1]
+        loop = self.body.loops[-1]
         if loop.mode == "symbolic":
-            self.err(node, "loop-restriction", f"`{kind}` in a loop over a trusted result",
-                     "filter with an if inside the loop")
+            self.body.err(node, "loop-restriction", f"`{kind}` in a loop over a trusted result",
+                          "filter with an if inside the loop")
             return None, True
-        (loop.breaks if kind == "break" else loop.continues).append(copy_env(self.env))
+        (loop.breaks if kind == "break" else loop.continues).append(copy_env(self.body.env))
         return (ir.Break(line, col) if kind == "break" else ir.Continue(line, col)), True
 
     def s_Assert(self, node: ast.Assert) -> tuple[ir.Stmt | None, bool]:
-        line, col = self.loc(node)
-        test = self.expr(node.test)
-        msg = self.expr(node.msg) if node.msg is not None else None
-        self.apply(self.narrowing(node.test)[0])
-        return ir.Assert(test, msg, line, col, self.seg(node.test)), False
+        line, col = self.body.loc(node)
+        test = self.exprs.expr(node.test)
+        msg = self.exprs.expr(node.msg) if node.msg is not None else None
+        self.exprs.apply(self.exprs.narrowing(node.test)[0])
+        return ir.Assert(test, msg, line, col, self.body.seg(node.test)), False
 
     def s_Raise(self, node: ast.Raise) -> tuple[ir.Stmt | None, bool]:
-        line, col = self.loc(node)
+        line, col = self.body.loc(node)
         if node.exc is None:
-            self.err(node, "unsupported-statement", "bare `raise`", "raise a built-in exception class")
+            self.body.err(node, "unsupported-statement", "bare `raise`", "raise a built-in exception class")
             return None, True
         if node.cause is not None:
-            self.err(node, "unsupported-statement", "`raise … from …`")
+            self.body.err(node, "unsupported-statement", "`raise … from …`")
             return None, True
         exc = node.exc
         call_args: list[ast.expr] = []
         if isinstance(exc, ast.Call):
             if exc.keywords:
-                self.err(exc, "unsupported-expression", "keyword arguments to an exception")
+                self.body.err(exc, "unsupported-expression", "keyword arguments to an exception")
                 return None, True
             call_args = list(exc.args)
             exc = exc.func
         name = exc.id if isinstance(exc, ast.Name) else None
-        b = self.scope.lookup(name, line, col) if name and name not in self.env else None
+        b = self.body.scope.lookup(name, line, col) if name and name not in self.body.env else None
         if name is None or not isinstance(b, BException) or name not in EXCEPTIONS:
-            self.err(node, "unsupported-statement", f"raise of `{self.seg(exc)}`",
-                     "raise a built-in exception class such as ValueError")
+            self.body.err(node, "unsupported-statement", f"raise of `{self.body.seg(exc)}`",
+                          "raise a built-in exception class such as ValueError")
             return None, True
-        args = tuple(self.expr(a) for a in call_args)
-        return ir.Raise(name, args, line, col, self.seg(node)), True
+        args = tuple(self.exprs.expr(a) for a in call_args)
+        return ir.Raise(name, args, line, col, self.body.seg(node)), True
 
     # ------------------------------------------------------------------------ if
 
     def s_If(self, node: ast.If) -> tuple[ir.Stmt | None, bool]:
-        line, col = self.loc(node)
-        test = self.expr(node.test)
-        t_upd, f_upd = self.narrowing(node.test)
-        before = self.env
-        self.env = copy_env(before)
-        self.apply(t_upd)
+        line, col = self.body.loc(node)
+        test = self.exprs.expr(node.test)
+        t_upd, f_upd = self.exprs.narrowing(node.test)
+        before = self.body.env
+        self.body.env = copy_env(before)
+        self.exprs.apply(t_upd)
         body, body_term = self.block(node.body)
-        body_env = self.env
-        self.env = copy_env(before)
-        self.apply(f_upd)
+        body_env = self.body.env
+        self.body.env = copy_env(before)
+        self.exprs.apply(f_upd)
         orelse, else_term = self.block(node.orelse)
-        else_env = self.env
+        else_env = self.body.env
         live = [e for e, term in ((body_env, body_term), (else_env, else_term)) if not term]
-        self.env = merge(live) if live else else_env
-        return ir.If(test, body, orelse, line, col, self.seg(node.test)), body_term and else_term
+        self.body.env = merge(live) if live else else_env
+        return ir.If(test, body, orelse, line, col, self.body.seg(node.test)), body_term and else_term
 
     # ------------------------------------------------------------------------ for
 
     def s_For(self, node: ast.For) -> tuple[ir.Stmt | None, bool]:
-        line, col = self.loc(node)
+        line, col = self.body.loc(node)
         if node.orelse:
-            self.err(node, "unsupported-statement", "`for … else`", "use a flag variable set in the loop")
-        it, elem, info = self.iterable(node.iter)
+            self.body.err(node, "unsupported-statement", "`for … else`", "use a flag variable set in the loop")
+        it, elem, info = self.iteration.iterable(node.iter)
         if it is None:
             return None, False
         mode, count = info["mode"], info.get("count")
@@ -248,16 +270,16 @@ class BodyCompiler(AssignCompiler):
             return self.symbolic_for(node, it, elem), False
         if count is not None:
             if count > MAX_LOOP_ITERATIONS:
-                self.err(node, "limit-exceeded",
-                         f"loop of {count} iterations exceeds the limit of {MAX_LOOP_ITERATIONS}")
-            self.ctx.limits.unrolled_total += count * self.loop_mult
-            if self.ctx.limits.unrolled_total > MAX_TOTAL_ITERATIONS and not getattr(self.ctx, "_iter_reported", 0):
-                self.ctx._iter_reported = 1
-                self.err(node, "limit-exceeded",
-                         f"{self.ctx.limits.unrolled_total} unrolled iterations exceed the limit of "
-                         f"{MAX_TOTAL_ITERATIONS}")
-        env_in = copy_env(self.env)
-        real_diags = self.ctx.diags
+                self.body.err(node, "limit-exceeded",
+                              f"loop of {count} iterations exceeds the limit of {MAX_LOOP_ITERATIONS}")
+            self.body.ctx.limits.unrolled_total += count * self.body.loop_mult
+            if self.body.ctx.limits.unrolled_total > MAX_TOTAL_ITERATIONS and not getattr(self.body.ctx, "_iter_reported", 0):
+                self.body.ctx._iter_reported = 1
+                self.body.err(node, "limit-exceeded",
+                              f"{self.body.ctx.limits.unrolled_total} unrolled iterations exceed the limit of "
+                              f"{MAX_TOTAL_ITERATIONS}")
+        env_in = copy_env(self.body.env)
+        real_diags = self.body.ctx.diags
         body: tuple[ir.Stmt, ...] = ()
         target: Any = None
         loop = LoopCtx("unrolled")
@@ -271,22 +293,22 @@ class BodyCompiler(AssignCompiler):
         # error already.
         # Each round counts the body's unrolled iterations and inlined calls afresh (only the last
         # round's diagnostics are kept, so a limit crossed in an earlier round must be crossed again).
-        limits = self.ctx.limits
-        counted = (limits.unrolled_total, limits.inlined_sites, getattr(self.ctx, "_iter_reported", 0))
+        limits = self.body.ctx.limits
+        counted = (limits.unrolled_total, limits.inlined_sites, getattr(self.body.ctx, "_iter_reported", 0))
         for _round in range(MAX_FIXPOINT_ROUNDS):
-            limits.unrolled_total, limits.inlined_sites, self.ctx._iter_reported = counted
+            limits.unrolled_total, limits.inlined_sites, self.body.ctx._iter_reported = counted
             sink = Diagnostics(real_diags.file)
-            self.ctx.diags = sink
-            self.env = copy_env(env_in)
+            self.body.ctx.diags = sink
+            self.body.env = copy_env(env_in)
             loop = LoopCtx("unrolled")
-            self.loops.append(loop)
-            saved_mult = self.loop_mult
-            self.loop_mult = saved_mult * max(count or 1, 1)
-            target = self.bind_target(node.target, elem, info)
+            self.body.loops.append(loop)
+            saved_mult = self.body.loop_mult
+            self.body.loop_mult = saved_mult * max(count or 1, 1)
+            target = self.iteration.bind_target(node.target, elem, info)
             body, term = self.block(node.body)
-            self.loop_mult = saved_mult
-            self.loops.pop()
-            exits = ([] if term else [self.env]) + loop.continues
+            self.body.loop_mult = saved_mult
+            self.body.loops.pop()
+            exits = ([] if term else [self.body.env]) + loop.continues
             merged = merge([env_in, *exits])
             unsettled = []
             for n, v in env_in.items():
@@ -296,151 +318,37 @@ class BodyCompiler(AssignCompiler):
                     unsettled.append(n)
             if not unsettled:
                 break
-        self.ctx.diags = real_diags
+        self.body.ctx.diags = real_diags
         real_diags.extend(sink)
         if unsettled:
             names = ", ".join(f"`{n}`" for n in unsettled)
-            self.err(node, "loop-restriction",
-                     f"the type of {names} keeps changing from one iteration of this loop to the next "
-                     f"(checked {MAX_FIXPOINT_ROUNDS} times)", "give the variable one type before the loop")
+            self.body.err(node, "loop-restriction",
+                          f"the type of {names} keeps changing from one iteration of this loop to the next "
+                          f"(checked {MAX_FIXPOINT_ROUNDS} times)", "give the variable one type before the loop")
         paths = exits + loop.breaks
         # Bound after the loop only where bound on every path: the loop surely runs (a lower bound
         # on its length, never the upper bound `count`) and no `break` leaves it early.
         runs = int(info.get("min", 0)) > 0
-        self.env = merge(paths) if runs and not loop.breaks and exits else merge([env_in, *paths])
+        self.body.env = merge(paths) if runs and not loop.breaks and exits else merge([env_in, *paths])
         if target is None:
             return None, False
         return ir.For(target, it, body, "unrolled", line, col), False
 
     def symbolic_for(self, node: ast.For, it: Any, elem: Any) -> ir.Stmt | None:
-        line, col = self.loc(node)
-        before = copy_env(self.env)
-        loop = LoopCtx("symbolic", outer={n for n, v in self.env.items()})
-        self.loops.append(loop)
-        self.symbolic_depth += 1
-        target = self.bind_target(node.target, elem, {"mode": "symbolic"})
+        line, col = self.body.loc(node)
+        before = copy_env(self.body.env)
+        loop = LoopCtx("symbolic", outer={n for n, v in self.body.env.items()})
+        self.body.loops.append(loop)
+        self.body.symbolic_depth += 1
+        target = self.iteration.bind_target(node.target, elem, {"mode": "symbolic"})
         body, _ = self.block(node.body)
-        self.symbolic_depth -= 1
-        self.loops.pop()
+        self.body.symbolic_depth -= 1
+        self.body.loops.pop()
         for n, v in before.items():
-            after = self.env.get(n)
+            after = self.body.env.get(n)
             if after is not None:
                 v.owned = v.owned and after.owned
-        self.env = before
+        self.body.env = before
         if target is None:
             return None
         return ir.For(target, it, body, "symbolic", line, col)
-
-    def bind_target(self, target: ast.expr, elem: Any, info: dict[str, Any]) -> ir.Target | None:
-        symbolic = info.get("mode") == "symbolic"
-        if isinstance(target, ast.Name):
-            if not symbolic:
-                self.check_outer_assign(target, target.id)
-            elif any(lp.mode == "symbolic" and target.id in lp.outer for lp in self.loops[:-1]) or (
-                    self.loops and target.id in self.loops[-1].outer):
-                self.err(target, "loop-restriction",
-                         f"loop variable `{target.id}` is already bound outside the loop", ACCUMULATOR_HINT)
-            self.env[target.id] = Var(elem, trusted=symbolic or bool(info.get("trusted")),
-                                      loop_depth=self.symbolic_depth)
-            return ir.NameTarget(target.id, elem)
-        if isinstance(target, (ast.Tuple, ast.List)):
-            if symbolic:
-                self.err(target, "loop-restriction", "tuple target in a loop over a trusted result",
-                         "bind the row and read its fields")
-                return None
-            parts: list[ir.Type]
-            if T.is_err(elem):
-                parts = [T.ERR] * len(target.elts)
-            elif isinstance(elem, ir.TTuple) and elem.elems is not None and len(elem.elems) == len(target.elts):
-                parts = list(elem.elems)
-            else:
-                self.err(target, "type-error", f"cannot unpack {T.show(elem)} into {len(target.elts)} names")
-                return None
-            elts = []
-            for sub, t in zip(target.elts, parts, strict=True):
-                r = self.bind_target(sub, t, info)
-                if r is None:
-                    return None
-                elts.append(r)
-            return ir.TupleTarget(tuple(elts))
-        self.err(target, "unsupported-statement", "loop target other than names")
-        return None
-
-    # ------------------------------------------------------------------------ iterables
-
-    def iterable(self, node: ast.expr, comprehension: bool = False) -> tuple[Any, Any, dict[str, Any]]:
-        """(iter IR, element type, {mode, count}) or (None, ERR, {}) after reporting."""
-        line, col = self.loc(node)
-        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id not in self.env \
-                and node.func.id not in self.locals:
-            b = self.scope.lookup(node.func.id, line, col)
-            if isinstance(b, BBuiltin) and b.name in ("range", "enumerate"):
-                return self.range_or_enumerate(node, b.name, comprehension)
-        value = self.expr(node)
-        t = value.type
-        if T.is_err(t):
-            return None, T.ERR, {}
-        elem = T.elem_type(t)
-        if elem is None:
-            self.err(node, "type-error", f"{T.show(t)} is not iterable")
-            return None, T.ERR, {}
-        if self.is_trusted(value) and isinstance(t, ir.TList):
-            stable = not isinstance(value, ir.Name) or self.assign_counts.get(value.id, 0) <= 1
-            if comprehension:
-                self.err(node, "loop-restriction", "comprehension over a trusted result", "use a for loop")
-                return None, T.ERR, {}
-            if stable:
-                return value, elem, {"mode": "symbolic"}
-        count = self.static_len(value)
-        if count is None:
-            self.err(node, "loop-restriction",
-                     f"loop over `{self.seg(node)}`, whose length is not bounded by a constant",
-                     "iterate a literal, a constant range, or a trusted result")
-            return None, T.ERR, {}
-        return value, elem, {"mode": "unrolled", "count": count, "min": self.min_len(value),
-                             "trusted": self.is_trusted(value)}
-
-    def range_or_enumerate(self, node: ast.Call, name: str, comprehension: bool) -> tuple[Any, Any, dict[str, Any]]:
-        line, col = self.loc(node)
-        if node.keywords:
-            self.err(node, "unsupported-call", f"keyword arguments to `{name}`")
-            return None, T.ERR, {}
-        if name == "range":
-            if not 1 <= len(node.args) <= 3:
-                self.err(node, "type-error", f"`range` takes 1–3 arguments, got {len(node.args)}")
-                return None, T.ERR, {}
-            args = [self.expr(a) for a in node.args]
-            if T.is_err(*[a.type for a in args]):
-                return None, T.ERR, {}
-            vals = []
-            for a, a_node in zip(args, node.args, strict=True):
-                if not (isinstance(a, ir.Const) and type(a.value) is int):
-                    self.err(a_node, "loop-restriction", "`range` argument that is not a constant int",
-                             "use constant bounds")
-                    return None, T.ERR, {}
-                vals.append(a.value)
-            if len(vals) == 3 and vals[2] == 0:
-                self.err(node, "type-error", "`range` step must not be zero")
-                return None, T.ERR, {}
-            count = len(range(*vals))
-            return ir.BuiltinCall("range", tuple(args), (), ir.TList(ir.INT), line, col, self.seg(node)), ir.INT, {
-                "mode": "unrolled", "count": count, "min": count}
-        if not 1 <= len(node.args) <= 2:
-            self.err(node, "type-error", f"`enumerate` takes 1–2 arguments, got {len(node.args)}")
-            return None, T.ERR, {}
-        inner, elem, info = self.iterable(node.args[0], comprehension)
-        if inner is None:
-            return None, T.ERR, {}
-        if info["mode"] != "unrolled":
-            self.err(node, "loop-restriction", "`enumerate` of a trusted result", "iterate the result directly")
-            return None, T.ERR, {}
-        args = [inner]
-        if len(node.args) == 2:
-            start = self.expr(node.args[1])
-            if not (isinstance(start, ir.Const) and type(start.value) is int):
-                self.err(node.args[1], "loop-restriction", "`enumerate` start that is not a constant int")
-                return None, T.ERR, {}
-            args.append(start)
-        t = ir.TTuple(elems=(ir.INT, elem))
-        return ir.BuiltinCall("enumerate", tuple(args), (), ir.TList(t), line, col, self.seg(node)), t, {
-            "mode": "unrolled", "count": info["count"], "min": info.get("min", 0), "trusted": info.get("trusted")}

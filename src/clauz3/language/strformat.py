@@ -13,42 +13,37 @@ from __future__ import annotations
 
 import ast
 import string
-from typing import Any, Protocol
+from typing import Any
 
 from clauz3.language import ir
 from clauz3.language import types as T
+from clauz3.language.body import Body, Expressions
 
 HINT = "use an f-string, e.g. f\"Hi {name}\""
 FIELD_TYPES = (ir.STR, ir.INT, ir.BOOL, ir.FLOAT)
 
 
-class _Checker(Protocol):
-    def err(self, node: ast.AST, code: str, message: str, hint: str | None = None) -> ir.Const: ...
-    def expr(self, node: ast.expr) -> Any: ...
-    def loc(self, node: ast.AST) -> tuple[int, int]: ...
-
-
-def lower_format(c: _Checker, node: ast.Call, func: ast.Attribute) -> Any:
-    line, col = c.loc(node)
+def lower_format(body: Body, exprs: Expressions, node: ast.Call, func: ast.Attribute) -> Any:
+    line, col = body.loc(node)
     receiver = func.value
     if not (isinstance(receiver, ast.Constant) and isinstance(receiver.value, str)):
-        return c.err(node, "unsupported-call", "`str.format` on a computed string", HINT)
+        return body.err(node, "unsupported-call", "`str.format` on a computed string", HINT)
     if node.keywords:
-        return c.err(node, "unsupported-call", "keyword arguments to `str.format`", HINT)
+        return body.err(node, "unsupported-call", "keyword arguments to `str.format`", HINT)
     if any(isinstance(a, ast.Starred) for a in node.args):
-        return c.err(node, "unsupported-call", "`*args` in a call to `str.format`", HINT)
+        return body.err(node, "unsupported-call", "`*args` in a call to `str.format`", HINT)
     try:
         pieces = list(string.Formatter().parse(receiver.value))
     except ValueError as exc:
-        return c.err(receiver, "unsupported-expression", f"invalid format string: {exc}")
+        return body.err(receiver, "unsupported-expression", f"invalid format string: {exc}")
     order: list[int] = []
     auto = manual = False
     for _, field, spec, conversion in pieces:
         if field is None:
             continue
         if conversion is not None or spec:
-            return c.err(receiver, "unsupported-expression",
-                         "format spec or conversion in a `str.format` field", HINT)
+            return body.err(receiver, "unsupported-expression",
+                            "format spec or conversion in a `str.format` field", HINT)
         if field == "":
             auto = True
             order.append(len(order))
@@ -56,22 +51,22 @@ def lower_format(c: _Checker, node: ast.Call, func: ast.Attribute) -> Any:
             manual = True
             order.append(int(field))
         else:
-            return c.err(receiver, "unsupported-expression", f"format field `{{{field}}}`", HINT)
+            return body.err(receiver, "unsupported-expression", f"format field `{{{field}}}`", HINT)
     if auto and manual:
-        return c.err(receiver, "type-error", "`str.format` mixes automatic `{}` and numbered `{0}` fields",
-                     "number every field or none")
+        return body.err(receiver, "type-error", "`str.format` mixes automatic `{}` and numbered `{0}` fields",
+                        "number every field or none")
     if any(k >= len(node.args) for k in order):
-        return c.err(node, "type-error", f"`str.format` has {len(order)} field(s) but {len(node.args)} "
-                     "argument(s)", "pass one argument per field")
+        return body.err(node, "type-error", f"`str.format` has {len(order)} field(s) but {len(node.args)} "
+                        "argument(s)", "pass one argument per field")
     plain = all(isinstance(a, (ast.Name, ast.Constant)) for a in node.args)
     if order != list(range(len(node.args))) and not plain:
-        return c.err(node, "unsupported-call", "`str.format` fields use computed arguments out of order, "
-                     "more than once or not at all", "assign each argument to a name first, or use an f-string")
-    args = [c.expr(a) for a in node.args]
+        return body.err(node, "unsupported-call", "`str.format` fields use computed arguments out of order, "
+                        "more than once or not at all", "assign each argument to a name first, or use an f-string")
+    args = [exprs.expr(a) for a in node.args]
     for a, src in zip(args, node.args, strict=True):
         if not T.is_err(a.type) and a.type not in FIELD_TYPES:
-            return c.err(src, "type-error", f"`str.format` field must be str, int, float or bool, got "
-                         f"{T.show(a.type)}", "convert the value with str(...) first")
+            return body.err(src, "type-error", f"`str.format` field must be str, int, float or bool, got "
+                            f"{T.show(a.type)}", "convert the value with str(...) first")
     if any(T.is_err(a.type) for a in args):
         return ir.Const(None, T.ERR, line, col)
     parts: list[Any] = []

@@ -22,7 +22,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 def main() -> None:
     from typing import Any
 
-    from clauz3.language import assignments, statements
+    from clauz3.language import body, statements
 
     plant = sys.argv.pop(1)
     if plant == "head":
@@ -34,7 +34,7 @@ def main() -> None:
         def upper_as_lower(self: Any, e: Any) -> int:
             return int(self.static_len(e) or 0)  # the unrolling bound taken as the count
 
-        assignments.AssignCompiler.min_len = upper_as_lower  # type: ignore[method-assign]  # the plant
+        body.Body.min_len = upper_as_lower  # type: ignore[method-assign]  # the plant
     else:
         raise SystemExit(f"unknown plant {plant!r}")
     import famrun

@@ -43,8 +43,8 @@ def trick_holds(helper: str, args: Mapping[str, Any], calls: list[tuple[str, dic
 
 def stubs(self: gen_check.Lab, program: Any, rng: Any, calls: list[tuple[str, dict[str, Any]]], literals: Any
           ) -> dict[str, Callable[..., Any]]:
-    from clauz3._difftest_run import StubFactory
-    from clauz3._difftest_sample import Sampler
+    from clauz3.difftest.run import StubFactory
+    from clauz3.difftest.sample import Sampler
 
     factory = StubFactory(program, self.layer.effects, Sampler(rng, program, 3, literals))
     return {name: gen_check.recording(factory.stub(effect), name, calls)

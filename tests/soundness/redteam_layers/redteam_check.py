@@ -98,8 +98,8 @@ def monitored_outcome(lab: gen_check.Lab, program: Any, runs: int = 1) -> str:
     import io
     import random
 
-    from clauz3._difftest_run import Incomplete
-    from clauz3._difftest_sample import program_literals
+    from clauz3.difftest.run import Incomplete
+    from clauz3.difftest.sample import program_literals
     from clauz3.interp import execute
 
     literals = program_literals(program)

@@ -15,7 +15,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from clauz3._difftest_sample import Sampler, program_literals
+from clauz3.difftest.sample import Sampler, program_literals
 from clauz3.interp import execute
 from clauz3.interp.effects import Gateway, RowClasses
 from clauz3.interp.execute import Machine

@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TextIO
 
-from clauz3._difftest_run import Finding, run_program
+from clauz3.difftest.run import Finding, run_program
 from clauz3.errors import Clauz3Error
 
 
@@ -247,6 +247,3 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
         summary.render(out)
     return 1 if summary.failed else 0
 
-
-if __name__ == "__main__":
-    sys.exit(main())
