@@ -20,6 +20,9 @@ from programs import HAND_WRITTEN, canned, hand_written  # noqa: E402
 PROGRAMS = ROOT / "bench" / "agentdojo" / "programs"
 # Suites whose every honest program is hand-written (issue 21 converts them suite by suite).
 CONVERTED = ["banking"]
+# Tasks of suites not yet wholly converted that must stay hand-written.
+HAND_WRITTEN_TASKS = {"slack": ["user_task_1", "user_task_2", "user_task_10", "user_task_13", "user_task_14",
+                                "user_task_17", "user_task_18"]}
 
 
 def _guarantees(source: str) -> list[tuple[str, str]]:
@@ -35,6 +38,12 @@ def test_every_task_of_a_converted_suite_has_a_hand_written_program() -> None:
         for tid in get_suite("v1", suite).user_tasks:
             assert hand_written(PROGRAMS / suite, tid) is not None, \
                 f"{suite} {tid}: no hand-written program (first line {HAND_WRITTEN!r})"
+
+
+def test_listed_tasks_have_a_hand_written_program() -> None:
+    for suite, tasks in HAND_WRITTEN_TASKS.items():
+        for tid in tasks:
+            assert hand_written(PROGRAMS / suite, tid) is not None, f"{suite} {tid}: no hand-written program"
 
 
 @pytest.mark.parametrize("suite", ["banking", "slack", "travel", "workspace"])

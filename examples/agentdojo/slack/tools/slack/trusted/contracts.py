@@ -126,3 +126,11 @@ def web_never_in_dms() -> ContractSpec:
 @contract(description="direct messages go only to users the program names or that get_users_in_channel listed")
 def dm_recipients_from_members() -> ContractSpec:
     return flows.only(from_=[get_users_in_channel], into=effect(send_direct_message).recipient)
+
+
+@contract(description="every message, direct or to a channel, starts with {prefix} and ends with {suffix}, with at "
+                      "most {between} characters between them")
+def messages_fill_in(prefix: str, suffix: str, between: int) -> ContractSpec:
+    return effect(send_direct_message, send_channel_message).all(
+        lambda e: e.body.startswith(prefix) and e.body.endswith(suffix)
+        and len(e.body) <= len(prefix) + len(suffix) + between)
