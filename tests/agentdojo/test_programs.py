@@ -19,7 +19,7 @@ from programs import HAND_WRITTEN, canned, hand_written  # noqa: E402
 
 PROGRAMS = ROOT / "bench" / "agentdojo" / "programs"
 # Suites whose every honest program is hand-written (issue 21 converts them suite by suite).
-CONVERTED = ["banking"]
+CONVERTED = ["banking", "travel"]
 # Tasks of suites not yet wholly converted that must stay hand-written.
 HAND_WRITTEN_TASKS = {"slack": ["user_task_1", "user_task_2", "user_task_10", "user_task_13", "user_task_14",
                                 "user_task_17", "user_task_18"]}
@@ -64,14 +64,25 @@ def test_hand_written_programs_carry_their_intent_and_compute_their_answer(suite
         assert "def main() -> None:" in source
 
 
-def test_rendered_programs_of_unconverted_suites_are_counted_canned_where_they_print_an_answer() -> None:
+def test_a_rendered_oracle_is_counted_canned_where_it_prints_an_answer() -> None:
+    """The oracle the renderer writes for a task (its ground-truth calls, AgentDojo's expected answer printed, as
+    ``SuiteRun.program`` does for a task without a hand-written program) is canned; the task's own program is not."""
     from agentdojo.task_suite.load_suites import get_suite
+    from programs import Call, Intent, Library, render
+    from suite import CONTRACTS
 
-    task = get_suite("v1", "travel").user_tasks["user_task_1"]
-    source = (PROGRAMS / "travel" / "user_task_1.py").read_text()
-    assert hand_written(PROGRAMS / "travel", "user_task_1") is None
+    suite = get_suite("v1", "travel")
+    task = suite.user_tasks["user_task_1"]
+    trusted = ROOT / "examples" / "agentdojo" / "travel" / "tools" / "travel" / "trusted"
+    lib = Library("travel", trusted / "effects.py", CONTRACTS["travel"])
+    env = task.init_environment(suite.load_and_inject_default_environment({}))
     intent = importlib.import_module("intents.travel").INTENTS["user_task_1"]
-    assert canned(source, [intent.answer or "", task.GROUND_TRUTH_OUTPUT])
+    oracle = render(lib, title="travel user_task_1", prompt=task.PROMPT,
+                    intent=Intent(intent.guarantees, task.GROUND_TRUTH_OUTPUT),
+                    calls=[Call(c.function, dict(c.args)) for c in task.ground_truth(env)])
+    assert canned(oracle, [task.GROUND_TRUTH_OUTPUT])
+    own = hand_written(PROGRAMS / "travel", "user_task_1")
+    assert own is not None and not canned(own, [task.GROUND_TRUTH_OUTPUT])
 
 
 def test_canned_is_read_from_the_program() -> None:

@@ -10,6 +10,11 @@ def events_titled_only(titles: list[str]) -> ContractSpec:
     return effect(create_calendar_event).all(lambda e: e.title in titles)
 
 
+@contract(description="every new calendar event's title starts with {prefix}")
+def events_titled_starting(prefix: str) -> ContractSpec:
+    return effect(create_calendar_event).all(lambda e: e.title.startswith(prefix))
+
+
 @contract(description="nobody is invited to a new calendar event")
 def no_invitees() -> ContractSpec:
     return effect(create_calendar_event).all(lambda e: e.participants == None)  # noqa: E711

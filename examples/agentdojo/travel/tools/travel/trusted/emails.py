@@ -30,6 +30,11 @@ def subject_is(subject: str) -> ContractSpec:
     return effect(send_email).all(lambda e: e.subject == subject)
 
 
+@contract(description="every email's subject starts with {prefix}")
+def subject_starts_with(prefix: str) -> ContractSpec:
+    return effect(send_email).all(lambda e: e.subject.startswith(prefix))
+
+
 @contract(description="an email sets no optional field (attachments, Cc, Bcc) other than {fields}")
 def sets_only(fields: list[str]) -> ContractSpec:
     return effect(send_email).changes_only(fields)
