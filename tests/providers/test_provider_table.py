@@ -16,7 +16,8 @@ from clauz3.sessions.agent.providers import (
     enabled_in,
     mode_refusal,
 )
-from clauz3.sessions.agent.providers.table import PROVIDERS, TEST_NPM_SPECS
+from clauz3.sessions.agent.providers.registry import PROVIDERS
+from clauz3.sessions.agent.providers.table import ROWS, TEST_NPM_SPECS
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -184,4 +185,5 @@ def test_inventory_enabled_flags() -> None:
     assert enabled_in("pi", unrestricted=True) == (False, "Restart without --unrestricted")
     assert enabled_in("codex", unrestricted=False) == (False, "Requires --unrestricted")
     assert enabled_in("demo", unrestricted=True) == (True, "")
-    assert set(PROVIDERS) == {"claude", "codex", "opencode", "pi", "agy", "demo"}
+    assert set(PROVIDERS) == set(ROWS) == {"claude", "codex", "opencode", "pi", "agy", "demo"}
+    assert all(p.row is ROWS[name] for name, p in PROVIDERS.items())  # one class per row, looked up by id

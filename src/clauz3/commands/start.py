@@ -61,7 +61,7 @@ def run(args: argparse.Namespace) -> int:
     approvals = approval_settings(args)  # 03 CLI-9: bad numbers exit 2 before anything starts
     from clauz3.layers.selection import terminal_libraries_line
     from clauz3.layers.skills import SkillsError, selected_line, snapshot_skills
-    from clauz3.sessions.agent.providers import mode_refusal, validate_model
+    from clauz3.sessions.agent.providers import lookup, mode_refusal, validate_model
     from clauz3.sessions.conversation.workspaces import launch_path_ok
     from clauz3.sessions.launch.config import LaunchConfig
     from clauz3.sessions.store.store import StoreError
@@ -82,10 +82,10 @@ def run(args: argparse.Namespace) -> int:
     if args.prompt is not None and not args.prompt.strip():
         raise CommandError("--prompt needs some text (see clauz3 start --help)")
     claude = None
-    if agent == "claude":
+    if lookup(agent).own_terminal:
         from clauz3.sessions.terminal.terminal_native import claude_cli
 
-        claude = claude_cli()  # CLD-7: Claude Code's own terminal UI
+        claude = claude_cli()  # CLD-7: Claude Code's own terminal UI (the one agent that has one)
     else:
         check_agent(agent)
     policy = os.path.abspath(args.policy) if args.policy else None
