@@ -179,17 +179,17 @@ class ExprCompiler:
                 return self.err(node, "unsupported-expression", f"unknown attribute `{self.seg(node)}`")
             return self.binding_value(node, self.seg(node), b)
         value = self.expr(node.value)
-        t = value.type
-        if T.is_err(t):
+        if T.is_err(t := value.type):
             return value
+        if node.attr == "value" and isinstance(value, ir.Const) and value.kind in ("filepath", "dirpath"):
+            return ir.Const(value.value, ir.STR, line, col)  # FilePath("…").value: its canonical text (issue 23)
         if isinstance(t, ir.TRow):
             schema = self.ctx.rows.get(t.schema)
             fields = dict(schema.fields) if schema else {}
             if node.attr not in fields:
                 return self.err(node, "type-error", f"row {T.show(t)} has no field `{node.attr}`")
             return ir.FieldGet(value, node.attr, fields[node.attr], line, col)
-        return self.err(node, "unsupported-expression",
-                        f"attribute `{self.seg(node)}` on {T.show(t)}",
+        return self.err(node, "unsupported-expression", f"attribute `{self.seg(node)}` on {T.show(t)}",
                         "only row fields and the listed methods (called) are available")
 
     def module_binding(self, node: ast.expr) -> Binding | None:
