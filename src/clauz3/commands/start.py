@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 
 from clauz3.commands._errors import CommandError, data_dir
-from clauz3.commands.ui import AGENTS, _port, add_session_arguments, approval_settings
+from clauz3.commands.ui import AGENTS, _port, add_session_arguments, approval_settings, check_agent
 
 HELP = "Start a new agent conversation in this terminal, with a private approval service for this folder."
 
@@ -35,15 +35,6 @@ def checked_data_dir() -> Path:
         raise CommandError(f"cannot create {data}: {exc.strerror or exc}; set CLAUZ3_HOME to a writable folder") \
             from None
     return Path(os.path.realpath(data))
-
-
-def check_agent(agent: str) -> None:
-    """TRM-1: the agent program and its version; exit 4 naming what to install."""
-    from clauz3.sessions.agent.providers import LABELS, check
-
-    found = check(agent)
-    if not found.available:
-        raise CommandError(found.error_line(LABELS[agent]), 4)
 
 
 def check_project_free(data: Path, project: str) -> None:

@@ -84,11 +84,19 @@ def approval_settings(args: argparse.Namespace) -> ApprovalSettings:
     return {"policy_timeout": policy, "approval_wait": wait, "proof_timeout": proof, "require_sandbox": require}
 
 
+def check_agent(agent: str) -> None:
+    """PRV-4 / TRM-1: the agent program and its version; exit 4 with :meth:`Availability.error_line` (the one
+    place the line is formatted; ``ui``, ``start`` and ``resume`` all end here)."""
+    from clauz3.sessions.agent.providers import LABELS, check
+
+    found = check(agent)
+    if not found.available:
+        raise CommandError(found.error_line(LABELS[agent]), 4)
+
+
 def run(args: argparse.Namespace) -> int:
     from clauz3.sessions.agent.providers import (
-        LABELS,
         NEEDS_AGENT_NAME,
-        check,
         default_provider,
         mode_refusal,
     )
@@ -113,9 +121,7 @@ def run(args: argparse.Namespace) -> int:
     problem = mode_refusal(agent, unrestricted=args.unrestricted, command="ui")
     if problem:
         raise CommandError(problem)
-    found = check(agent)
-    if not found.available:
-        raise CommandError(found.error_line(LABELS[agent]), 4)
+    check_agent(agent)
     data = data_dir()
     try:
         data.mkdir(mode=0o700, parents=True, exist_ok=True)
