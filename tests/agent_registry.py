@@ -1,6 +1,6 @@
 """Register a test's own agent as a provider of the host under test (in this process).
 
-The host finds an agent through ``providers.availability.check``; a test that wants the host's ``demo`` (or
+The host finds an agent through ``providers.registry.check`` (the one availability entry point); a test that wants the host's ``demo`` (or
 ``claude``, …) to be its own script replaces that check for the one provider id, for the test's duration. Every
 module that imported ``check`` by name is patched too, so the host, its launcher helpers and the CLI commands
 all see the same registration. This lives in tests/, not behind an environment variable in src/ (issue 23): a
@@ -15,10 +15,10 @@ from collections.abc import Sequence
 
 import pytest
 
-from clauz3.sessions.agent.providers import availability
+from clauz3.sessions.agent.providers import registry
 from clauz3.sessions.agent.providers.availability import Availability
 
-_REAL = availability.check
+_REAL = registry.check
 _REGISTERED: dict[str, Availability] = {}  # this test's registrations; monkeypatch empties it after each test
 
 

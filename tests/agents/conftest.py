@@ -16,6 +16,7 @@ import pytest
 from clauz3.sessions.agent.acp_client import AcpClient
 from clauz3.sessions.agent.acp_params import SessionParams
 from clauz3.sessions.agent.process_group import AgentLaunch
+from clauz3.sessions.agent.providers import lookup
 
 FAKE_BRIDGE = Path(__file__).parent / "fixtures" / "fake_bridge.py"
 DEMO_ARGV = [sys.executable, "-P", "-m", "clauz3.agents.demo"]
@@ -66,7 +67,8 @@ async def make_client(project: Path, data_home: Path) -> AsyncIterator[Callable[
     def make() -> AcpClient:
         env = {k: v for k, v in os.environ.items() if not k.startswith("CLAUZ3_")}
         env["CLAUZ3_HOME"] = str(data_home)
-        client = AcpClient(AgentLaunch(DEMO_ARGV, project, env), provider="demo", label="Demo")
+        client = AcpClient(AgentLaunch(DEMO_ARGV, project, env), permissions=lookup("demo").permissions,
+                           label="Demo")
         clients.append(client)
         return client
 

@@ -29,6 +29,9 @@ def main() -> int:
     warm = WarmProver.start(project=project, trusted_roots=trusted, import_roots=imports, wait=True)
     assert warm is not None and warm.alive, "warm prover did not start"
     out: dict[str, Any] = {"pairs": []}
+    # The proof cache is off here, and only here in tests/bridge: each program is proved twice (warm, then
+    # cold) and the probe measures and compares those two proofs; with the cache on the second would be a
+    # cache hit, so neither the cold timing nor "the warm process was used" would mean anything.
     for i, source in enumerate(job["programs"]):
         def config(tag: str, source: str = source, i: int = i) -> RunConfig:
             return RunConfig(source=source, project=project, trusted_roots=trusted, import_roots=imports,

@@ -18,7 +18,7 @@ import pytest
 from npm_prefix import NPM_BIN, PREFIX, installed_version
 
 from clauz3.sessions.agent.acp_client import AcpClient
-from clauz3.sessions.agent.providers import build_launch, check
+from clauz3.sessions.agent.providers import build_launch, check, lookup
 from clauz3.sessions.agent.providers.launch import ProviderLaunch, remove_private_dir
 
 REPO = Path(__file__).resolve().parents[2]
@@ -175,7 +175,7 @@ async def start_provider(
             provider, project=project, bridge_entry=bridge.entry(), data_dir=data_home,
             adapter_argv=availability.argv, base_env=base, tmp_root=base["TMPDIR"], **kw,
         )
-        client = AcpClient(launch.launch, provider=provider, label=provider)
+        client = AcpClient(launch.launch, permissions=lookup(provider).permissions, label=provider)
         made.append((client, launch))
         return client, launch
 

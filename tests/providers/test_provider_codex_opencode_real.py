@@ -9,8 +9,7 @@ from pathlib import Path
 import pytest
 from conftest import Bridge, Start, need_npm
 
-from clauz3.sessions.agent.providers import codex, models
-from clauz3.sessions.agent.providers.session_hooks import before_session
+from clauz3.sessions.agent.providers import codex, lookup, models
 from clauz3.sessions.agent.providers.table import (
     CODEX_ACP_PACKAGE,
     CODEX_ACP_PIN,
@@ -31,7 +30,7 @@ async def test_codex_session_with_bridge(start_provider: Start, bridge: Bridge, 
     assert launch.launch.env["INITIAL_AGENT_MODE"] == "read-only"
     await client.start()
     # CDX-3 through the host's own step (what Conversation.start_agent runs between initialize and session/new).
-    assert await before_session("codex", client) == codex.API_KEY_METHOD
+    assert await lookup("codex").before_session(client) == codex.API_KEY_METHOD
     session = await client.new_session(launch.params)
     started = await bridge.wait_started()
     assert started["cwd"] == str(project)

@@ -6,7 +6,8 @@ from typing import Any
 
 import pytest
 
-from clauz3.sessions.agent.acp_permissions import announced_tool, decide
+from clauz3.sessions.agent.acp_permissions import decide
+from clauz3.sessions.agent.providers import lookup
 
 OPTIONS = [{"optionId": "always", "kind": "allow_always"}, {"optionId": "once", "kind": "allow_once"},
            {"optionId": "no", "kind": "reject_once"}]
@@ -29,17 +30,18 @@ def request(provider: str, tool_call: dict[str, Any] | None = None) -> dict[str,
 
 @pytest.mark.parametrize("provider", sorted(ANNOUNCED))
 def test_allow_once_only_for_announced_clauz3_calls(provider: str) -> None:
-    tool = announced_tool(provider, ANNOUNCED[provider])
+    rule = lookup(provider).permissions  # the provider's own PRM-2 rule
+    tool = rule.announced_tool(ANNOUNCED[provider])
     announced = {"t1": tool} if tool else {}
-    answer = decide(provider, request(provider), live_session_id="s", turn_open=True, announced=announced)
+    answer = decide(rule, request(provider), live_session_id="s", turn_open=True, announced=announced)
     if provider == "opencode":
         assert answer == {"outcome": {"outcome": "cancelled"}}  # pre-allowed by config; requests refused
     else:
         assert answer == {"outcome": {"outcome": "selected", "optionId": "once"}}
     # A native tool, or the same call outside the turn, is refused.
-    assert decide(provider, request(provider, {"toolCallId": "t9"}), live_session_id="s", turn_open=True,
+    assert decide(rule, request(provider, {"toolCallId": "t9"}), live_session_id="s", turn_open=True,
                   announced=announced) == {"outcome": {"outcome": "cancelled"}}
-    assert decide(provider, request(provider), live_session_id="s", turn_open=False,
+    assert decide(rule, request(provider), live_session_id="s", turn_open=False,
                   announced=announced) == {"outcome": {"outcome": "cancelled"}}
 
 
@@ -48,6 +50,6 @@ def test_native_adapter_tool_meta_is_what_the_rule_reads() -> None:
 
     update = tool_start("1:1", "clauz3/run", "in_progress", "run").model_dump(by_alias=True, exclude_none=True)
     assert update["_meta"] == {"clauz3": {"tool": "run"}}
-    assert announced_tool("agy", update) == "run"
+    assert lookup("agy").permissions.announced_tool(update) == "run"
     unnamed = tool_start("1:2", "run_command", "in_progress", None).model_dump(by_alias=True, exclude_none=True)
-    assert announced_tool("agy", unnamed) is None
+    assert lookup("agy").permissions.announced_tool(unnamed) is None

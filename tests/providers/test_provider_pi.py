@@ -17,7 +17,7 @@ from test_provider_table import fake_package
 
 from clauz3.sessions.agent.acp_client import AcpClient
 from clauz3.sessions.agent.acp_messages import AgentText, ToolCall
-from clauz3.sessions.agent.providers.pi import AUTH_COMMAND, child_env
+from clauz3.sessions.agent.providers.pi_setup import AUTH_COMMAND, child_env
 from clauz3.sessions.agent.providers.table import PI_PACKAGE, PI_PIN
 
 SCRIPT = Path(__file__).resolve().parents[2] / "src" / "clauz3" / "sessions" / "agent" / "providers" / "pi_session.mjs"

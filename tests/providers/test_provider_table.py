@@ -16,7 +16,8 @@ from clauz3.sessions.agent.providers import (
     enabled_in,
     mode_refusal,
 )
-from clauz3.sessions.agent.providers.table import PROVIDERS, TEST_NPM_SPECS
+from clauz3.sessions.agent.providers.registry import PROVIDERS
+from clauz3.sessions.agent.providers.table import ROWS, TEST_NPM_SPECS
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -184,4 +185,29 @@ def test_inventory_enabled_flags() -> None:
     assert enabled_in("pi", unrestricted=True) == (False, "Restart without --unrestricted")
     assert enabled_in("codex", unrestricted=False) == (False, "Requires --unrestricted")
     assert enabled_in("demo", unrestricted=True) == (True, "")
-    assert set(PROVIDERS) == {"claude", "codex", "opencode", "pi", "agy", "demo"}
+    assert set(PROVIDERS) == set(ROWS) == {"claude", "codex", "opencode", "pi", "agy", "demo"}
+    assert all(p.row is ROWS[name] for name, p in PROVIDERS.items())  # one class per row, looked up by id
+
+
+def test_no_module_compares_agent_ids() -> None:
+    """Issue 23: an agent's differences are its provider class's answers, looked up by id in the registry; no
+    module of src/ compares a value with an agent id (``agent == "codex"``, ``provider in ("demo", "pi")``) or
+    keys a table of its own by them (only table.py's rows are keyed so)."""
+    import ast
+
+    ids = set(ROWS)
+
+    def names_an_id(node: ast.expr) -> bool:
+        items = node.elts if isinstance(node, (ast.Tuple, ast.List, ast.Set)) else [node]
+        return any(isinstance(item, ast.Constant) and item.value in ids for item in items)
+
+    found = []
+    for path in sorted((REPO / "src" / "clauz3").rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            where = f"{path.relative_to(REPO)}:{getattr(node, 'lineno', 0)}"
+            if isinstance(node, ast.Compare) and any(names_an_id(side) for side in [node.left, *node.comparators]):
+                found.append(f"{where} {ast.unparse(node)}")
+            if isinstance(node, ast.Dict) and path.name != "table.py" \
+                    and any(key is not None and names_an_id(key) for key in node.keys):
+                found.append(f"{where} a dict keyed by agent ids")
+    assert found == []

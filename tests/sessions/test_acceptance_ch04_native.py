@@ -15,9 +15,10 @@ from typing import Any
 import pytest
 
 from clauz3.sessions.agent.acp_client import AcpClient, AcpError
-from clauz3.sessions.agent.providers import build_launch
-from clauz3.sessions.agent.providers.availability import NATIVE_ADAPTERS, python_adapter_argv
+from clauz3.sessions.agent.providers import build_launch, lookup
+from clauz3.sessions.agent.providers.availability import python_adapter_argv
 from clauz3.sessions.agent.providers.launch import ProviderLaunch, remove_private_dir
+from clauz3.sessions.agent.providers.protocol import NativeProvider
 
 FIXTURES = Path(__file__).resolve().parents[1] / "providers" / "fixtures"
 FAKE_NODE = """#!/bin/sh
@@ -54,16 +55,23 @@ def world(tmp_path: Path) -> dict[str, Any]:
 Start = Callable[..., tuple[AcpClient, ProviderLaunch]]
 
 
+def native_module(agent: str) -> str:
+    """The native adapter module the provider table names for ``agent`` (pi, agy)."""
+    provider = lookup(agent)
+    assert isinstance(provider, NativeProvider), agent
+    return provider.adapter_module
+
+
 @pytest.fixture
 async def start(world: dict[str, Any]) -> AsyncIterator[Start]:
     made: list[tuple[AcpClient, ProviderLaunch]] = []
 
     def factory(agent: str, project: str, *, restricted: bool) -> tuple[AcpClient, ProviderLaunch]:
         launch = build_launch(agent, project=world["projects"][project], bridge_entry=world["bridge"],
-                              data_dir=world["data"], adapter_argv=python_adapter_argv(NATIVE_ADAPTERS[agent]),
+                              data_dir=world["data"], adapter_argv=python_adapter_argv(native_module(agent)),
                               base_env=world["env"], tmp_root=world["tmp"], restricted=restricted,
                               instructions="INSTR")
-        client = AcpClient(launch.launch, provider=agent, label=agent)
+        client = AcpClient(launch.launch, permissions=lookup(agent).permissions, label=agent)
         made.append((client, launch))
         return client, launch
 

@@ -25,7 +25,7 @@ from clauz3.sessions.agent.acp_client import AcpClient
 from clauz3.sessions.agent.acp_messages import PermissionRefused, TurnEnded
 from clauz3.sessions.agent.acp_params import SessionParams
 from clauz3.sessions.agent.process_group import AgentLaunch
-from clauz3.sessions.agent.providers.table import provider
+from clauz3.sessions.agent.providers import lookup
 
 RAW = r'''
 import json, os, sys
@@ -123,7 +123,7 @@ async def make(tmp_path: Path, raw: Path) -> AsyncIterator[Callable[[str], AcpCl
 
     def factory(provider_id: str) -> AcpClient:
         env = dict(os.environ) | {"RAW04_LOG": str(tmp_path / "raw04.jsonl")}
-        client = AcpClient(AgentLaunch([sys.executable, str(raw)], tmp_path, env), provider=provider_id,
+        client = AcpClient(AgentLaunch([sys.executable, str(raw)], tmp_path, env), permissions=lookup(provider_id).permissions,
                            label="Raw", cancel_grace=3.0)
         clients.append(client)
         return client
@@ -221,6 +221,6 @@ async def test_auth_required_on_session_new_shows_the_sign_in_hint(raw_claude: P
                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("RAW04_MODE", "auth")
     state, seen, _ = await start_claude(tmp_path)
-    hint = provider("claude").sign_in_hint
+    hint = lookup("claude").row.sign_in_hint
     assert f"it needs you to sign in: {hint}" in (state.get("error") or ""), state
     assert any(f.get("method") == "clauz3/notice" and hint in json.dumps(f) for f in seen)

@@ -23,11 +23,17 @@ from clauz3.sessions.agent.acp_messages import (
     TurnEnded,
 )
 from clauz3.sessions.agent.acp_params import SessionParams, bridge_entry, initialize_params, sanitize
-from clauz3.sessions.agent.acp_permissions import decide
+from clauz3.sessions.agent.acp_permissions import PermissionRule, decide
 from clauz3.sessions.agent.process_group import AgentLaunch
+from clauz3.sessions.agent.providers import lookup
 
 RAW_AGENT = Path(__file__).parent / "fixtures" / "raw_agent.py"
 Factory = Callable[..., AcpClient]
+
+
+def rule(agent: str) -> PermissionRule:
+    """The agent's PRM-2 rule, as the host takes it from the provider table."""
+    return lookup(agent).permissions
 
 
 def drain(client: AcpClient) -> list[Any]:
@@ -57,7 +63,7 @@ async def make(tmp_path: Path, raw_log: Path) -> AsyncIterator[Factory]:
     def factory(provider: str = "demo", cancel_grace: float = 3.0, **env: str) -> AcpClient:
         full_env = dict(os.environ) | {"RAW_LOG": str(raw_log)} | env
         launch = AgentLaunch([sys.executable, str(RAW_AGENT)], tmp_path, full_env)
-        client = AcpClient(launch, provider=provider, label="Raw", cancel_grace=cancel_grace)
+        client = AcpClient(launch, permissions=rule(provider), label="Raw", cancel_grace=cancel_grace)
         clients.append(client)
         return client
 
@@ -153,10 +159,10 @@ async def test_permission_outside_turn_and_previous_turn_ids(make: Factory) -> N
     await client.prompt(text("perm"))
     request = {"sessionId": "raw-session", "toolCall": {"toolCallId": "t1"},
                "options": [{"optionId": "once", "kind": "allow_once"}]}
-    assert decide("demo", request, live_session_id="raw-session", turn_open=False, announced={"t1": "run"}) == {
+    assert decide(rule("demo"), request, live_session_id="raw-session", turn_open=False, announced={"t1": "run"}) == {
         "outcome": {"outcome": "cancelled"}
     }
-    assert decide("demo", request, live_session_id="raw-session", turn_open=True, announced={})["outcome"] == {
+    assert decide(rule("demo"), request, live_session_id="raw-session", turn_open=True, announced={})["outcome"] == {
         "outcome": "cancelled"
     }
 
@@ -165,17 +171,17 @@ def test_permission_provider_identities() -> None:
     options = [{"optionId": "a", "kind": "allow_always"}, {"optionId": "o", "kind": "allow_once"}]
     base = {"sessionId": "s", "toolCall": {"toolCallId": "x"}, "options": options}
     ok = {"outcome": {"outcome": "selected", "optionId": "o"}}
-    assert decide("claude", base, live_session_id="s", turn_open=True, announced={"x": "run"}) == ok
+    assert decide(rule("claude"), base, live_session_id="s", turn_open=True, announced={"x": "run"}) == ok
     evil = base | {"toolCall": {"toolCallId": "x", "_meta": {"claudeCode": {"toolName": "mcp__evil__run"}}}}
-    assert decide("claude", evil, live_session_id="s", turn_open=True, announced={"x": "run"})["outcome"]["outcome"] == "cancelled"
-    assert decide("codex", base, live_session_id="s", turn_open=True, announced={"x": "run"})["outcome"]["outcome"] == "cancelled"
+    assert decide(rule("claude"), evil, live_session_id="s", turn_open=True, announced={"x": "run"})["outcome"]["outcome"] == "cancelled"
+    assert decide(rule("codex"), base, live_session_id="s", turn_open=True, announced={"x": "run"})["outcome"]["outcome"] == "cancelled"
     codex = base | {"_meta": {"is_mcp_tool_approval": True}}
-    assert decide("codex", codex, live_session_id="s", turn_open=True, announced={"x": "run"}) == ok
-    assert decide("opencode", base, live_session_id="s", turn_open=True, announced={"x": "run"})["outcome"]["outcome"] == "cancelled"
+    assert decide(rule("codex"), codex, live_session_id="s", turn_open=True, announced={"x": "run"}) == ok
+    assert decide(rule("opencode"), base, live_session_id="s", turn_open=True, announced={"x": "run"})["outcome"]["outcome"] == "cancelled"
     many = base | {"options": options * 17}
-    assert decide("demo", many, live_session_id="s", turn_open=True, announced={"x": "run"})["outcome"]["outcome"] == "cancelled"
+    assert decide(rule("demo"), many, live_session_id="s", turn_open=True, announced={"x": "run"})["outcome"]["outcome"] == "cancelled"
     not_list = base | {"options": {}}
-    assert decide("demo", not_list, live_session_id="s", turn_open=True, announced={"x": "run"})["outcome"]["outcome"] == "cancelled"
+    assert decide(rule("demo"), not_list, live_session_id="s", turn_open=True, announced={"x": "run"})["outcome"]["outcome"] == "cancelled"
 
 
 async def test_no_response(make: Factory) -> None:

@@ -11,7 +11,7 @@ from pathlib import Path
 from clauz3.sessions.agent import prespawn
 from clauz3.sessions.agent.acp_client import AcpClient
 from clauz3.sessions.agent.process_group import AgentLaunch
-from clauz3.sessions.agent.providers import build_launch, check
+from clauz3.sessions.agent.providers import build_launch, check, lookup
 from clauz3.sessions.launch.config import LaunchConfig
 
 ENTRY = {"name": "clauz3", "command": "/bin/false", "args": [], "env": []}  # never started: these tests send no session/new
@@ -42,7 +42,7 @@ def test_identical_launch_adopts_the_waiting_adapter_and_it_answers_initialize(t
         assert taken is not None and prespawn.take("demo") is None  # handed over once
         launch = launch_as_the_conversation_builds_it(cfg, taken.read_fd)
         process = await taken.adopt(launch)
-        client = AcpClient(launch, provider="demo", label="Demo")
+        client = AcpClient(launch, permissions=lookup("demo").permissions, label="Demo")
         try:
             info = await client.start(process=process)
             return process is not None and client.pid == taken.process.pid, info.agent_name

@@ -37,7 +37,6 @@ SETTINGS = {
     "XDG_CACHE_HOME": "where the proof cache lives",
     "CLAUZ3_SANDBOX": "off runs without Landlock after proving (shown on the card); never a proof input",
     "CLAUZ3_REQUIRE_SANDBOX": "refuses to run without the sandbox; never a proof input",
-    "CLAUZ3_PROVE_SHOW_MODULES": "prints the modules prove imported (PERF-2); never a proof input",
     "CLAUZ3_DEBUG": "prints tracebacks of internal errors",
     "CLAUZ3_APPROVAL_SERVICE": "where the approval service listens (approval, not proof)",
     "CLAUZ3_APPROVAL_TOKEN": "submission credential (approval, not proof)",

@@ -7,8 +7,8 @@ import os
 import sys
 
 from clauz3.commands._errors import CommandError, data_dir
-from clauz3.commands.start import check_agent, check_project_free, checked_data_dir
-from clauz3.commands.ui import _port
+from clauz3.commands.start import check_project_free, checked_data_dir
+from clauz3.commands.ui import _port, check_agent
 
 HELP = "Continue a saved conversation (browser or terminal) in this terminal with a fresh approval service."
 

@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 
 from clauz3.commands._errors import CommandError, data_dir
-from clauz3.commands.ui import AGENTS, _port, add_session_arguments, approval_settings
+from clauz3.commands.ui import AGENTS, _port, add_session_arguments, approval_settings, check_agent
 
 HELP = "Start a new agent conversation in this terminal, with a private approval service for this folder."
 
@@ -37,15 +37,6 @@ def checked_data_dir() -> Path:
     return Path(os.path.realpath(data))
 
 
-def check_agent(agent: str) -> None:
-    """TRM-1: the agent program and its version; exit 4 naming what to install."""
-    from clauz3.sessions.agent.providers import LABELS, check
-
-    found = check(agent)
-    if not found.available:
-        raise CommandError(found.error_line(LABELS[agent]), 4)
-
-
 def check_project_free(data: Path, project: str) -> None:
     """TRM-1: the project lease must be free (exit 5); it is taken for real by the service."""
     from clauz3.sessions.store.lease import LeaseHeld, acquire_project_lease
@@ -61,7 +52,7 @@ def run(args: argparse.Namespace) -> int:
     approvals = approval_settings(args)  # 03 CLI-9: bad numbers exit 2 before anything starts
     from clauz3.layers.selection import terminal_libraries_line
     from clauz3.layers.skills import SkillsError, selected_line, snapshot_skills
-    from clauz3.sessions.agent.providers import mode_refusal, validate_model
+    from clauz3.sessions.agent.providers import lookup, mode_refusal, validate_model
     from clauz3.sessions.conversation.workspaces import launch_path_ok
     from clauz3.sessions.launch.config import LaunchConfig
     from clauz3.sessions.store.store import StoreError
@@ -82,10 +73,10 @@ def run(args: argparse.Namespace) -> int:
     if args.prompt is not None and not args.prompt.strip():
         raise CommandError("--prompt needs some text (see clauz3 start --help)")
     claude = None
-    if agent == "claude":
+    if lookup(agent).own_terminal:
         from clauz3.sessions.terminal.terminal_native import claude_cli
 
-        claude = claude_cli()  # CLD-7: Claude Code's own terminal UI
+        claude = claude_cli()  # CLD-7: Claude Code's own terminal UI (the one agent that has one)
     else:
         check_agent(agent)
     policy = os.path.abspath(args.policy) if args.policy else None

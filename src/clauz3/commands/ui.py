@@ -84,22 +84,22 @@ def approval_settings(args: argparse.Namespace) -> ApprovalSettings:
     return {"policy_timeout": policy, "approval_wait": wait, "proof_timeout": proof, "require_sandbox": require}
 
 
-def _mode_error(agent: str, unrestricted: bool) -> str | None:
-    from clauz3.sessions.agent.providers import LABELS, RESTRICTED_ONLY, UNRESTRICTED_ONLY
+def check_agent(agent: str) -> None:
+    """PRV-4 / TRM-1: the agent program and its version; exit 4 with :meth:`Availability.error_line` (the one
+    place the line is formatted; ``ui``, ``start`` and ``resume`` all end here)."""
+    from clauz3.sessions.agent.providers import LABELS, check
 
-    if agent == "claude" and unrestricted:
-        return ("Claude runs restricted in the browser workspace; start without --unrestricted (clauz3 start claude "
-                "--unrestricted runs its own terminal UI)")
-    if agent in UNRESTRICTED_ONLY and not unrestricted:
-        return (f"{LABELS[agent]} has no restricted mode in clauz3; pass --unrestricted to let it use its native "
-                "tools outside clauz3 proofs and approval")
-    if agent in RESTRICTED_ONLY and unrestricted:
-        return "Pi runs only restricted in clauz3; start without --unrestricted"
-    return None
+    found = check(agent)
+    if not found.available:
+        raise CommandError(found.error_line(LABELS[agent]), 4)
 
 
 def run(args: argparse.Namespace) -> int:
-    from clauz3.sessions.agent.providers import CLAUDE_FALLBACK, LABELS, check
+    from clauz3.sessions.agent.providers import (
+        NEEDS_AGENT_NAME,
+        default_provider,
+        mode_refusal,
+    )
     from clauz3.sessions.conversation.tutorials import TutorialError, prepare
     from clauz3.sessions.launch.config import LaunchConfig
     from clauz3.sessions.launch.launcher import Launcher
@@ -111,20 +111,17 @@ def run(args: argparse.Namespace) -> int:
         raise CommandError(f"unknown tutorial {args.tutorial!r}; choose email or real-files")
     if args.tutorial is not None and (args.unrestricted or args.prompt is not None):
         raise CommandError("--tutorial cannot be combined with --unrestricted or --prompt")
-    if args.unrestricted and agent is None:
-        raise CommandError("--unrestricted needs an explicit agent name (codex, opencode, agy or demo)")
     warning = None
     fallback = False
     if agent is None:
-        agent = "claude" if check("claude").available else "demo"
-        if agent == "demo":
-            warning, fallback = CLAUDE_FALLBACK, True
-    problem = _mode_error(agent, args.unrestricted)
+        if args.unrestricted:
+            raise CommandError(NEEDS_AGENT_NAME)
+        choice = default_provider()  # PRV-1: claude when installed, else demo with the notice
+        agent, warning, fallback = choice.provider, choice.notice, choice.notice is not None
+    problem = mode_refusal(agent, unrestricted=args.unrestricted, command="ui")
     if problem:
         raise CommandError(problem)
-    found = check(agent)
-    if not found.available:
-        raise CommandError(found.error_line(LABELS[agent]), 4)
+    check_agent(agent)
     data = data_dir()
     try:
         data.mkdir(mode=0o700, parents=True, exist_ok=True)

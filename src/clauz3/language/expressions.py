@@ -124,9 +124,10 @@ class ExprCompiler:
                 return self.body.err(node, "unsupported-expression", f"unknown attribute `{self.body.seg(node)}`")
             return self.binding_value(node, self.body.seg(node), b)
         value = self.expr(node.value)
-        t = value.type
-        if T.is_err(t):
+        if T.is_err(t := value.type):
             return value
+        if node.attr == "value" and isinstance(value, ir.Const) and value.kind in ("filepath", "dirpath"):
+            return ir.Const(value.value, ir.STR, line, col)  # FilePath("…").value: its canonical text (issue 23)
         if isinstance(t, ir.TRow):
             schema = self.body.ctx.rows.get(t.schema)
             fields = dict(schema.fields) if schema else {}

@@ -35,7 +35,7 @@ from clauz3.sessions.agent.acp_messages import (
     read_update,
 )
 from clauz3.sessions.agent.acp_params import PROTOCOL_VERSION, SessionParams, initialize_params, sanitize
-from clauz3.sessions.agent.acp_permissions import CANCELLED, announced_tool, decide, request_tool_call_id
+from clauz3.sessions.agent.acp_permissions import CANCELLED, PermissionRule, decide, request_tool_call_id
 from clauz3.sessions.agent.acp_transport import PipeTransport
 from clauz3.sessions.agent.jsonrpc import RpcConnection, RpcError
 from clauz3.sessions.agent.process_group import AgentLaunch, AgentProcess
@@ -71,21 +71,22 @@ class AcpError(SessionError):
 class AcpClient:
     """One adapter start. Create, ``await start()``, then ``new_session``/``load_session``, ``prompt``.
 
-    ``provider`` selects the tool-identity rule of PRM-2; ``label`` names the agent in messages.
+    ``permissions`` is the agent's tool-identity rule of PRM-2 (its provider's ``permissions``);
+    ``label`` names the agent in messages.
     """
 
     def __init__(
         self,
         launch: AgentLaunch,
         *,
-        provider: str,
+        permissions: PermissionRule,
         label: str,
         sink: Callable[[AcpEvent], None] | None = None,
         cancel_grace: float = CANCEL_GRACE,
         term_grace: float = 0.0,
     ) -> None:
         self.launch = launch
-        self.provider = provider
+        self.permissions = permissions
         self.label = label
         self.events: asyncio.Queue[AcpEvent] = asyncio.Queue()
         self._sink = sink
@@ -364,7 +365,7 @@ class AcpClient:
     def _identify(self, call: ToolCall, update: dict[str, Any]) -> ToolCall:
         """PRM-2: remember the clauz3 tool this call id was announced as, from structured fields."""
         call_id = call.tool_call_id
-        tool = announced_tool(self.provider, update)
+        tool = self.permissions.announced_tool(update)
         if tool is not None:
             self._announced[call_id] = tool
             self._announced.move_to_end(call_id)
@@ -379,7 +380,7 @@ class AcpClient:
         if method == "session/request_permission":
             turn_open = self._turn_active and not self._cancel_sent and not self._closing
             answer = decide(
-                self.provider, params, live_session_id=self.session_id, turn_open=turn_open,
+                self.permissions, params, live_session_id=self.session_id, turn_open=turn_open,
                 announced=dict(self._announced),
             )
             if answer is CANCELLED:

@@ -1,56 +1,59 @@
 """The permission rule (04 §4): native permission requests are refused; a request for a clauz3
 tool call announced earlier in this turn gets the first ``allow_once`` option. Pure functions.
 
-Tool identity comes only from structured fields (PRM-2); display titles never count.
+Tool identity comes only from structured fields (PRM-2); display titles never count. Which fields is the
+agent's :class:`PermissionRule` (its provider's ``permissions``): Claude's and Codex's live with their
+provider (``providers/claude.py``, ``providers/codex.py``), the two shared ones here.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Protocol
 
 SIX_TOOLS = frozenset({"run", "status", "tools", "libraries", "list_skills", "read_skill"})
 MAX_OPTIONS = 32
 CANCELLED: dict[str, Any] = {"outcome": {"outcome": "cancelled"}}
 
 
-def _obj(value: Any) -> dict[str, Any]:
+def as_object(value: Any) -> dict[str, Any]:
+    """``value`` when it is a JSON object, else an empty one (the rules read untrusted frames)."""
     return value if isinstance(value, dict) else {}
 
 
-def announced_tool(provider: str, update: dict[str, Any]) -> str | None:
-    """The clauz3 tool a ``tool_call``/``tool_call_update`` names by structured fields, else None."""
-    if provider == "claude":
-        name = _obj(_obj(update.get("_meta")).get("claudeCode")).get("toolName")
-        if isinstance(name, str) and name.startswith("mcp__clauz3__"):
-            tool = name.removeprefix("mcp__clauz3__")
-            return tool if tool in SIX_TOOLS else None
-        return None
-    if provider == "codex":
-        raw = _obj(update.get("rawInput"))
-        called = raw.get("tool")
-        if raw.get("server") == "clauz3" and isinstance(called, str) and called in SIX_TOOLS:
-            return called
-        return None
-    if provider in ("demo", "pi", "agy"):
-        named = _obj(_obj(update.get("_meta")).get("clauz3")).get("tool")
+class PermissionRule(Protocol):
+    """How one agent names a clauz3 tool call (PRM-2): each provider carries one (``Provider.permissions``)."""
+
+    def announced_tool(self, update: dict[str, Any]) -> str | None:
+        """The clauz3 tool a ``tool_call``/``tool_call_update`` names by structured fields, else None."""
+        ...
+
+    def request_matches(self, params: dict[str, Any], tool_call: dict[str, Any], tool: str) -> bool:
+        """Whether a permission request for a call announced as ``tool`` really asks for that tool."""
+        ...
+
+
+class NamedInClauz3Meta:
+    """The demo and the native adapters (NAT-5): the tool is ``_meta.clauz3.tool``."""
+
+    def announced_tool(self, update: dict[str, Any]) -> str | None:
+        named = as_object(as_object(update.get("_meta")).get("clauz3")).get("tool")
         return named if isinstance(named, str) and named in SIX_TOOLS else None
-    return None  # opencode: its clauz3_* tools are pre-allowed by config, every request is refused
+
+    def request_matches(self, params: dict[str, Any], tool_call: dict[str, Any], tool: str) -> bool:
+        meta = as_object(tool_call.get("_meta"))
+        if "clauz3" in meta and "tool" in as_object(meta["clauz3"]):
+            return bool(meta["clauz3"]["tool"] == tool)
+        return True
 
 
-def _request_condition(provider: str, params: dict[str, Any], tool_call: dict[str, Any], tool: str) -> bool:
-    if provider == "claude":
-        meta = _obj(tool_call.get("_meta"))
-        if "claudeCode" in meta and "toolName" in _obj(meta["claudeCode"]):
-            return meta["claudeCode"]["toolName"] == f"mcp__clauz3__{tool}"
-        return True
-    if provider == "codex":
-        return _obj(params.get("_meta")).get("is_mcp_tool_approval") is True
-    if provider in ("demo", "pi", "agy"):
-        meta = _obj(tool_call.get("_meta"))
-        if "clauz3" in meta and "tool" in _obj(meta["clauz3"]):
-            return meta["clauz3"]["tool"] == tool
-        return True
-    return False
+class RefuseEvery:
+    """OpenCode: its ``clauz3_*`` tools are pre-allowed by config, so every request it sends is refused."""
+
+    def announced_tool(self, update: dict[str, Any]) -> str | None:
+        return None
+
+    def request_matches(self, params: dict[str, Any], tool_call: dict[str, Any], tool: str) -> bool:
+        return False
 
 
 def _allow_once(options: Any) -> str | None:
@@ -70,13 +73,13 @@ def _allow_once(options: Any) -> str | None:
 
 def request_tool_call_id(params: Any) -> str | None:
     """The string tool-call id of a permission request, if it has one (for refusal notices)."""
-    tool_call = _obj(_obj(params).get("toolCall"))
+    tool_call = as_object(as_object(params).get("toolCall"))
     tool_call_id = tool_call.get("toolCallId")
     return tool_call_id if isinstance(tool_call_id, str) else None
 
 
 def decide(
-    provider: str,
+    rule: PermissionRule,
     params: Any,
     *,
     live_session_id: str | None,
@@ -99,7 +102,7 @@ def decide(
     if not isinstance(tool_call_id, str):
         return CANCELLED
     tool = announced.get(tool_call_id)
-    if tool is None or not _request_condition(provider, params, tool_call, tool):
+    if tool is None or not rule.request_matches(params, tool_call, tool):
         return CANCELLED
     option_id = _allow_once(params.get("options"))
     if option_id is None:

@@ -23,8 +23,6 @@ from pathlib import Path
 from clauz3.sessions.agent.process_group import AgentLaunch, AgentProcess
 from clauz3.sessions.launch.config import LaunchConfig
 
-PROVIDERS = ("demo",)  # its launch depends on nothing the service decides later (instructions, private dirs)
-
 
 def supervisor_wrap(read_fd: int) -> tuple[str, ...]:
     """The supervisor in front of every adapter (02 PROC-1); its fd is the lifetime pipe's read end."""
@@ -60,11 +58,14 @@ async def start(config: LaunchConfig) -> None:
     """Spawn the launch agent's adapter if it is one whose launch is known now; any failure is silent
     (the conversation then starts it the ordinary way and reports what goes wrong)."""
     global _waiting
-    if _waiting is not None or config.agent not in PROVIDERS or config.bridge_argv:
+    if _waiting is not None or config.bridge_argv:
         return
-    from clauz3.sessions.agent.providers import check
+    from clauz3.sessions.agent.providers import PROVIDERS, check
     from clauz3.sessions.agent.providers.launch import adapter_env
 
+    provider = PROVIDERS.get(config.agent)
+    if provider is None or not provider.prespawn:  # only a launch that depends on nothing decided later
+        return
     try:
         found = check(config.agent)
         if not found.available or not found.argv or not os.path.isabs(found.argv[0]):

@@ -37,14 +37,15 @@ from clauz3.sessions.agent.acp_messages import (
 from clauz3.sessions.agent.acp_params import bridge_entry
 from clauz3.sessions.agent.bridge_check import FAILED
 from clauz3.sessions.agent.providers import (
+    PROVIDERS,
     SHORT_LABELS,
     ModelUnavailable,
     apply_model,
     build_launch,
+    lookup,
     remove_private_dir,
 )
 from clauz3.sessions.agent.providers.opencode import first_prompt
-from clauz3.sessions.agent.providers.session_hooks import before_session
 from clauz3.sessions.conversation.agent_status import WORKING, AgentStatus
 from clauz3.sessions.conversation.host_links import HostLinks
 from clauz3.sessions.conversation.libraries import pending_notes
@@ -259,6 +260,7 @@ class ConversationRuntime:
         os.set_inheritable(write_end, False)
         instructions = links.instructions()
         try:
+            provider = lookup(self.agent)
             started = build_launch(
                 self.agent, project=links.project, bridge_entry=entry, data_dir=links.data_dir,
                 adapter_argv=self._available.argv, instructions=instructions, requested_model=links.config.model,
@@ -276,7 +278,7 @@ class ConversationRuntime:
             return
         self._private_dir = started.private_dir
         params = started.params
-        client = AcpClient(started.launch, provider=self.agent, label=self.label, sink=self._on_event)
+        client = AcpClient(started.launch, permissions=provider.permissions, label=self.label, sink=self._on_event)
         self.client = client
         try:
             try:
@@ -290,7 +292,7 @@ class ConversationRuntime:
                 self.say("agent_unavailable", reason=FAILED)
                 self.changed()
                 return
-            await before_session(self.agent, client)  # CDX-3: Codex signs in before any session request
+            await provider.before_session(client)  # CDX-3: Codex signs in before any session request
             self.capabilities = info.capabilities
             if info.agent_version:
                 self.saved.agent_version = info.agent_version
@@ -331,13 +333,9 @@ class ConversationRuntime:
 
     def failure_reason(self, exc: Exception) -> str:
         """ACP-21: an authentication error at any step names how to sign in."""
-        if isinstance(exc, AcpError) and exc.auth_required:
-            from clauz3.sessions.agent.providers.table import provider
-
-            try:
-                return f"it needs you to sign in: {provider(self.agent).sign_in_hint}"
-            except KeyError:
-                pass
+        provider = PROVIDERS.get(self.agent)
+        if isinstance(exc, AcpError) and exc.auth_required and provider is not None:
+            return f"it needs you to sign in: {provider.row.sign_in_hint}"
         return str(exc)
 
     async def end_agent(self) -> None:

@@ -3,6 +3,9 @@
 Checked without running agent code: the command is looked up on PATH, its realpath's nearest
 named ``package.json`` gives package and version. Only Node itself is run (``node --version``,
 ≤ 10 s) for Pi's hard floor and Claude's soft one. Call off the event loop.
+
+These are the checks' parts; which one an agent uses is its provider's ``availability`` (:mod:`.registry`,
+whose :func:`~.registry.check` is the one entry point).
 """
 
 from __future__ import annotations
@@ -20,16 +23,10 @@ from clauz3.sessions.agent.providers.table import (
     CLAUDE_NODE_MIN,
     CODEX_ACP_OLD_PACKAGE,
     PI_NODE_MIN,
-    PROVIDERS,
-    Provider,
-    provider,
+    ProviderRow,
 )
 
 CHECK_TIMEOUT = 10.0
-NATIVE_ADAPTERS = {
-    "pi": "clauz3.sessions.agent.providers.pi_adapter",
-    "agy": "clauz3.sessions.agent.providers.agy_adapter",
-}
 PI_NODE_HINT = "npm install --prefix <dir> node@22, then put <dir>/node_modules/.bin first on PATH"
 _NODE_VERSION = re.compile(r"^v(\d+)\.(\d+)\.(\d+)")
 
@@ -101,23 +98,29 @@ def python_adapter_argv(module: str) -> tuple[str, ...]:
     return (sys.executable, "-P", "-m", module)
 
 
-def check(agent: str, *, path: str | None = None) -> Availability:
-    """PRV-2/PRV-3 for one provider. ``path`` replaces ``$PATH`` for the lookup (tests)."""
-    row = provider(agent)
-    if agent == "demo":
-        return Availability(True, argv=python_adapter_argv("clauz3.agents.demo"))
+def on_path(row: ProviderRow, path: str | None) -> str | Availability:
+    """The absolute path of ``row.command`` on PATH, or the PRV-2 "not on PATH" result."""
     assert row.command is not None
     found = shutil.which(row.command, path=path)
     if found is None:
         return Availability(False, f"{row.command} is not on PATH", hint=row.install_hint)
-    executable = os.path.abspath(found)
-    if agent == "agy":
-        return Availability(True, argv=python_adapter_argv(NATIVE_ADAPTERS["agy"]))
+    return os.path.abspath(found)
+
+
+def npm_adapter(
+    row: ProviderRow, path: str | None, *, args: tuple[str, ...] = (), node_warning: bool = False,
+) -> Availability:
+    """PRV-2/PRV-3 for an adapter that is an npm package's command, run as ``(command, *args)``.
+
+    ``node_warning`` adds Claude's soft Node floor (CLAUDE_NODE_MIN) to an otherwise clean result.
+    """
+    executable = on_path(row, path)
+    if isinstance(executable, Availability):
+        return executable
     package = nearest_package(executable)
-    if agent == "pi":
-        return _check_pi(row, package, path)
     if package is None or package.name != row.package:
         return _wrong_package(row, package)
+    argv = (executable, *args)
     if package.version != row.pin:
         if row.exact_pin:
             return Availability(
@@ -126,21 +129,24 @@ def check(agent: str, *, path: str | None = None) -> Availability:
             )
         note = f"tested with {row.pin}, found {package.version or 'no version'}"
         return Availability(
-            True, argv=_argv(agent, executable), hint=note, version=package.version, warning=note,
-            package_dir=str(package.directory),
+            True, argv=argv, hint=note, version=package.version, warning=note, package_dir=str(package.directory),
         )
-    warning = _claude_node_warning(path) if agent == "claude" else ""
+    warning = _claude_node_warning(path) if node_warning else ""
     return Availability(
-        True, argv=_argv(agent, executable), hint=warning or row.install_hint, version=package.version,
+        True, argv=argv, hint=warning or row.install_hint, version=package.version,
         warning=warning, package_dir=str(package.directory),
     )
 
 
-def _argv(agent: str, executable: str) -> tuple[str, ...]:
-    return (executable, "acp") if agent == "opencode" else (executable,)
+def native_adapter(row: ProviderRow, path: str | None, module: str) -> Availability:
+    """A native adapter (agy): its runtime's command on PATH; the adapter is clauz3's own ``module``."""
+    executable = on_path(row, path)
+    if isinstance(executable, Availability):
+        return executable
+    return Availability(True, argv=python_adapter_argv(module))
 
 
-def _wrong_package(row: Provider, package: PackageInfo | None) -> Availability:
+def _wrong_package(row: ProviderRow, package: PackageInfo | None) -> Availability:
     if package is not None and package.name == CODEX_ACP_OLD_PACKAGE:
         reason = f"{row.command} on PATH is the older {CODEX_ACP_OLD_PACKAGE}; clauz3 needs {row.package}"
     else:
@@ -155,7 +161,12 @@ def _claude_node_warning(path: str | None) -> str:
     return ""
 
 
-def _check_pi(row: Provider, package: PackageInfo | None, path: str | None) -> Availability:
+def pi_adapter(row: ProviderRow, path: str | None, module: str) -> Availability:
+    """Pi (PI-1): the pinned package exactly, its ``dist/index.js``, and Node at least PI_NODE_MIN."""
+    executable = on_path(row, path)
+    if isinstance(executable, Availability):
+        return executable
+    package = nearest_package(executable)
     if package is None or package.name != row.package:
         return _wrong_package(row, package)
     if package.version != row.pin:
@@ -174,11 +185,6 @@ def _check_pi(row: Provider, package: PackageInfo | None, path: str | None) -> A
             hint=PI_NODE_HINT, version=package.version,
         )
     return Availability(
-        True, argv=python_adapter_argv(NATIVE_ADAPTERS["pi"]), hint=row.install_hint, version=package.version,
+        True, argv=python_adapter_argv(module), hint=row.install_hint, version=package.version,
         package_dir=str(package.directory),
     )
-
-
-def check_all(*, path: str | None = None) -> dict[str, Availability]:
-    """Every provider's availability (the inventory of 02 ``providers``), in table order."""
-    return {agent: check(agent, path=path) for agent in PROVIDERS}

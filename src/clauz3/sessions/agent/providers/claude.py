@@ -11,7 +11,10 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from clauz3.sessions.agent.providers.table import SIX_TOOLS
+from clauz3.sessions.agent.acp_permissions import PermissionRule, as_object
+from clauz3.sessions.agent.providers.availability import Availability, npm_adapter
+from clauz3.sessions.agent.providers.protocol import BaseProvider
+from clauz3.sessions.agent.providers.table import ROWS, SIX_TOOLS
 
 ALLOWED_TOOLS = tuple(f"mcp__clauz3__{tool}" for tool in SIX_TOOLS)
 SETTINGS: dict[str, Any] = {"disableAllHooks": True, "disableClaudeAiConnectors": True, "enabledPlugins": {}}
@@ -39,6 +42,51 @@ def options(instructions: str) -> dict[str, Any]:
 def meta(instructions: str) -> dict[str, Any]:
     """``_meta`` of ``session/new`` and ``session/load`` for claude (ACP-8)."""
     return {"claudeCode": {"options": options(instructions)}}
+
+
+class ClaudePermissions:
+    """PRM-2 for Claude: the tool is ``_meta.claudeCode.toolName`` = ``mcp__clauz3__<tool>``."""
+
+    def announced_tool(self, update: dict[str, Any]) -> str | None:
+        name = as_object(as_object(update.get("_meta")).get("claudeCode")).get("toolName")
+        if isinstance(name, str) and name.startswith("mcp__clauz3__"):
+            tool = name.removeprefix("mcp__clauz3__")
+            return tool if tool in SIX_TOOLS else None
+        return None
+
+    def request_matches(self, params: dict[str, Any], tool_call: dict[str, Any], tool: str) -> bool:
+        meta = as_object(tool_call.get("_meta"))
+        if "claudeCode" in meta and "toolName" in as_object(meta["claudeCode"]):
+            return bool(meta["claudeCode"]["toolName"] == f"mcp__clauz3__{tool}")
+        return True
+
+
+class ClaudeProvider(BaseProvider):
+    """Claude (04 §6): restricted in the browser, its own terminal UI under ``clauz3 start`` (CLD-7)."""
+
+    row = ROWS["claude"]
+    permissions: PermissionRule = ClaudePermissions()
+    sets_model = True
+    own_terminal = True
+
+    def availability(self, path: str | None = None) -> Availability:
+        return npm_adapter(self.row, path, node_warning=True)
+
+    def env(self, instructions: str) -> dict[str, str]:
+        return dict(ENV)
+
+    def session_meta(
+        self, *, instructions: str, requested_model: str | None, restricted: bool
+    ) -> dict[str, Any] | None:
+        return meta(instructions)
+
+    def mode_refusal(self, *, unrestricted: bool, command: str) -> str | None:
+        if unrestricted and command != "start":
+            return (
+                "Claude runs restricted in the browser workspace; start without --unrestricted "
+                "(clauz3 start claude --unrestricted runs its own terminal UI)"
+            )
+        return None  # `start claude --unrestricted` is Claude Code's own terminal UI, unrestricted
 
 
 def mcp_config(entry: Mapping[str, Any]) -> dict[str, Any]:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from clauz3.sessions.agent.providers.availability import check
+from clauz3.sessions.agent.providers.registry import check
 from clauz3.sessions.agent.providers.table import CLAUDE_FALLBACK
 
 NOTICE_ID = "claude_not_installed"

@@ -17,11 +17,9 @@ from typing import Any
 
 from clauz3.sessions.agent.acp_params import SessionParams
 from clauz3.sessions.agent.process_group import AgentLaunch
-from clauz3.sessions.agent.providers import claude, codex, opencode
-from clauz3.sessions.agent.providers.table import provider as provider_row
+from clauz3.sessions.agent.providers.registry import lookup
 
 PRIVATE_DIR_VAR = "CLAUZ3_AGENT_PRIVATE_DIR"
-NATIVE = frozenset({"pi", "agy"})
 LOOPBACK = "127.0.0.1,localhost"
 
 
@@ -61,27 +59,22 @@ def adapter_env(
     for name in ("NO_PROXY", "no_proxy"):
         current = env.get(name, "")
         env[name] = f"{current},{LOOPBACK}" if current else LOOPBACK
-    if provider == "claude":
-        env.update(claude.ENV)
-    elif provider == "codex":
-        env.update(codex.env(instructions))
-    elif provider == "opencode":
-        env.update(opencode.env())
-    if provider in NATIVE and private_dir is not None:
-        env[PRIVATE_DIR_VAR] = str(private_dir)
+    if provider is not None:
+        agent = lookup(provider)
+        env.update(agent.env(instructions))
+        if agent.native and private_dir is not None:
+            env[PRIVATE_DIR_VAR] = str(private_dir)
     return env
 
 
 def session_meta(
     provider: str, *, instructions: str, requested_model: str | None, restricted: bool
 ) -> dict[str, Any] | None:
-    """ACP-8: ``_meta`` of ``session/new`` and ``session/load``; None for codex, opencode, demo."""
-    if provider == "claude":
-        return claude.meta(instructions)
-    if provider in NATIVE:
-        return {"clauz3": {"model": requested_model, "instructions": instructions, "restricted": restricted}}
-    provider_row(provider)  # unknown ids fail loudly
-    return None
+    """ACP-8: ``_meta`` of ``session/new`` and ``session/load`` (the provider's; None for codex, opencode,
+    demo). Unknown ids fail loudly."""
+    return lookup(provider).session_meta(
+        instructions=instructions, requested_model=requested_model, restricted=restricted,
+    )
 
 
 def check_bridge_entry(entry: Mapping[str, Any]) -> None:
@@ -127,12 +120,12 @@ def build_launch(
     ``wrap`` is put in front of it (the supervisor: ``python -P -m clauz3.sessions.agent.supervisor
     <fd> --``, whose fd goes in ``pass_fds``). ``base_env`` defaults to ``os.environ``.
     """
-    provider_row(provider)
+    agent = lookup(provider)
     check_bridge_entry(bridge_entry)
     if not adapter_argv or not os.path.isabs(adapter_argv[0]):
         raise ValueError("adapter argv[0] must be an absolute path")
     canonical = Path(os.path.realpath(project))
-    private_dir = make_private_dir(tmp_root) if provider in NATIVE else None
+    private_dir = make_private_dir(tmp_root) if agent.native else None
     env = adapter_env(
         os.environ if base_env is None else base_env, data_dir,
         provider=provider, instructions=instructions, private_dir=private_dir,
@@ -149,9 +142,9 @@ def build_launch(
     params = SessionParams(
         cwd=str(canonical),
         mcp_servers=(entry,),
-        meta=session_meta(provider, instructions=instructions, requested_model=requested_model, restricted=restricted),
+        meta=agent.session_meta(instructions=instructions, requested_model=requested_model, restricted=restricted),
     )
     return ProviderLaunch(
         provider=provider, launch=launch, params=params, private_dir=private_dir,
-        first_prompt_instructions=instructions if provider == "opencode" else None,
+        first_prompt_instructions=agent.first_prompt_instructions(instructions),
     )

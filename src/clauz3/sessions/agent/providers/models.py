@@ -1,8 +1,8 @@
 """Model selection (04 MDL-1..4): validate ``--model``, apply it after ``session/new``/``load``.
 
-For ``claude``, ``codex`` and ``opencode`` the requested model is set through the session's
-``model`` config option when it lists that value, else through the raw ``session/set_model``
-request (the SDK has no such method; MDL-3: one helper, the connection's generic sender). Any
+For the providers whose ``sets_model`` is true (claude, codex, opencode) the requested model is set
+through the session's ``model`` config option when it lists that value, else through the raw
+``session/set_model`` request (the SDK has no such method; MDL-3: one helper, the connection's generic sender). Any
 error ends the adapter: a model is never silently substituted. ``pi``/``agy`` take the model in
 ``_meta.clauz3.model`` (see :mod:`.launch`); ``demo`` has none.
 """
@@ -14,12 +14,12 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from clauz3.sessions.agent.acp_client import AcpClient, AcpError
+from clauz3.sessions.agent.providers.registry import lookup
 
 MODEL_TIMEOUT = 30.0
 MAX_MODEL_CHARS = 200
 _MODEL = re.compile(r"^[A-Za-z0-9._:/@\[\]+-]+$")
 INVALID_MODEL = "invalid --model value"
-CONFIG_PROVIDERS = frozenset({"claude", "codex", "opencode"})
 NO_MODEL = "No model"
 
 
@@ -101,7 +101,7 @@ async def apply_model(
     fields). Raises :class:`ModelUnavailable` after ending the adapter when the model is refused.
     """
     effective = current_model(session_result)
-    if provider not in CONFIG_PROVIDERS or requested is None:
+    if requested is None or not lookup(provider).sets_model:
         return effective
     session_id = client.session_id
     if session_id is None:

@@ -5,7 +5,8 @@ Texts are returned without the CLI's ``error: `` prefix; the CLI exits 2 before 
 
 from __future__ import annotations
 
-from clauz3.sessions.agent.providers.table import BOTH, RESTRICTED, UNRESTRICTED, provider
+from clauz3.sessions.agent.providers.registry import lookup
+from clauz3.sessions.agent.providers.table import BOTH, RESTRICTED, UNRESTRICTED
 
 NEEDS_AGENT_NAME = "--unrestricted needs an explicit agent name (codex, opencode, agy or demo)"
 REQUIRES_UNRESTRICTED = "Requires --unrestricted"
@@ -16,29 +17,16 @@ def mode_refusal(agent: str | None, *, unrestricted: bool, command: str = "ui") 
     """Why ``clauz3 <command> [agent] [--unrestricted]`` may not start, or None when it may.
 
     ``command`` is ``ui`` or ``start``: ``start claude --unrestricted`` runs Claude Code's own
-    terminal UI (CLD-7), so only the browser refuses it.
+    terminal UI (CLD-7), so only the browser refuses it (each provider's ``mode_refusal``).
     """
     if agent is None:
         return NEEDS_AGENT_NAME if unrestricted else None
-    row = provider(agent)
-    if agent == "claude" and unrestricted and command != "start":
-        return (
-            "Claude runs restricted in the browser workspace; start without --unrestricted "
-            "(clauz3 start claude --unrestricted runs its own terminal UI)"
-        )
-    if row.mode == UNRESTRICTED and not unrestricted:
-        return (
-            f"{row.label} has no restricted mode in clauz3; pass --unrestricted to let it use its native "
-            "tools outside clauz3 proofs and approval"
-        )
-    if row.mode == RESTRICTED and unrestricted and agent != "claude":
-        return f"{row.label} runs only restricted in clauz3; start without --unrestricted"
-    return None
+    return lookup(agent).mode_refusal(unrestricted=unrestricted, command=command)
 
 
 def enabled_in(agent: str, *, unrestricted: bool) -> tuple[bool, str]:
     """PRV-6: ``(enabled, hint)`` for the inventory of a workspace running in the given mode."""
-    mode = provider(agent).mode
+    mode = lookup(agent).row.mode
     if mode == BOTH:
         return True, ""
     if mode == UNRESTRICTED and not unrestricted:

@@ -9,6 +9,9 @@ from __future__ import annotations
 
 import json
 
+from clauz3.sessions.agent.providers.protocol import BaseProvider
+from clauz3.sessions.agent.providers.table import ROWS
+
 CONFIG = {"permission": {"clauz3_*": "allow"}}
 
 
@@ -20,3 +23,17 @@ def env() -> dict[str, str]:
 def first_prompt(instructions: str, text: str) -> str:
     """The text block of the first prompt of a fresh session (PRV-8). The store keeps ``text``."""
     return f"{instructions}\n\nUser request:\n{text}"
+
+
+class OpenCodeProvider(BaseProvider):
+    """OpenCode (04 §8): ``opencode acp``, unrestricted only; instructions ride on the first prompt."""
+
+    row = ROWS["opencode"]
+    sets_model = True
+    adapter_args = ("acp",)
+
+    def env(self, instructions: str) -> dict[str, str]:
+        return env()
+
+    def first_prompt_instructions(self, instructions: str) -> str | None:
+        return instructions

@@ -21,7 +21,7 @@ from typing import Any
 import acp
 from acp.schema import ToolCallStatus
 
-from clauz3.sessions.agent.providers.availability import check, node_version
+from clauz3.sessions.agent.providers.availability import node_version
 from clauz3.sessions.agent.providers.native import (
     Emit,
     NativeAgent,
@@ -36,7 +36,7 @@ from clauz3.sessions.agent.providers.native import (
     tool_start,
     tool_update,
 )
-from clauz3.sessions.agent.providers.pi import (
+from clauz3.sessions.agent.providers.pi_setup import (
     SCRIPT,
     check_auth,
     child_env,
@@ -44,6 +44,7 @@ from clauz3.sessions.agent.providers.pi import (
     user_agent_dir,
     write_config,
 )
+from clauz3.sessions.agent.providers.registry import check
 from clauz3.sessions.agent.providers.table import PI_NODE_MIN, PI_PIN, SIX_TOOLS
 
 READY_TIMEOUT = 45.0

@@ -1,7 +1,5 @@
-"""What a per-agent before-session hook may use of the host's ACP client (04 CDX-3).
-
-Its own module, below both the hook table (``session_hooks``) and each agent's hook (``codex``), so
-neither imports the other for it.
+"""What a provider's before-session step (``Provider.before_session``, 04 CDX-3) may use of the host's
+ACP client: a protocol, so a provider's step is typed on what it uses, not on the whole client.
 """
 
 from __future__ import annotations

@@ -1,8 +1,10 @@
-"""The provider table (04 §1, §5.1, §5.2): ids, labels, modes, npm pins and the exact hints.
+"""The provider rows (04 §1, §5.1, §5.2): ids, labels, modes, npm pins and the exact hints.
 
 Every npm pin is one constant here (DEP-1); availability checks, install hints, the default
 choice, ``scripts/install_adapters.sh`` (compared by a unit test) and the real-adapter tests read
-it. Nothing in this module touches the filesystem or starts a process.
+it. Nothing in this module touches the filesystem or starts a process. What each agent *does*
+differently (availability, launch, permissions, the before-session step) is its class in
+:mod:`.registry`; each class carries its row from here.
 """
 
 from __future__ import annotations
@@ -34,7 +36,7 @@ BOTH = "both"
 
 
 @dataclass(frozen=True)
-class Provider:
+class ProviderRow:
     """One row of 04 §5.1/§5.2. ``command`` is the executable looked up on PATH (None: none)."""
 
     id: str
@@ -57,34 +59,34 @@ def _npm(package: str, pin: str) -> str:
     return f"npm install -g {package}@{pin}"
 
 
-PROVIDERS: dict[str, Provider] = {
-    "claude": Provider(
+ROWS: dict[str, ProviderRow] = {
+    "claude": ProviderRow(
         "claude", "Claude", "Claude", RESTRICTED, "claude-agent-acp", CLAUDE_ACP_PACKAGE, CLAUDE_ACP_PIN, True,
         _npm(CLAUDE_ACP_PACKAGE, CLAUDE_ACP_PIN),
         "set `ANTHROPIC_API_KEY`, or run `claude-agent-acp --cli auth login --claudeai` (subscription) or "
         "`claude-agent-acp --cli auth login --console` (API billing) in a terminal",
     ),
-    "codex": Provider(
+    "codex": ProviderRow(
         "codex", "Codex", "Codex", UNRESTRICTED, "codex-acp", CODEX_ACP_PACKAGE, CODEX_ACP_PIN, False,
         _npm(CODEX_ACP_PACKAGE, CODEX_ACP_PIN),
         "set `OPENAI_API_KEY` or `CODEX_API_KEY`, or sign in with `codex login`",
     ),
-    "opencode": Provider(
+    "opencode": ProviderRow(
         "opencode", "OpenCode", "OpenCode", UNRESTRICTED, "opencode", OPENCODE_PACKAGE, OPENCODE_PIN, False,
         _npm(OPENCODE_PACKAGE, OPENCODE_PIN),
         "run `opencode auth login` in a terminal",
     ),
-    "pi": Provider(
+    "pi": ProviderRow(
         "pi", "Pi", "Pi", RESTRICTED, "pi", PI_PACKAGE, PI_PIN, True,
         _npm(PI_PACKAGE, PI_PIN),
         "set a provider key such as `ANTHROPIC_API_KEY`, or run `pi` and sign in with `/login`",
     ),
-    "agy": Provider(
+    "agy": ProviderRow(
         "agy", "Antigravity", "Antigravity", UNRESTRICTED, "agy", None, None, False,
         "Install the Antigravity CLI so that `agy` is on PATH",
         "run `agy` once in a terminal and sign in",
     ),
-    "demo": Provider(
+    "demo": ProviderRow(
         "demo", "Demo (scripted, no model)", "Demo", BOTH, None, None, None, False, "", "",
     ),
 }
@@ -99,27 +101,25 @@ TEST_NPM_SPECS = (
     f"{PI_PACKAGE}@{PI_PIN}",
 )
 
-LABELS = {p.id: p.label for p in PROVIDERS.values()}
-SHORT_LABELS = {p.id: p.short_label for p in PROVIDERS.values()}
-HINTS = {p.id: p.install_hint for p in PROVIDERS.values()}
-UNRESTRICTED_ONLY = frozenset(p.id for p in PROVIDERS.values() if p.mode == UNRESTRICTED)
-RESTRICTED_ONLY = frozenset(p.id for p in PROVIDERS.values() if p.mode == RESTRICTED)
+LABELS = {p.id: p.label for p in ROWS.values()}
+SHORT_LABELS = {p.id: p.short_label for p in ROWS.values()}
+HINTS = {p.id: p.install_hint for p in ROWS.values()}
 PINS = {
     p.id: (p.command, p.package, p.pin)
-    for p in PROVIDERS.values()
+    for p in ROWS.values()
     if p.command is not None and p.package is not None and p.pin is not None
 }
 
 # 04 PRV-1 / 05 CLI-12: shown in the terminal as `warning: <text>` and as the page notice.
 CLAUDE_FALLBACK = (
     "Claude is not installed; using the Demo agent (scripted, no model). To use Claude: "
-    + PROVIDERS["claude"].install_hint
+    + ROWS["claude"].install_hint
 )
 
 
-def provider(provider_id: str) -> Provider:
+def row(provider_id: str) -> ProviderRow:
     """The row for ``provider_id``; ``KeyError`` names the known ids."""
     try:
-        return PROVIDERS[provider_id]
+        return ROWS[provider_id]
     except KeyError:
         raise KeyError(f"unknown agent {provider_id!r}; choose one of: {', '.join(AGENTS)}") from None
