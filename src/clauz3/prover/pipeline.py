@@ -21,6 +21,7 @@ if TYPE_CHECKING:
 
 from clauz3.prover.cache import ProofCache, cache_enabled, cache_key, pinned_roots, relocate
 from clauz3.prover.entry import DiagnosticRecord, EntryFormatError, JsonObject, ProofEntry
+from clauz3.prover.errors import ProverError
 
 
 @dataclass
@@ -275,13 +276,13 @@ def prove_file_any_layer(req: ProofRequest, *, project_root: Path | None = None)
     os.waitpid(pid, 0)
     try:
         return _outcome_from_child(json.loads(data))
-    except (ValueError, EntryFormatError) as exc:
+    except (ValueError, EntryFormatError, _ChildFailed) as exc:
         reason = exc.args[0] if isinstance(exc, _ChildFailed) else None
         return internal_outcome(_base_entry(req, ""), str(req.path), f"the proof process failed: {reason}" if reason
                                 else "the proof process failed")
 
 
-class _ChildFailed(ValueError):
+class _ChildFailed(ProverError):
     """The forked prover sent no outcome (the exception class it names, or nothing)."""
 
 
