@@ -1,8 +1,7 @@
 import json
 import stat
-from pathlib import Path
-
 from dataclasses import replace
+from pathlib import Path
 
 from clauz3.prover.cache import ProofCache, cache_key
 from clauz3.prover.entry import ObligationRecord, ProofEntry
