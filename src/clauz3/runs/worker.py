@@ -521,7 +521,8 @@ def main() -> int:
         os.set_inheritable(fd, False)
     from clauz3.runs.protections import enter_confinement
 
-    confinement = enter_confinement(Path(config.project), Path(config.data_dir), config.trusted_roots)  # before the first thread: a user namespace needs one thread
+    # Before the first thread: a user namespace needs one thread.
+    confinement = enter_confinement(Path(config.project), Path(config.data_dir), config.trusted_roots)
     threading.Thread(target=_watch_lifetime, args=(fds[2],), daemon=True, name="lifetime").start()
     progress = Progress(fds[0])
     worker = Worker(config, progress)
