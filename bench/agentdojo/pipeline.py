@@ -82,7 +82,7 @@ class Runner:
                            import_roots=self.imports, use_cache=False, proof_timeout=300.0, obligation_timeout=30.0,
                            source=source.encode("utf-8"))
         out = prove_file(req, project_root=self.project)
-        return out, out.entry, out.stderr
+        return out, out.entry.to_json(), out.stderr
 
     def run(self, source: str, name: str) -> Outcome:
         out, entry, stderr = self.prove(source, name)

@@ -38,8 +38,8 @@ path, trusted, imports = Path(sys.argv[1]), [Path(t) for t in json.loads(sys.arg
 out = prove_file(ProofRequest(path=path, trusted_roots=trusted, import_roots=imports, use_cache=False),
                  project_root=imports[0])
 print(json.dumps({"verdict": out.verdict, "facts": effect_facts(out.program) if out.program else None,
-                  "stderr": out.stderr, "obligations": [(o["conclusion"], o["description"])
-                                                        for o in out.entry.get("obligations", [])]}))
+                  "stderr": out.stderr, "obligations": [(o.conclusion, o.description)
+                                                        for o in out.entry.obligations]}))
 """
 
 

@@ -12,12 +12,14 @@ import shutil
 import subprocess
 import sys
 import threading
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from clauz3.prover.cache import ProofCache, cache_key, code_fingerprint, pinned_roots, relocate
+from clauz3.prover.entry import ObligationRecord, ProofEntry
 
 REPO = Path(__file__).resolve().parents[2]
 MAIN = (REPO / "examples" / "email" / "main.py").read_bytes()
@@ -94,13 +96,14 @@ def test_the_key_covers_the_provers_own_code() -> None:
     assert len(code_fingerprint()) == 64
 
 
-ENTRY = {"path": "/tmp/a/prog.py", "status": "proved", "cached": False, "warnings_text": ["/tmp/a/prog.py:3:1: w"],
-         "obligations": [{"conclusion": "proved", "description": "guarantee x"}]}
+ENTRY = ProofEntry("/tmp/a/prog.py", "main", "p" * 64, status="proved", warnings_text=("/tmp/a/prog.py:3:1: w",),
+                   obligations=(ObligationRecord(index=0, kind="guarantee", description="guarantee x", line=3,
+                                                 column=1, conclusion="proved", source_kind="submitted"),))
 
 
 def test_relocate_rewrites_every_mention_of_the_old_path() -> None:
-    moved = relocate(json.loads(json.dumps(ENTRY)), "/tmp/b/other.py")
-    assert moved["path"] == "/tmp/b/other.py" and moved["warnings_text"] == ["/tmp/b/other.py:3:1: w"]
+    moved = relocate(ENTRY, "/tmp/b/other.py")
+    assert moved.path == "/tmp/b/other.py" and moved.warnings_text == ("/tmp/b/other.py:3:1: w",)
 
 
 def test_a_forged_entry_is_never_used(tmp_path: Path) -> None:
@@ -127,9 +130,9 @@ def test_concurrent_writers_leave_one_valid_entry(tmp_path: Path) -> None:
     def write(n: int) -> None:
         try:
             for _ in range(20):
-                assert cache.put(key, {**ENTRY, "elapsed_ms": n})
+                assert cache.put(key, replace(ENTRY, elapsed_ms=n))
                 got = cache.get(key)
-                assert got is not None and got["cached"] is True
+                assert got is not None and got.entry.cached is True
         except BaseException as exc:  # reported below
             errors.append(exc)
 
@@ -154,9 +157,9 @@ def test_pinned_roots_are_relative_only_when_all_lie_inside_the_copy() -> None:
 
 
 def test_relocate_moves_a_pinned_layer_directory_too() -> None:
-    entry = {**json.loads(json.dumps(ENTRY)), "notes": ["/tmp/c/layer-1/0/tools/x.py:2:1"]}
+    entry = replace(ENTRY, diagnostics=("/tmp/c/layer-1/0/tools/x.py:2:1",))
     moved = relocate(entry, "/tmp/b/other.py", {"/tmp/c/layer-1": "/tmp/d/layer-2"})
-    assert moved["notes"] == ["/tmp/d/layer-2/0/tools/x.py:2:1"] and moved["path"] == "/tmp/b/other.py"
+    assert moved.diagnostics == ("/tmp/d/layer-2/0/tools/x.py:2:1",) and moved.path == "/tmp/b/other.py"
 
 
 def _comparable(entry: dict[str, Any]) -> dict[str, Any]:
@@ -175,7 +178,7 @@ doc = json.loads(sys.argv[1])
 req = ProofRequest(path=Path(doc["path"]), trusted_roots=[Path(p) for p in doc["trusted"]],
                    import_roots=[Path(p) for p in doc["imports"]], source=Path(doc["source"]).read_bytes(),
                    use_cache=doc["use_cache"], layer_directory=Path(doc["directory"]))
-print(json.dumps(prove_file(req, project_root=Path(doc["project"])).entry))
+print(json.dumps(prove_file(req, project_root=Path(doc["project"])).entry.to_json()))
 """
 
 

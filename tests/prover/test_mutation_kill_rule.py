@@ -41,11 +41,16 @@ def test_only_a_refutation_kills(outcomes: list[str], killed: bool) -> None:
 
 def test_the_outcome_words_are_the_case_runners() -> None:
     from clauz3.prover.casetest import actual_outcomes
+    from clauz3.prover.entry import ObligationRecord, ProofEntry
 
-    violated = {"obligations": [{"conclusion": "violated", "kind": "guarantee"}]}
-    assert actual_outcomes(violated) == ["violated guarantee"]
-    assert actual_outcomes({"status": "error", "diagnostics": []}) == ["refused error"]
-    assert actual_outcomes({"obligations": [{"conclusion": "unknown", "reason": "deadline"}]}) == ["unknown deadline"]
+    def entry(conclusion: str, kind: str = "guarantee", reason: str | None = None) -> ProofEntry:
+        ob = ObligationRecord(index=0, kind=kind, description=f"{kind} x", line=1, column=1, conclusion=conclusion,
+                              source_kind="submitted", reason=reason)
+        return ProofEntry("p.py", "main", "", status="not_proved", obligations=(ob,))
+
+    assert actual_outcomes(entry("violated")) == ["violated guarantee"]
+    assert actual_outcomes(ProofEntry("p.py", "main", "", status="error")) == ["refused error"]
+    assert actual_outcomes(entry("unknown", reason="deadline")) == ["unknown deadline"]
 
 
 @pytest.mark.parametrize(("mutants", "kind"), [

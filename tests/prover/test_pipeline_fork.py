@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import sys
 from pathlib import Path
 from typing import Any
@@ -10,6 +11,7 @@ import pytest
 
 from clauz3.language import layer as layer_module
 from clauz3.prover import pipeline
+from clauz3.prover.entry import ProofEntry
 from clauz3.prover.pipeline import ProofOutcome, ProofRequest, prove_file_any_layer
 
 
@@ -30,11 +32,15 @@ def test_child_forgets_the_parents_layer(tmp_path: Path, monkeypatch: pytest.Mon
     def fake_prove(req: ProofRequest, *, project_root: Path | None = None) -> ProofOutcome:
         seen = {"pipeline": pipeline._State.layer_roots, "layer": layer_module._State.key,
                 "tools": sorted(m for m in sys.modules if m.startswith("tools."))}
-        return ProofOutcome({"path": str(req.path), "seen": seen}, ["note"], "proved")
+        # What the child saw travels back in a field the parent reads typed (the entry's warnings).
+        entry = ProofEntry(str(req.path), "main", "", status="proved", warnings_text=(json.dumps(seen),))
+        return ProofOutcome(entry, ["note"], "proved")
 
     monkeypatch.setattr(pipeline, "prove_file", fake_prove)
     out = prove_file_any_layer(_request(tmp_path))
-    assert out.entry["seen"] == {"pipeline": None, "layer": None, "tools": []}
+    assert out.entry.warnings_text is not None
+    assert json.loads(out.entry.warnings_text[0]) == {"pipeline": None, "layer": None, "tools": []}
+    assert out.entry.path == str(tmp_path / "prog.py") and out.entry.status == "proved"
     assert out.stderr == ["note"] and out.verdict == "proved" and out.deadline_expired is False
     assert layer_module._State.key == (("/elsewhere",), ())  # the parent keeps its own layer
 
@@ -50,5 +56,5 @@ def test_child_failure_names_its_reason(tmp_path: Path, monkeypatch: pytest.Monk
     # (its text names internals).
     assert len(out.stderr) == 1 and "internal-error" in out.stderr[0] and "RuntimeError" in out.stderr[0]
     assert "boom" not in out.stderr[0]
-    assert [d["code"] for d in out.entry["diagnostics"]] == ["internal-error"]
-    assert out.verdict == "refused" and out.entry["status"] == "refused"
+    assert out.entry.diagnostic_codes() == ["internal-error"]
+    assert out.verdict == "refused" and out.entry.status == "refused"

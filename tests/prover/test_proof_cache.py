@@ -1,10 +1,14 @@
 import json
 import stat
+from dataclasses import replace
 from pathlib import Path
 
 from clauz3.prover.cache import ProofCache, cache_key
+from clauz3.prover.entry import ObligationRecord, ProofEntry
 
-ENTRY = {"status": "proved", "obligations": [{"conclusion": "proved"}], "path": "x.py"}
+OBLIGATION = ObligationRecord(index=0, kind="guarantee", description="guarantee x", line=1, column=1,
+                              conclusion="proved", source_kind="submitted")
+ENTRY = ProofEntry("x.py", "main", "p" * 64, status="proved", obligations=(OBLIGATION,))
 
 
 def make(tmp_path: Path) -> ProofCache:
@@ -22,7 +26,8 @@ def test_roundtrip_marks_cached_and_private(tmp_path: Path) -> None:
     k = key()
     assert cache.put(k, ENTRY)
     hit = cache.get(k)
-    assert hit is not None and hit["cached"] is True and hit["path"] == "x.py"
+    assert hit is not None and hit.entry.cached is True and hit.entry.path == "x.py"
+    assert hit.entry == replace(ENTRY, cached=True)  # every field comes back as it went in
     assert stat.S_IMODE(cache.key_file.stat().st_mode) == 0o600
     files = list(cache.root.rglob("*.json"))
     assert len(files) == 1 and stat.S_IMODE(files[0].stat().st_mode) == 0o600
@@ -34,8 +39,9 @@ def test_any_input_changes_the_key() -> None:
 
 def test_unknown_and_refusals_are_never_stored(tmp_path: Path) -> None:
     cache = make(tmp_path)
-    assert not cache.put(key(), {"status": "not_proved", "obligations": [{"conclusion": "unknown"}]})
-    assert not cache.put(key(), {"status": "refused", "obligations": []})
+    unknown = replace(OBLIGATION, conclusion="unknown", reason="timeout")
+    assert not cache.put(key(), replace(ENTRY, status="not_proved", obligations=(unknown,)))
+    assert not cache.put(key(), replace(ENTRY, status="refused", obligations=()))
     assert cache.get(key()) is None
 
 

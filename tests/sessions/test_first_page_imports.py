@@ -21,8 +21,9 @@ import pytest
 HEAVY = ("z3", "clauz3.language", "clauz3.interp", "clauz3.runs.worker", "clauz3.bridge.warm", "hypothesis",
          "playwright", "pytest")
 # The prover's client side talks to a child process and is stdlib only; everything else in it solves.
+# (`entry`: the typed §4.5 entry the cache and pipeline hand out; `errors`: the layer's error base.)
 PROVER_CLIENT = {"clauz3.prover", "clauz3.prover.verify", "clauz3.prover.entailment", "clauz3.prover.cache",
-                 "clauz3.prover.pipeline"}
+                 "clauz3.prover.pipeline", "clauz3.prover.entry", "clauz3.prover.errors"}
 # The one source-only reader of trusted layers (issue 23) is stdlib `ast` and hashing, not the compiler:
 # the Libraries view reads stubs through it. Anything else under clauz3.language stays off the path.
 LANGUAGE_SOURCE_READER = {"clauz3.language", "clauz3.language.errors", "clauz3.language.trusted_source"}

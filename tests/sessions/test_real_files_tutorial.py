@@ -45,5 +45,5 @@ def test_every_starter_proves(copy: Path, starter: object, tmp_path: Path) -> No
                            target="main", allow_imports=[], obligation_timeout=20.0, proof_timeout=60.0,
                            use_cache=False)
     outcome = prove_file_any_layer(request, project_root=copy)
-    assert outcome.verdict == "proved", (program.source, outcome.stderr, outcome.entry.get("obligations"))
-    assert all(o["conclusion"] == "proved" for o in outcome.entry["obligations"])
+    assert outcome.verdict == "proved", (program.source, outcome.stderr, outcome.entry.obligations)
+    assert all(o.conclusion == "proved" for o in outcome.entry.obligations)

@@ -15,12 +15,12 @@ import asyncio
 import json
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 from clauz3.approvals.cardview import refresh
 from clauz3.approvals.errors import ApprovalError
 from clauz3.approvals.reach import UNLISTED, covers_sentence, effect_names
-from clauz3.approvals.requests import ApprovalRequest
+from clauz3.approvals.requests import ApprovalRequest, Coverage
 
 DEFAULT_VERIFY_TIMEOUT = 60.0
 UNVERIFIED = "claimed by the submitter; not checked by the authority"
@@ -44,45 +44,111 @@ def _refuse(code: str, message: str) -> ApprovalError:
     return ApprovalError(code, message[:500])
 
 
+class _Malformed(ApprovalError):
+    def __init__(self, what: str) -> None:
+        super().__init__("proof_unverified", f"the authority's answer is malformed: {what}")
+
+
+_T = TypeVar("_T")
+
+
+def _field(doc: Mapping[str, Any], key: str, kind: type[_T], what: str = "") -> _T:
+    value = doc.get(key)
+    if not isinstance(value, kind):
+        raise _Malformed(f"{what}{key}")
+    return value
+
+
+def _texts(value: object, what: str) -> tuple[str, ...]:
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise _Malformed(what)
+    return tuple(value)
+
+
+@dataclass(frozen=True)
+class AuthorityObligation:
+    kind: str
+    description: str
+    conclusion: str
+
+
+@dataclass(frozen=True)
+class AuthorityProof:
+    """The authority child's summary of its own proof (``clauz3.prover.verify``'s answer, parsed once here)."""
+
+    status: str
+    target_missing: bool
+    program_sha256: str
+    layer_sha256: str | None
+    engine: str | None
+    cached: bool
+    obligations: tuple[AuthorityObligation, ...]
+    guarantees: tuple[str, ...]
+    coverage: tuple[Coverage, ...]
+    effects: Mapping[str, Any] | None
+
+    @classmethod
+    def from_json(cls, doc: Mapping[str, Any]) -> AuthorityProof:
+        obligations = []
+        for o in _field(doc, "obligations", list):
+            if not isinstance(o, Mapping):
+                raise _Malformed("obligations")
+            obligations.append(AuthorityObligation(_field(o, "kind", str, "obligation "),
+                                                   str(o.get("description")), _field(o, "conclusion", str, "obligation ")))
+        coverage = []
+        for c in _field(doc, "coverage", list):
+            if not isinstance(c, Mapping):
+                raise _Malformed("coverage")
+            coverage.append(Coverage(_field(c, "domain", str, "coverage "), _field(c, "status", str, "coverage "),
+                                     _texts(c.get("missing_required"), "coverage missing_required"),
+                                     _texts(c.get("missing_recommended"), "coverage missing_recommended")))
+        effects = doc.get("effects")
+        layer, engine = doc.get("layer_sha256"), doc.get("engine")
+        return cls(
+            status=_field(doc, "status", str), target_missing=_field(doc, "target_missing", bool),
+            program_sha256=_field(doc, "program_sha256", str),
+            layer_sha256=layer if isinstance(layer, str) else None, engine=engine if isinstance(engine, str) else None,
+            cached=_field(doc, "cached", bool), obligations=tuple(obligations),
+            guarantees=tuple(str(g) for g in _field(doc, "guarantees", list)), coverage=tuple(coverage),
+            effects=effects if isinstance(effects, Mapping) else None)
+
+
 def check_verdict(request: ApprovalRequest, answer: Mapping[str, Any]) -> dict[str, Any]:
     """The card's proof block for a request whose claims equal the authority's own proof; else raises."""
-    entry = answer.get("entry")
-    if not isinstance(entry, Mapping):
+    raw = answer.get("entry")
+    if not isinstance(raw, Mapping):
         why = answer.get("error") if isinstance(answer.get("error"), str) else "no verdict"
         raise _refuse("proof_unverified", f"the authority could not prove this program: {why}")
-    obligations = [o for o in entry.get("obligations") or [] if isinstance(o, Mapping)]
-    failing = [o for o in obligations if o.get("conclusion") != "proved"]
-    if entry.get("status") != "proved" or entry.get("target_missing") or failing:
+    entry = AuthorityProof.from_json(raw)
+    failing = [o for o in entry.obligations if o.conclusion != "proved"]
+    if entry.status != "proved" or entry.target_missing or failing:
         first = failing[0] if failing else None
-        what = f"{first.get('description')} is {first.get('conclusion')}" if first else \
-            f"the program is {entry.get('status') or 'not proved'}"
+        what = f"{first.description} is {first.conclusion}" if first else \
+            f"the program is {entry.status or 'not proved'}"
         raise _refuse("unproved_request", f"the authority's own proof of this program failed: {what}")
-    if entry.get("program_sha256") != request.program_sha256:
+    if entry.program_sha256 != request.program_sha256:
         raise _refuse("proof_unverified", "the authority proved other bytes than the request carries")
-    if any(c.get("status") == "required_gap" for c in entry.get("coverage") or [] if isinstance(c, Mapping)):
+    if any(c.status == "required_gap" for c in entry.coverage):
         raise _refuse("required_coverage_missing", "the authority's proof finds a required guarantee missing")
     # Compared as multisets: the order a submitter lists them in is not part of any verdict.
-    own_guarantees = sorted(str(g) for g in entry.get("guarantees") or [])
-    if sorted(request.guarantees) != own_guarantees:
+    if sorted(request.guarantees) != sorted(entry.guarantees):
         raise _refuse("claims_mismatch", "the request's guarantees are not the ones the authority proved")
-    keys = ("domain", "status", "missing_required", "missing_recommended")
-    own_coverage = sorted(json.dumps({k: c.get(k) for k in keys}, sort_keys=True)
-                          for c in entry.get("coverage") or [] if isinstance(c, Mapping))
-    if sorted(json.dumps(c.to_json(), sort_keys=True) for c in request.coverage) != own_coverage:
+    if sorted(json.dumps(c.to_json(), sort_keys=True) for c in request.coverage) != \
+            sorted(json.dumps(c.to_json(), sort_keys=True) for c in entry.coverage):
         raise _refuse("claims_mismatch", "the request's coverage is not what the authority's proof found")
     claimed = sorted((p.conclusion, p.description) for p in request.proofs)
-    if claimed != sorted(("proved", str(o.get("description"))) for o in obligations):
+    if claimed != sorted(("proved", o.description) for o in entry.obligations):
         raise _refuse("claims_mismatch", "the request's proof list is not the authority's")
     # The card's plan (issue 12) is built from these facts: present, they must be the authority's too
     # (absent, the card shows no plan: less, never something the authority did not find).
     if request.effects is not None and \
-            json.dumps(request.effects, sort_keys=True) != json.dumps(entry.get("effects"), sort_keys=True):
+            json.dumps(request.effects, sort_keys=True) != json.dumps(entry.effects, sort_keys=True):
         raise _refuse("claims_mismatch", "the request's effect facts are not what the authority's proof found")
     # Issue 19: what the program can do, by qualified effect name on every path (the authority's own
     # facts); an automatic decision covers a program only when these lie inside its rule.
-    return {"by": "authority", "status": "proved", "obligations": len(obligations),
-            "layer_sha256": entry.get("layer_sha256"), "engine": entry.get("engine"),
-            "cached": bool(entry.get("cached")), "effects": effect_names(entry.get("effects"))}
+    return {"by": "authority", "status": "proved", "obligations": len(entry.obligations),
+            "layer_sha256": entry.layer_sha256, "engine": entry.engine,
+            "cached": entry.cached, "effects": effect_names(entry.effects)}
 
 
 def _answer(verify: Verifier, query: ProofQuery) -> Mapping[str, Any]:

@@ -79,7 +79,7 @@ def run(args: argparse.Namespace) -> int:
                                       allow_imports=list(args.allow_import), source=data), project_root=project)
     for line in outcome.stderr:
         print(line, file=sys.stderr)
-    if outcome.entry.get("status") in ("refused", "error"):
+    if outcome.entry.refused:
         return 2
     from clauz3.prover.render import render_entry
 

@@ -82,16 +82,14 @@ def run(args: argparse.Namespace) -> int:
             print(prefix + line if several and not line.startswith(("error:", "warning:")) else line,
                   file=sys.stderr)
         if args.json:
-            entry = dict(outcome.entry)
+            entry = outcome.entry.to_json()  # the §4.5 entry: our own two fields are left out
             entry.pop("warnings_text", None)
             entry.pop("target_missing", None)
             entries.append(entry)
-        elif outcome.entry.get("status") not in ("refused", "error"):
+        elif not outcome.entry.refused:
             text = render_entry(outcome.entry)
             for line in text.splitlines():
                 print(prefix + line)
-        elif outcome.entry.get("target_missing"):
-            pass
     if args.json:
         print(json.dumps({"schema_version": 1, "entries": entries}, ensure_ascii=False))
     sys.stdout.flush()

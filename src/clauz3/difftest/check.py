@@ -21,10 +21,13 @@ import sys
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 from clauz3.difftest.run import Finding, run_program
 from clauz3.errors import Clauz3Error
+
+if TYPE_CHECKING:
+    from clauz3.prover.entry import ProofEntry
 
 
 class UsageError(Clauz3Error):
@@ -149,16 +152,12 @@ def plan(paths: Sequence[str], trusted: Sequence[str], imports: Sequence[str]) -
     return list(groups.values())
 
 
-def _not_proved(entry: dict[str, Any]) -> str | None:
-    status = entry.get("status")
-    if status in ("refused", "error"):
-        codes = [d.get("code") for d in entry.get("diagnostics", []) if isinstance(d, dict) and d.get("code")]
+def _not_proved(entry: ProofEntry) -> str | None:
+    if entry.refused:
+        codes = [c for c in entry.diagnostic_codes() if c]
         return f"refused {codes[0]}" if codes else "refused"
-    for o in entry.get("obligations", []):
-        if o.get("conclusion") == "proved":
-            continue
-        return f"not fully proved ({o.get('conclusion')} {o.get('kind')})"
-    return None
+    o = entry.first_open()
+    return None if o is None else f"not fully proved ({o.conclusion} {o.kind})"
 
 
 def is_pass_case(path: Path) -> bool:

@@ -11,6 +11,7 @@ from clauz3.prover import flows as _flows  # noqa: F401  (registers the encoder 
 from clauz3.prover import plain
 from clauz3.prover.alphabet import Alphabet, with_lazy_facts
 from clauz3.prover.counterexample import ModelView, build
+from clauz3.prover.entry import CoverageRecord
 from clauz3.prover.execute import Executor
 from clauz3.prover.obligations import Checker, first_failing, site_why, solve
 from clauz3.prover.result import ObligationResult, ProofResult
@@ -203,7 +204,7 @@ def _check_guarantee(checker: Checker, ctx: Ctx, ex: Executor, res: ObligationRe
                               "breaking": [], "confirmed": False}
 
 
-def coverage(program: ir.CheckedProgram, results: list[ObligationResult]) -> list[dict[str, Any]]:
+def coverage(program: ir.CheckedProgram, results: list[ObligationResult]) -> list[CoverageRecord]:
     """COV-3 status per used domain."""
     out = []
     guarantees = [r for r in results if r.kind == "guarantee"]
@@ -234,8 +235,7 @@ def coverage(program: ir.CheckedProgram, results: list[ObligationResult]) -> lis
             status = "recommended_gap"
         else:
             status = "covered"
-        out.append({"domain": dom.domain, "status": status, "missing_required": missing_required,
-                    "missing_recommended": missing_recommended})
+        out.append(CoverageRecord(dom.domain, status, tuple(missing_required), tuple(missing_recommended)))
     return out
 
 

@@ -23,11 +23,11 @@ import os
 import secrets
 import tempfile
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
 
+from clauz3.prover.entry import EntryFormatError, JsonValue, ProofEntry
 from clauz3.storage.atomic import private_dir, write_atomic
 from clauz3.storage.paths import cache_dir
 from clauz3.storage.paths import data_dir as _data_dir
@@ -83,22 +83,21 @@ def cache_key(
     return hashlib.sha256(json.dumps(doc, sort_keys=True, separators=(",", ":")).encode()).hexdigest()
 
 
-def relocate(entry: dict[str, Any], path: str, moves: Mapping[str, str] | None = None) -> dict[str, Any]:
+def relocate(entry: ProofEntry, path: str, moves: Mapping[str, str] | None = None) -> ProofEntry:
     """A hit stored for another file of the same bytes, with every mention of that file's path made ``path``.
 
     ``moves`` maps further old strings to new ones: a pinned layer's directory (issue 13), whose
     copy lives in a fresh private directory per worker, so a hit names the copy this run loads.
     """
-    old = entry.get("path")
+    old = entry.path
     pairs = [(o, n) for o, n in (moves or {}).items() if o and o != n]
-    if isinstance(old, str) and old and old != path:
+    if old and old != path:
         pairs.append((old, path))
     if not pairs:
-        entry["path"] = path
-        return entry
+        return replace(entry, path=path)
     pairs.sort(key=lambda pair: -len(pair[0]))  # the longer old string first: it may contain a shorter one
 
-    def fix(value: Any) -> Any:
+    def fix(value: JsonValue) -> JsonValue:
         if isinstance(value, str):
             for o, n in pairs:
                 value = value.replace(o, n)
@@ -109,9 +108,7 @@ def relocate(entry: dict[str, Any], path: str, moves: Mapping[str, str] | None =
             return {k: fix(v) for k, v in value.items()}
         return value
 
-    fixed: dict[str, Any] = fix(entry)
-    fixed["path"] = path
-    return fixed
+    return replace(ProofEntry.from_json(fix(entry.to_json())), path=path)
 
 
 def pinned_roots(directory: str | None, roots: Sequence[str]) -> list[str] | None:
@@ -132,12 +129,19 @@ def pinned_roots(directory: str | None, roots: Sequence[str]) -> list[str] | Non
     return out
 
 
-def cacheable(entry: Mapping[str, Any]) -> bool:
+def cacheable(entry: ProofEntry) -> bool:
     """CACHE-2: complete results with every verdict proved or violated."""
-    if entry.get("status") not in ("proved", "not_proved"):
+    if entry.status not in ("proved", "not_proved"):
         return False
-    obligations = entry.get("obligations") or []
-    return all(o.get("conclusion") in ("proved", "violated") for o in obligations)
+    return all(o.conclusion in ("proved", "violated") for o in entry.obligations)
+
+
+@dataclass(frozen=True)
+class CacheHit:
+    """A stored entry (``cached`` true) and the pinned layer directory it was proved under, if any."""
+
+    entry: ProofEntry
+    layer_directory: str | None = None
 
 
 @dataclass
@@ -208,7 +212,7 @@ class ProofCache:
     def _mac(secret: bytes, key: str, body: str) -> str:
         return hmac.new(secret, key.encode() + b"\n" + body.encode(), hashlib.sha256).hexdigest()
 
-    def get(self, key: str) -> dict[str, Any] | None:
+    def get(self, key: str) -> CacheHit | None:
         path = self._path(key)
         try:
             raw = path.read_text(encoding="utf-8")
@@ -224,10 +228,12 @@ class ProofCache:
                 and isinstance(body, str)
                 and hmac.compare_digest(str(doc.get("mac", "")), self._mac(secret, key, body))
             )
-            entry = json.loads(body) if ok else None
-        except (ValueError, KeyError, TypeError):
+            stored = json.loads(body) if ok else None
+            entry = ProofEntry.from_json(stored) if ok else None
+            moved = stored.get("layer_directory") if isinstance(stored, dict) else None
+        except (ValueError, KeyError, TypeError, EntryFormatError):
             entry = None
-        if not isinstance(entry, dict) or not cacheable(entry):
+        if entry is None or not cacheable(entry):
             if self.secret is None:
                 path.unlink(missing_ok=True)
             return None
@@ -235,16 +241,18 @@ class ProofCache:
             os.utime(path)  # recency for LRU eviction
         except OSError:
             pass
-        entry["cached"] = True
-        return entry
+        return CacheHit(replace(entry, cached=True), moved if isinstance(moved, str) else None)
 
-    def put(self, key: str, entry: Mapping[str, Any]) -> bool:
+    def put(self, key: str, entry: ProofEntry, layer_directory: str | None = None) -> bool:
+        """Store ``entry`` (with the pinned layer directory it was proved under, which a hit relocates)."""
         if not cacheable(entry):
             return False
         secret = self._secret(create=True)
         if secret is None:
             return False
-        stored = dict(entry)
+        stored = entry.to_json()
+        if layer_directory is not None:
+            stored["layer_directory"] = layer_directory
         stored["cached"] = False
         body = json.dumps(stored, sort_keys=True, separators=(",", ":"))
         doc = {"key": key, "entry": body, "mac": self._mac(secret, key, body)}

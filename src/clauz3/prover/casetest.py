@@ -15,9 +15,10 @@ import sys
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, TextIO
+from typing import TextIO
 
 from clauz3._astparse import parse_ast
+from clauz3.prover.entry import DiagnosticRecord, EntryFormatError, ProofEntry
 from clauz3.prover.errors import ProverError
 from clauz3.prover.pipeline import ProofRequest, layer_for, prove_file
 
@@ -78,23 +79,22 @@ def expected_outcome(path: Path) -> str | None:
     return None
 
 
-def actual_outcomes(entry: dict[str, Any]) -> list[str]:
-    if entry.get("target_missing"):
+def actual_outcomes(entry: ProofEntry) -> list[str]:
+    if entry.target_missing:
         return ["refused target-missing"]
-    if entry.get("status") in ("refused", "error"):
-        codes = [d.get("code") for d in entry.get("diagnostics", []) if isinstance(d, dict)]
-        codes = [c for c in codes if c] or ["error"]
+    if entry.refused:
+        codes = [c for c in entry.diagnostic_codes() if c] or ["error"]
         return [f"refused {c}" for c in codes]
     out = []
-    for o in entry.get("obligations", []):
-        if o.get("conclusion") == "violated":
-            out.append(f"violated {o.get('kind')}")
-        elif o.get("conclusion") == "unknown":
-            out.append(f"unknown {o.get('reason')}")
+    for o in entry.obligations:
+        if o.conclusion == "violated":
+            out.append(f"violated {o.kind}")
+        elif o.conclusion == "unknown":
+            out.append(f"unknown {o.reason}")
     return out or ["proved"]
 
 
-def judge(name: str, entry: dict[str, Any], expect: str | None) -> CaseResult:
+def judge(name: str, entry: ProofEntry, expect: str | None) -> CaseResult:
     outcomes = actual_outcomes(entry)
     got = outcomes[0]
     if name.endswith("_pass.py"):
@@ -106,14 +106,14 @@ def judge(name: str, entry: dict[str, Any], expect: str | None) -> CaseResult:
     return CaseResult(name, False, expect, got)
 
 
-def _prove_case(args: tuple[str, list[str], list[str], bool]) -> tuple[str, dict[str, Any]]:
+def _prove_case(args: tuple[str, list[str], list[str], bool]) -> tuple[str, ProofEntry]:
     path, trusted, imports, use_cache = args
     req = ProofRequest(Path(path), [Path(p) for p in trusted], [Path(p) for p in imports], use_cache=use_cache)
     outcome = prove_file(req, project_root=Path(imports[0]))
     return path, outcome.entry
 
 
-def _prove_forked(work: list[tuple[str, list[str], list[str], bool]], jobs: int) -> dict[str, dict[str, Any]]:
+def _prove_forked(work: list[tuple[str, list[str], list[str], bool]], jobs: int) -> dict[str, ProofEntry]:
     """Prove cases in ``jobs`` forked children (plain fork + pipes: no helper threads to deadlock on)."""
     by_size = sorted(work, key=lambda item: -Path(item[0]).stat().st_size)
     chunks = [by_size[i::jobs] for i in range(jobs)]
@@ -127,7 +127,7 @@ def _prove_forked(work: list[tuple[str, list[str], list[str], bool]], jobs: int)
             code = 0
             try:
                 os.close(read_fd)
-                payload = json.dumps([_prove_case(item) for item in chunk]).encode()
+                payload = json.dumps([(p, e.to_json()) for p, e in map(_prove_case, chunk)]).encode()
                 with os.fdopen(write_fd, "wb") as fh:
                     fh.write(payload)
             except BaseException:
@@ -136,19 +136,19 @@ def _prove_forked(work: list[tuple[str, list[str], list[str], bool]], jobs: int)
                 os._exit(code)
         os.close(write_fd)
         children.append((pid, read_fd, [item[0] for item in chunk]))
-    entries: dict[str, dict[str, Any]] = {}
+    entries: dict[str, ProofEntry] = {}
     for pid, read_fd, paths in children:
         with os.fdopen(read_fd, "rb") as fh:
             data = fh.read()
         os.waitpid(pid, 0)
         try:
             for path, entry in json.loads(data or b"[]"):
-                entries[path] = entry
-        except ValueError:
+                entries[path] = ProofEntry.from_json(entry)
+        except (ValueError, TypeError, EntryFormatError):
             pass
         for path in paths:
-            entries.setdefault(path, {"status": "error", "path": path, "obligations": [],
-                                      "diagnostics": [{"code": "worker-crashed"}]})
+            entries.setdefault(path, ProofEntry(path, "main", "", diagnostics=(
+                DiagnosticRecord("error", path, 1, 1, "worker-crashed", "the proving child crashed"),)))
     return entries
 
 
@@ -208,7 +208,7 @@ def run_cases(source: Path, *, jobs: int, use_cache: bool, require_coverage: boo
         print(exc.diagnostic.render(), file=sys.stderr)
         return 2
     work = [(str(p), [str(t) for t in trusted], [str(i) for i in imports], use_cache) for p in cases]
-    entries: dict[str, dict[str, Any]] = {}
+    entries: dict[str, ProofEntry] = {}
     if jobs > 1 and len(work) > 1:
         entries.update(_prove_forked(work, min(jobs, len(work))))
     else:

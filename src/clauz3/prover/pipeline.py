@@ -11,15 +11,17 @@ import hashlib
 import os
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Literal, cast
 
 if TYPE_CHECKING:
-    from clauz3.language.ir import CheckedProgram
+    from clauz3.language.ir import CheckedProgram, Diagnostic
     from clauz3.language.layer import Layer
 
 from clauz3.prover.cache import ProofCache, cache_enabled, cache_key, pinned_roots, relocate
+from clauz3.prover.entry import DiagnosticRecord, EntryFormatError, JsonObject, ProofEntry
+from clauz3.prover.errors import ProverError
 
 
 @dataclass
@@ -45,11 +47,11 @@ class ProofRequest:
 Verdict = Literal["proved", "not_proved", "refused", "expired"]
 
 
-@dataclass
+@dataclass(frozen=True)
 class ProofOutcome:
     """An entry (01 §4.5) plus the stderr lines (refusals, warnings) and the verdict."""
 
-    entry: dict[str, Any]
+    entry: ProofEntry
     stderr: list[str] = field(default_factory=list)
     verdict: Verdict = "proved"
     deadline_expired: bool = False
@@ -87,48 +89,32 @@ def engine() -> str:
     return engine_id()
 
 
-def verdict_for(entry: dict[str, Any]) -> Verdict:
-    status = entry.get("status")
-    if status in ("refused", "error"):
+def verdict_for(entry: ProofEntry) -> Verdict:
+    if entry.refused:
         return "refused"
-    if entry.get("target_missing"):
+    if entry.target_missing:
         return "not_proved"
-    if any(o.get("conclusion") != "proved" for o in entry.get("obligations", [])):
-        if any(o.get("reason") == "deadline" for o in entry.get("obligations", [])):
+    if any(not o.proved for o in entry.obligations):
+        if any(o.reason == "deadline" for o in entry.obligations):
             return "expired"
         return "not_proved"
     return "proved"
 
 
-def _base_entry(req: ProofRequest, program_sha: str) -> dict[str, Any]:
-    return {
-        "path": str(req.path),
-        "target": req.target,
-        "program_sha256": program_sha,
-        "ir_sha256": None,
-        "layer_sha256": None,
-        "engine": None,
-        "cached": False,
-        "elapsed_ms": 0,
-        "status": "error",
-        "obligations": [],
-        "coverage": [],
-        "diagnostics": [],
-    }
+def _base_entry(req: ProofRequest, program_sha: str) -> ProofEntry:
+    return ProofEntry(path=str(req.path), target=req.target, program_sha256=program_sha)
 
 
 INTERNAL = "internal-error"
 
 
-def internal_outcome(entry: dict[str, Any], path: str, what: str) -> ProofOutcome:
+def internal_outcome(entry: ProofEntry, path: str, what: str) -> ProofOutcome:
     """Refused with code ``internal-error`` (exit 2): the prover failed, so there is no verdict (issue 18)."""
     from clauz3.language.ir import Diagnostic
 
     diag = Diagnostic("error", path, 1, 1, INTERNAL, f"the prover failed ({what}); no verdict was reached",
                       "this is a clauz3 bug, not a problem in the program; report it with the program")
-    entry["obligations"] = []
-    entry["coverage"] = []
-    return _refused(entry, [diag])
+    return _refused(replace(entry, obligations=(), coverage=()), [diag])
 
 
 def prove_file(req: ProofRequest, *, project_root: Path | None = None) -> ProofOutcome:
@@ -143,16 +129,18 @@ def prove_file(req: ProofRequest, *, project_root: Path | None = None) -> ProofO
         return internal_outcome(_base_entry(req, ""), str(req.path), type(exc).__name__)
 
 
+def _ms_since(started: float) -> int:
+    return round((time.monotonic() - started) * 1000)
+
+
 def _prove_file(req: ProofRequest, *, project_root: Path | None = None) -> ProofOutcome:
     started = time.monotonic()
     deadline = started + req.proof_timeout
     try:
         source = req.source if req.source is not None else req.path.read_bytes()
     except OSError as exc:
-        entry = _base_entry(req, "")
         line = f"error: {req.path}:1:1: bad-source: cannot read file ({exc.strerror or exc})"
-        entry["diagnostics"] = [line]
-        return ProofOutcome(entry, [line], "refused")
+        return ProofOutcome(replace(_base_entry(req, ""), diagnostics=(line,)), [line], "refused")
     program_sha = hashlib.sha256(source).hexdigest()
     entry = _base_entry(req, program_sha)
     project = project_root or Path.cwd()
@@ -164,8 +152,7 @@ def _prove_file(req: ProofRequest, *, project_root: Path | None = None) -> Proof
     except LayerError as exc:
         return _refused(entry, [exc.diagnostic])
     eng = engine()
-    entry["layer_sha256"] = layer_sha
-    entry["engine"] = eng
+    entry = replace(entry, layer_sha256=layer_sha, engine=eng)
     pinned_dir = os.path.abspath(req.layer_directory) if req.layer_directory is not None else None
     rel_imports = pinned_roots(pinned_dir, [str(p) for p in req.import_roots])
     rel_trusted = pinned_roots(pinned_dir, [str(p) for p in req.trusted_roots])
@@ -184,23 +171,23 @@ def _prove_file(req: ProofRequest, *, project_root: Path | None = None) -> Proof
     else:
         key = cache_key(engine=eng, program_sha256=program_sha, target=req.target, layer_sha256=layer_sha,
                         import_roots=[str(p) for p in req.import_roots], allow_imports=list(req.allow_imports))
-    hit = cache.get(key) if cache is not None else None
+    stored = cache.get(key) if cache is not None else None
+    hit = stored.entry if stored is not None else None
     moves: dict[str, str] = {}
-    if hit is not None:
-        old_dir = hit.pop("layer_directory", None)
-        if pinned and pinned_dir is not None:
-            if not isinstance(old_dir, str) or not old_dir:
-                hit = None
-            elif old_dir != pinned_dir:
-                moves[old_dir] = pinned_dir
-    old_path = hit.get("path") if hit is not None else None
-    if hit is not None and any(isinstance(o, str) and o and o.encode() in source for o in [old_path if old_path != str(req.path) else None, *moves]):
+    if stored is not None and pinned and pinned_dir is not None:
+        old_dir = stored.layer_directory
+        if not old_dir:
+            hit = None
+        elif old_dir != pinned_dir:
+            moves[old_dir] = pinned_dir
+    old_path = hit.path if hit is not None else None
+    if hit is not None and any(o and o.encode() in source for o in [old_path if old_path != str(req.path) else None, *moves]):
         hit = None  # the program spells an old path itself: relocating would rewrite its own text
     if hit is not None:
-        hit["layer_sha256"] = layer_sha  # the fingerprint of the roots as named here, as a fresh proof has
-    if hit is not None and not moves and hit.get("path") == str(req.path):
-        hit["elapsed_ms"] = round((time.monotonic() - started) * 1000)
-        return ProofOutcome(hit, list(hit.get("warnings_text", [])), verdict_for(hit))
+        hit = replace(hit, layer_sha256=layer_sha)  # the fingerprint of the roots as named here, as a fresh proof has
+    if hit is not None and not moves and hit.path == str(req.path):
+        hit = replace(hit, elapsed_ms=_ms_since(started))
+        return ProofOutcome(hit, list(hit.warnings_text or ()), verdict_for(hit))
 
     from clauz3.language import Refused, check_source
 
@@ -216,9 +203,8 @@ def _prove_file(req: ProofRequest, *, project_root: Path | None = None) -> Proof
     except Refused as exc:
         outcome = _refused(entry, list(exc.diagnostics))
         if exc.target_missing_only:  # DIAG-2: no target is a negative verdict, not a refusal
-            outcome.entry["status"] = "not_proved"
-            outcome.entry["target_missing"] = True
-            outcome.verdict = "not_proved"
+            return replace(outcome, entry=replace(outcome.entry, status="not_proved", target_missing=True),
+                           verdict="not_proved")
         return outcome
     from clauz3.language.ir import ir_sha256
     from clauz3.prover.api import prove
@@ -227,36 +213,23 @@ def _prove_file(req: ProofRequest, *, project_root: Path | None = None) -> Proof
     if hit is not None:
         # The cache is keyed by content, never the path: the same bytes from another file reuse the
         # verdict. The IR names its file, so it was checked again here (cheap) but is not proved again.
-        hit = relocate(hit, str(req.path), moves)
-        hit.update(ir_sha256=ir_sha256(program), warnings_text=warnings,
-                   elapsed_ms=round((time.monotonic() - started) * 1000))
+        hit = replace(relocate(hit, str(req.path), moves), ir_sha256=ir_sha256(program),
+                      warnings_text=tuple(warnings), elapsed_ms=_ms_since(started))
         return ProofOutcome(hit, warnings, verdict_for(hit), program=program, layer=layer)
     remaining = deadline - time.monotonic()
     if remaining <= 0:
         return _deadline(entry)
     result = prove(program, obligation_timeout=req.obligation_timeout, deadline=time.monotonic() + remaining)
     if result.internal_error is not None:
-        entry.update(ir_sha256=ir_sha256(program), elapsed_ms=round((time.monotonic() - started) * 1000))
+        entry = replace(entry, ir_sha256=ir_sha256(program), elapsed_ms=_ms_since(started))
         return internal_outcome(entry, str(req.path), result.internal_error)  # never cached
-    from clauz3.prover.result import to_json
-
-    proved = to_json(result)
-    entry.update(proved)
-    entry.update(
-        path=str(req.path),
-        target=req.target,
-        program_sha256=program_sha,
-        ir_sha256=ir_sha256(program),
-        layer_sha256=layer_sha,
-        engine=eng,
-        cached=False,
-        elapsed_ms=round((time.monotonic() - started) * 1000),
-    )
-    entry["warnings_text"] = warnings
+    entry = replace(entry, ir_sha256=ir_sha256(program), cached=False, elapsed_ms=_ms_since(started),
+                    status="proved" if result.status == "proved" else "not_proved",
+                    obligations=result.records(), coverage=tuple(result.coverage), warnings_text=tuple(warnings))
     verdict = verdict_for(entry)
-    expired = any(o.get("reason") == "deadline" for o in entry.get("obligations", []))
+    expired = any(o.reason == "deadline" for o in entry.obligations)
     if cache is not None and not expired:
-        cache.put(key, dict(entry, layer_directory=pinned_dir) if pinned else entry)
+        cache.put(key, entry, pinned_dir if pinned else None)
     return ProofOutcome(entry, warnings, verdict, deadline_expired=expired, program=program, layer=layer)
 
 
@@ -285,8 +258,8 @@ def prove_file_any_layer(req: ProofRequest, *, project_root: Path | None = None)
             _State.layer_roots = None
             reset_for_fork()
             out = prove_file(req, project_root=project_root)
-            payload: dict[str, Any] = {"entry": out.entry, "stderr": out.stderr, "verdict": out.verdict,
-                                       "deadline_expired": out.deadline_expired}
+            payload: JsonObject = {"entry": out.entry.to_json(), "stderr": list(out.stderr),
+                                   "verdict": out.verdict, "deadline_expired": out.deadline_expired}
         except BaseException as exc:
             code = 1
             payload = {"error": type(exc).__name__}  # never the text: it names internals
@@ -302,33 +275,39 @@ def prove_file_any_layer(req: ProofRequest, *, project_root: Path | None = None)
         data = fh.read()
     os.waitpid(pid, 0)
     try:
-        doc = json.loads(data)
-    except ValueError:
-        doc = None
+        return _outcome_from_child(json.loads(data))
+    except (ValueError, EntryFormatError, _ChildFailed) as exc:
+        reason = exc.args[0] if isinstance(exc, _ChildFailed) else None
+        return internal_outcome(_base_entry(req, ""), str(req.path), f"the proof process failed: {reason}" if reason
+                                else "the proof process failed")
+
+
+class _ChildFailed(ProverError):
+    """The forked prover sent no outcome (the exception class it names, or nothing)."""
+
+
+def _outcome_from_child(doc: object) -> ProofOutcome:
     if not isinstance(doc, dict) or "entry" not in doc:
         reason = doc.get("error") if isinstance(doc, dict) else None
-        entry = _base_entry(req, "")
-        return internal_outcome(entry, str(req.path), f"the proof process failed: {reason}" if reason
-                                else "the proof process failed")
-    return ProofOutcome(doc["entry"], doc["stderr"], doc["verdict"], doc["deadline_expired"])
+        raise _ChildFailed(reason if isinstance(reason, str) else None)
+    stderr, verdict, expired = doc.get("stderr"), doc.get("verdict"), doc.get("deadline_expired")
+    if not isinstance(stderr, list) or not all(isinstance(x, str) for x in stderr) or \
+            verdict not in ("proved", "not_proved", "refused", "expired") or not isinstance(expired, bool):
+        raise _ChildFailed(None)
+    return ProofOutcome(ProofEntry.from_json(doc["entry"]), stderr, cast("Verdict", verdict), expired)
 
 
-def _refused(entry: dict[str, Any], diagnostics: list[Any]) -> ProofOutcome:
+def _refused(entry: ProofEntry, diagnostics: Sequence[Diagnostic]) -> ProofOutcome:
     lines = [d.render() for d in diagnostics]
-    entry["status"] = "refused"
-    entry["diagnostics"] = [
-        {"severity": d.severity, "file": d.file, "line": d.line, "column": d.col, "code": d.code,
-         "message": d.message, "hint": d.hint}
-        for d in diagnostics
-    ]
-    return ProofOutcome(entry, lines, "refused" if any(d.severity == "error" for d in diagnostics) else "proved")
+    records = tuple(DiagnosticRecord(d.severity, d.file, d.line, d.col, d.code, d.message, d.hint)
+                    for d in diagnostics)
+    return ProofOutcome(replace(entry, status="refused", diagnostics=records), lines,
+                        "refused" if any(d.severity == "error" for d in diagnostics) else "proved")
 
 
-def _deadline(entry: dict[str, Any]) -> ProofOutcome:
-    line = f"error: {entry['path']}: proof deadline expired before a verdict"
-    entry["status"] = "error"
-    entry["diagnostics"] = [line]
-    return ProofOutcome(entry, [line], "expired", deadline_expired=True)
+def _deadline(entry: ProofEntry) -> ProofOutcome:
+    line = f"error: {entry.path}: proof deadline expired before a verdict"
+    return ProofOutcome(replace(entry, status="error", diagnostics=(line,)), [line], "expired", deadline_expired=True)
 
 
 def timeout_from_env(name: str, default: float, low: float, high: float, inclusive_low: bool) -> float:

@@ -2,33 +2,39 @@
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from clauz3.prover.entry import ObligationRecord, ProofEntry
 
 
-def render_entry(entry: dict[str, Any]) -> str:
+def render_entry(entry: ProofEntry) -> str:
+    """PCLI-2 lines of an entry's obligations (:func:`render_obligations`)."""
+    return render_obligations(entry.target, entry.obligations)
+
+
+def render_obligations(target: str, obligations: Sequence[ObligationRecord]) -> str:
     """PCLI-2 lines; a proof that failed says so first and lists its open checks before the proved ones."""
-    target = entry.get("target", "main")
-    obligations = entry.get("obligations") or []
     if not obligations:
         return f"{target}: proved nothing to prove\n"
-    open_ones = [o for o in obligations if o["conclusion"] != "proved"]
+    open_ones = [o for o in obligations if not o.proved]
     lines: list[str] = []
     if open_ones:
         lines.append(f"{target}: not proved: {_failed_count(open_ones, len(obligations))}")
-    for o in open_ones + [o for o in obligations if o["conclusion"] == "proved"]:
-        line = f"{target}: {o['conclusion']} {subject(o)}"
-        if o["conclusion"] == "unknown" and o.get("reason"):
-            line += f" ({o['reason']}: {o.get('result') or o['reason']})"
+    for o in open_ones + [o for o in obligations if o.proved]:
+        line = f"{target}: {o.conclusion} {subject(o)}"
+        if o.conclusion == "unknown" and o.reason:
+            line += f" ({o.reason}: {o.result or o.reason})"
         lines.append(line)
-        cex = o.get("counterexample")
-        if o["conclusion"] == "violated" and cex:
-            lines.extend("  " + x for x in counterexample_lines(cex))
+        if o.conclusion == "violated" and o.counterexample:
+            lines.extend("  " + x for x in counterexample_lines(o.counterexample))
     return "\n".join(lines) + "\n"
 
 
-def _failed_count(open_ones: list[dict[str, Any]], total: int) -> str:
+def _failed_count(open_ones: list[ObligationRecord], total: int) -> str:
     noun = "check" if total == 1 else "checks"
-    unknown = sum(1 for o in open_ones if o["conclusion"] == "unknown")
+    unknown = sum(1 for o in open_ones if o.conclusion == "unknown")
     if unknown == len(open_ones):
         return f"{unknown} of {total} {noun} could not be decided"
     text = f"{len(open_ones)} of {total} {noun} failed"
@@ -37,12 +43,12 @@ def _failed_count(open_ones: list[dict[str, Any]], total: int) -> str:
     return text
 
 
-def subject(o: dict[str, Any]) -> str:
+def subject(o: ObligationRecord) -> str:
     """A guarantee is named by its library and helper with bound arguments (CON-6), never by the
     program's local alias for the library: a person reads what was promised, not how it was spelled."""
-    if o.get("kind") == "guarantee" and o.get("call"):
-        return f"guarantee {o['call']}"
-    return str(o["description"])
+    if o.kind == "guarantee" and o.call:
+        return f"guarantee {o.call}"
+    return o.description
 
 
 def counterexample_lines(cex: dict[str, Any]) -> list[str]:

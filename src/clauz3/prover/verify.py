@@ -26,11 +26,13 @@ import sys
 import threading
 import time
 from collections.abc import Iterable, Mapping
+from dataclasses import replace
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
 from clauz3._memory import give_back
 from clauz3.prover.entailment import EntailmentError, child_env, query_doc, verdict
+from clauz3.prover.entry import EffectFacts, JsonObject, JsonValue, ProofEntry
 
 if TYPE_CHECKING:
     from clauz3.language.ir import CheckedProgram
@@ -205,19 +207,20 @@ class ProofVerifier:
 # ------------------------------------------------------------------------------------ the child
 
 
-def _summary(entry: Mapping[str, Any]) -> dict[str, Any]:
+def _summary(entry: ProofEntry) -> JsonObject:
     """What the authority compares and shows; guarantees in the order of the program's decorators."""
-    obligations = [o for o in entry.get("obligations") or [] if isinstance(o, dict)]
-    keep = ("kind", "description", "conclusion", "reason", "expression", "line", "column")
+    diagnostics: list[JsonValue] = [d if isinstance(d, str) else d.message for d in entry.diagnostics]
     return {
-        "status": entry.get("status"), "target_missing": bool(entry.get("target_missing")),
-        "program_sha256": entry.get("program_sha256"), "layer_sha256": entry.get("layer_sha256"),
-        "engine": entry.get("engine"), "cached": bool(entry.get("cached")),
-        "obligations": [{k: o.get(k) for k in keep} for o in obligations],
-        "guarantees": [o.get("expression") for o in obligations if o.get("kind") == "guarantee"],
-        "coverage": entry.get("coverage") or [],
-        "effects": entry.get("effect_facts"),
-        "diagnostics": [d if isinstance(d, str) else d.get("message") for d in entry.get("diagnostics") or []][:20],
+        "status": entry.status, "target_missing": entry.target_missing,
+        "program_sha256": entry.program_sha256, "layer_sha256": entry.layer_sha256,
+        "engine": entry.engine, "cached": entry.cached,
+        "obligations": [{"kind": o.kind, "description": o.description, "conclusion": o.conclusion,
+                         "reason": o.reason, "expression": o.expression, "line": o.line, "column": o.column}
+                        for o in entry.obligations],
+        "guarantees": [o.expression for o in entry.obligations if o.kind == "guarantee"],
+        "coverage": [c.to_json() for c in entry.coverage],
+        "effects": entry.effect_facts.facts if entry.effect_facts is not None else None,
+        "diagnostics": diagnostics[:20],
     }
 
 
@@ -242,7 +245,7 @@ class _Served:
         self.imports = [Path(p) for p in hello["import_roots"]]
         self.project = Path(hello["project"])
         self.cache = ProofCache(Path(hello["cache_root"]), None, bytes.fromhex(hello["secret"]))
-        self.pending: tuple[str, dict[str, Any]] | None = None
+        self.pending: tuple[str, ProofEntry] | None = None
         before = fingerprint(self.trusted, self.project)
         import clauz3.prover.api  # noqa: F401 - warm: the first proof pays no import
 
@@ -279,16 +282,16 @@ class _Served:
                         layer_sha256=self.layer_sha, import_roots=[str(p) for p in self.imports], allow_imports=allow)
         hit = self.cache.get(key)
         if hit is not None:
-            return {"entry": _summary(hit)}
+            return {"entry": _summary(hit.entry)}
         timeout = max(0.5, float(doc.get("timeout_seconds") or 60.0) - 0.2)
         req = ProofRequest(path=self.project / LABEL, trusted_roots=self.trusted, import_roots=self.imports,
                            target=target, allow_imports=allow, proof_timeout=timeout,
                            obligation_timeout=min(10.0, timeout), use_cache=False, source=source)
         outcome = prove_file(req, project_root=self.project)
-        entry = outcome.entry
-        if entry.get("layer_sha256") != self.layer_sha:
+        if outcome.entry.layer_sha256 != self.layer_sha:
             return {"restart": True}
-        entry["effect_facts"] = _facts(outcome.program)  # the card's summary, from this proof (issue 12)
+        # The card's summary, from this proof (issue 12).
+        entry = replace(outcome.entry, effect_facts=EffectFacts(_facts(outcome.program)))
         if not outcome.deadline_expired:
             self.pending = (key, entry)  # stored after the answer is sent: the fsync is off the card's path
         return {"entry": _summary(entry)}

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from clauz3.runs.confine import Confinement, protected_entries
 from clauz3.runs.netguard import NetPlan, declaring_modules, plan
@@ -20,16 +20,15 @@ if TYPE_CHECKING:
     from clauz3.language.layer import Layer
 
 
-def enter_confinement(config: dict[str, Any]) -> Confinement | None:
+def enter_confinement(project: Path, data: Path, trusted_roots: Sequence[str]) -> Confinement | None:
     """runs/confine.py's namespace for a sandboxed run (None when the run is not sandboxed at all).
     Call before the first thread starts: a user namespace needs a single-threaded process."""
     from clauz3.runs import confine, sandbox
 
     try:
-        project, data = Path(config["project"]), Path(config["data_dir"])
         if sandbox.probe(workspace=project, data_dir=data).mode != "landlock":
             return None
-        return confine.enter(project, [str(p) for p in config.get("trusted_roots") or ()])
+        return confine.enter(project, list(trusted_roots))
     except Exception as exc:  # never fatal here: the request names the gap and the person decides
         return Confinement("unavailable", f"{type(exc).__name__}: {exc}"[:200])
 

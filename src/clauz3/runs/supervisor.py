@@ -42,6 +42,7 @@ from clauz3.runs.records import (
     RunRecord,
     phase_and_exit,
 )
+from clauz3.runs.workerconfig import WorkerConfig, WorkerSecrets
 from clauz3.runs.workerproc import (
     Spawner,
     kill_group,
@@ -297,21 +298,21 @@ class Supervisor:
         child_fds = [progress_w, gate_r, life_r]
         started = time.monotonic()
         proof_deadline = started + cfg.proof_timeout_seconds
-        config = {
-            "source": cfg.source, "source_name": cfg.source_name, "request_id": self.request_id,
-            "target": cfg.target, "project": str(project), "data_dir": str(data), "scratch": str(scratch),
-            "trusted_roots": [str(p) for p in cfg.trusted_roots], "import_roots": [str(p) for p in cfg.import_roots],
-            "allow_imports": list(cfg.allow_imports), "service_url": cfg.service_url,
-            "submission_token": cfg.submission_token, "verify_key": cfg.verify_key,
-            "workspace_generation": cfg.workspace_generation, "proof_deadline_at": time.time()
-            + cfg.proof_timeout_seconds, "obligation_timeout_seconds": cfg.obligation_timeout_seconds,
-            "execution_timeout_seconds": cfg.execution_timeout_seconds,
-            "approval_timeout_seconds": cfg.approval_timeout_seconds, "step_budget": cfg.step_budget,
-            "require_sandbox": cfg.require_sandbox, "use_cache": cfg.use_cache,
-            "extra_read": list(cfg.extra_read), "extra_write": list(cfg.extra_write),
-            "progress_fd": progress_w, "gate_fd": gate_r, "lifetime_fd": life_r,
-            "environment_secrets": worker_secrets(data),  # stdin, never the worker's environment block
-        }
+        config = WorkerConfig(
+            source=cfg.source, source_name=cfg.source_name, request_id=self.request_id, target=cfg.target,
+            project=str(project), data_dir=str(data), scratch=str(scratch),
+            trusted_roots=tuple(str(p) for p in cfg.trusted_roots), import_roots=tuple(str(p) for p in cfg.import_roots),
+            allow_imports=tuple(cfg.allow_imports), service_url=cfg.service_url, verify_key=cfg.verify_key,
+            workspace_generation=cfg.workspace_generation, proof_deadline_at=time.time() + cfg.proof_timeout_seconds,
+            obligation_timeout_seconds=cfg.obligation_timeout_seconds,
+            execution_timeout_seconds=cfg.execution_timeout_seconds,
+            approval_timeout_seconds=cfg.approval_timeout_seconds, step_budget=cfg.step_budget,
+            require_sandbox=cfg.require_sandbox, use_cache=cfg.use_cache,
+            extra_read=tuple(cfg.extra_read), extra_write=tuple(cfg.extra_write),
+            progress_fd=progress_w, gate_fd=gate_r, lifetime_fd=life_r,
+            # stdin, never the worker's environment block
+            secrets=WorkerSecrets(cfg.submission_token, worker_secrets(data)),
+        )
         try:
             self._proc = start_worker(worker_environment(scratch, data_dir=data), project, child_fds,
                                       self._spawner)
@@ -323,7 +324,7 @@ class Supervisor:
             os.close(fd)
         proc = self._proc
         try:
-            send_config(proc, config)
+            send_config(proc, config.to_json())
             return self._watch(proc, progress_r, gate_w, proof_deadline, ledger)
         finally:
             reap(proc, self.stdout, self.stderr)  # LIFE-4, whatever happened

@@ -24,14 +24,21 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from clauz3._memory import give_back
+from clauz3.prover.entry import JsonValue
 from clauz3.runs.errors import RunError
+from clauz3.runs.proofnotes import failure_message, first_open, proof_text, refusal_summary
+from clauz3.runs.workerconfig import ApprovalRecord, ConfigError, WorkerConfig, parse_config
 
 if TYPE_CHECKING:  # imported where used (a worker starts fast); named here for the signatures
     from clauz3.approvals.receipts import ReceiptClaims
     from clauz3.interp.api import ExecutionResult
     from clauz3.language.ir import CheckedProgram
     from clauz3.language.layer import Layer
-    from clauz3.prover.pipeline import ProofOutcome, ProofRequest
+    from clauz3.prover.entry import ProofEntry
+    from clauz3.prover.pipeline import ProofRequest
+    from clauz3.runs.confine import Confinement
+    from clauz3.runs.netguard import NetPlan
+    from clauz3.runs.pinning import PinnedLayer
 
 MAX_CONFIG_BYTES = 1024 * 1024
 SCRUB_PREFIXES = ("CLAUZ3_APPROVAL",)
@@ -90,8 +97,8 @@ def _watch_lifetime(fd: int) -> None:
     os.killpg(os.getpgrp(), signal.SIGKILL)
 
 
-def _parse_iso(text: Any) -> float | None:
-    if not isinstance(text, str):
+def _parse_iso(text: str | None) -> float | None:
+    if text is None:
         return None
     try:
         return datetime.strptime(text, "%Y-%m-%dT%H:%M:%S.%f%z").timestamp()
@@ -103,26 +110,32 @@ def _parse_iso(text: Any) -> float | None:
 
 
 class Worker:
-    def __init__(self, config: dict[str, Any], progress: Progress) -> None:
+    def __init__(self, config: WorkerConfig, progress: Progress) -> None:
         self.c = config
         self.progress = progress
-        self.source: str = config["source"]
-        self.request_id: str = config["request_id"]
-        self.target: str = config.get("target") or "main"
-        self.project = Path(config["project"])
-        self.data_dir = Path(config["data_dir"])
-        self.scratch = Path(config["scratch"])
-        self.deadline_at = float(config["proof_deadline_at"])
+        self.source = config.source
+        self.request_id = config.request_id
+        self.target = config.target
+        self.project = Path(config.project)
+        self.data_dir = Path(config.data_dir)
+        self.scratch = Path(config.scratch)
+        self.deadline_at = config.proof_deadline_at
         self.claimed = False
         self.proof_text = ""
         self.notes: list[str] = []  # where the program's Python differs from clauz3's (issue 18)
-        self.approval: dict[str, Any] | None = None
+        self.approval: dict[str, JsonValue] | None = None
         self.sandbox_mode = "unavailable"
         self.sandbox_abi: int | None = None
         self.sandbox_detail = ""
-        self.pinned: Any = None  # the private copy of the layer that is proved and run (issue 11 §2)
-        self.confinement: Any = None  # runs.confine.Confinement, entered by main() while single-threaded
-        self.network: Any = None  # runs.netguard.NetPlan, decided once the program's effects are known
+        self._pinned: PinnedLayer | None = None  # the private copy of the layer that is proved and run (issue 11 §2)
+        self.confinement: Confinement | None = None  # entered by main() while single-threaded
+        self.network: NetPlan | None = None  # decided once the program's effects are known
+
+    @property
+    def pinned(self) -> PinnedLayer:
+        if self._pinned is None:  # pragma: no cover - every phase after checking has pinned it
+            raise RuntimeError("the layer is not pinned yet")
+        return self._pinned
 
     # ---------------------------------------------------------------------------- phases
 
@@ -146,16 +159,16 @@ class Worker:
         doc.update(extra)
         return doc
 
-    def check_and_prove(self) -> tuple[Any, Any, dict[str, Any]]:
+    def check_and_prove(self) -> tuple[CheckedProgram, Layer, ProofEntry]:
         from clauz3.runs import sandbox
 
-        if not self.c.get("verify_key"):
+        if not self.c.verify_key:
             raise Stop("config", "refusing to run: no approval verifying key configured")
         probe = sandbox.probe(workspace=self.project, data_dir=self.data_dir)
         self.sandbox_mode, self.sandbox_abi, self.sandbox_detail = probe.mode, probe.abi, probe.detail
         self.progress.emit({"phase": "checking", "sandbox": probe.mode, "sandbox_abi": probe.abi,
                             "sandbox_detail": probe.detail})
-        if self.c.get("require_sandbox") and probe.mode != "landlock":
+        if self.c.require_sandbox and probe.mode != "landlock":
             raise Stop("sandbox_unavailable", f"a sandbox is required but unavailable: {probe.detail}")
         from clauz3.runs.interpreter import writable_interpreter
 
@@ -163,16 +176,16 @@ class Worker:
         if refusal is not None:  # issue 19 §4: a .pth written there would run before any sandbox
             raise Stop("config", refusal)
         path = self._program_path()
-        self.pinned = self._pin()
+        self._pinned = self._pin()
         self.progress.emit({"phase": "proving", "obligation": None})
         return self._prove(path)
 
-    def _pin(self) -> Any:
+    def _pin(self) -> PinnedLayer:
         """Copy the layer's bytes into the scratch dir once; everything after loads only the copy."""
         from clauz3.runs.pinning import PinError, pinned_for
 
         try:
-            return pinned_for(list(self.c["trusted_roots"]), list(self.c["import_roots"]), self.scratch)
+            return pinned_for(list(self.c.trusted_roots), list(self.c.import_roots), self.scratch)
         except PinError as exc:
             raise Stop("structural", str(exc)[:1000]) from None
 
@@ -180,7 +193,7 @@ class Worker:
         """The caller's own file name (diagnostics name it; never read again: the prover gets the bytes
         that were hashed, issue 11 §2), else a scratch copy for a program without one."""
         data = self.source.encode("utf-8")
-        name = self.c.get("source_name") or "<stdin>"
+        name = self.c.source_name
         candidate = Path(name) if os.path.isabs(name) else None
         if candidate is not None and candidate.suffix == ".py":
             return candidate
@@ -192,7 +205,7 @@ class Worker:
         path.write_bytes(data)
         return path
 
-    def _prove(self, path: Path) -> tuple[Any, Any, dict[str, Any]]:
+    def _prove(self, path: Path) -> tuple[CheckedProgram, Layer, ProofEntry]:
         from clauz3.prover.pipeline import ProofRequest, prove_file
 
         remaining = self.deadline_at - time.time()
@@ -201,38 +214,37 @@ class Worker:
         req = ProofRequest(
             path=path, trusted_roots=[Path(p) for p in self.pinned.trusted_roots],
             import_roots=[Path(p) for p in self.pinned.import_roots], target=self.target,
-            allow_imports=list(self.c.get("allow_imports") or ()),
-            obligation_timeout=min(float(self.c.get("obligation_timeout_seconds") or 10.0), remaining),
-            proof_timeout=remaining, use_cache=bool(self.c.get("use_cache", True)),
+            allow_imports=list(self.c.allow_imports),
+            obligation_timeout=min(self.c.obligation_timeout_seconds, remaining),
+            proof_timeout=remaining, use_cache=self.c.use_cache,
             source=self.source.encode("utf-8"),  # the bytes the request carries: the path is never re-read
             layer_directory=Path(self.pinned.directory),  # the cache keys the copy's roots relative to it
         )
         outcome = prove_file(req, project_root=self.project)
         entry = outcome.entry
         # Named by the program's own file name, as the agent wrote it (the scratch copy's folder means nothing to it).
-        shown = Path(str(self.c.get("source_name") or path.name)).name
+        shown = Path(self.c.source_name or path.name).name
         scratch = path.is_relative_to(self.scratch)
         named = [line.replace(str(path), shown) if scratch else line for line in outcome.stderr]
         self.notes = [line.replace(f" {path}:", f" {shown}:", 1) for line in named if line.startswith("note: ")]
-        status = entry.get("status")
+        status = entry.status
         if status == "refused" or (status == "error" and not outcome.deadline_expired):
-            codes = [d.get("code") for d in entry.get("diagnostics", []) if isinstance(d, dict)]
-            reason = "import_not_allowed" if "import-not-allowed" in codes else "structural"
+            reason = "import_not_allowed" if "import-not-allowed" in entry.diagnostic_codes() else "structural"
             # Issue 22: the refusal names the file as the agent and the person know it, never the scratch copy.
             raise Stop(reason, "\n".join(named)[:1000] or "the program is outside the checked subset",
                        diagnostics=named[:50])
         if outcome.deadline_expired or status == "error":
-            raise Stop("proof_deadline", "proof deadline passed", obligation=_first_open(entry))
-        self.proof_text = _proof_text(entry)
-        if entry.get("target_missing") or outcome.verdict != "proved":
-            raise Stop("proof_failed", _failure_message(entry), obligation=_first_open(entry),
-                       diagnostics=outcome.stderr[:50], summary=_refusal_summary(path, req, entry, outcome, self.source))
-        if entry.get("program_sha256") != hashlib.sha256(self.source.encode("utf-8")).hexdigest():
+            raise Stop("proof_deadline", "proof deadline passed", obligation=first_open(entry))
+        self.proof_text = proof_text(entry)
+        if entry.target_missing or outcome.verdict != "proved":
+            raise Stop("proof_failed", failure_message(entry), obligation=first_open(entry),
+                       diagnostics=outcome.stderr[:50], summary=refusal_summary(path, req, entry, outcome, self.source))
+        if entry.program_sha256 != hashlib.sha256(self.source.encode("utf-8")).hexdigest():
             raise Stop("config", "the program file changed while it was being proved")
-        if any(c.get("status") == "required_gap" for c in entry.get("coverage", [])):
+        if entry.has_required_gap():
             raise Stop("proof_failed", "a required guarantee of a library policy is not proved")
         program, layer = outcome.program, outcome.layer
-        if program is None:  # a cache hit: check again (cheap) and insist on the proved IR
+        if program is None or layer is None:  # a cache hit: check again (cheap) and insist on the proved IR
             program, layer = self._recheck(path, req, entry)
         from clauz3.language.runnable import unrunnable_parameters
 
@@ -241,7 +253,7 @@ class Worker:
             raise Stop("structural", "\n".join(refusals)[:1000], diagnostics=refusals[:50])
         return program, layer, entry
 
-    def _recheck(self, path: Path, req: ProofRequest, entry: dict[str, Any]) -> tuple[CheckedProgram, Layer]:
+    def _recheck(self, path: Path, req: ProofRequest, entry: ProofEntry) -> tuple[CheckedProgram, Layer]:
         from clauz3.language import Refused, check_source
         from clauz3.language.ir import ir_sha256
         from clauz3.prover.pipeline import layer_for
@@ -252,11 +264,11 @@ class Worker:
                                    list(req.allow_imports))
         except Refused as exc:
             raise Stop("structural", "; ".join(d.render() for d in exc.diagnostics)[:1000]) from None
-        if ir_sha256(program) != entry.get("ir_sha256"):
+        if ir_sha256(program) != entry.ir_sha256:
             raise Stop("config", "the checked program differs from the cached proof; run again with --no-cache")
         return program, layer
 
-    def build_request(self, program: CheckedProgram, entry: dict[str, Any], layer: Layer) -> dict[str, Any]:
+    def build_request(self, program: CheckedProgram, entry: ProofEntry, layer: Layer) -> dict[str, Any]:
         from clauz3.runs import protections
 
         # Issue 19: what keeps this run off the network, and every protection it lacks (the card's words).
@@ -264,34 +276,31 @@ class Worker:
                                                 sandboxed=self.sandbox_mode == "landlock")
         gaps = protections.gaps(sandbox_mode=self.sandbox_mode, sandbox_detail=self.sandbox_detail,
                                 network=self.network, confinement=self.confinement, project=self.project,
-                                trusted_roots=self.c["trusted_roots"])
-        if gaps and self.c.get("require_sandbox"):  # SBX-2 for every protection: nothing is sent
+                                trusted_roots=self.c.trusted_roots)
+        if gaps and self.c.require_sandbox:  # SBX-2 for every protection: nothing is sent
             raise Stop("sandbox_unavailable", f"a sandbox is required but incomplete: {gaps[0]}")
-        keys = ("domain", "status", "missing_required", "missing_recommended")
-        coverage = [{k: c.get(k, [] if k.startswith("missing") else "") for k in keys}
-                    for c in entry.get("coverage", [])]
+        coverage = [c.to_json() for c in entry.coverage]
         request: dict[str, Any] = {
             "schema_version": 1, "kind": "clauz3.run", "request_id": self.request_id,
             "program": self.source, "program_sha256": hashlib.sha256(self.source.encode("utf-8")).hexdigest(),
-            "source_name": (self.c.get("source_name") or "<stdin>")[:256], "target": self.target,
-            "trusted_roots": list(self.c["trusted_roots"]), "import_roots": list(self.c["import_roots"]),
+            "source_name": self.c.source_name[:256], "target": self.target,
+            "trusted_roots": list(self.c.trusted_roots), "import_roots": list(self.c.import_roots),
             "guarantees": [g.expression for g in program.guarantees if g.kind == "guarantee"],
             "coverage": coverage,
-            "proofs": [{"name": self.target, "conclusion": o["conclusion"], "description": o["description"]}
-                       for o in entry.get("obligations", [])][:1024],
-            "execution_timeout_seconds": int(self.c["execution_timeout_seconds"]),
+            "proofs": [{"name": self.target, "conclusion": o.conclusion, "description": o.description}
+                       for o in entry.obligations][:1024],
+            "execution_timeout_seconds": self.c.execution_timeout_seconds,
             "layer_sha256": self.pinned.sha256,
             "sandbox": {"mode": self.sandbox_mode, "detail": self.sandbox_detail,
-                        "extra_read": list(self.c.get("extra_read") or []),
-                        "extra_write": list(self.c.get("extra_write") or []),
+                        "extra_read": list(self.c.extra_read), "extra_write": list(self.c.extra_write),
                         "network": self.network.to_json(), "gaps": gaps},
         }
-        if self.c.get("workspace_generation") is not None:
-            request["workspace_generation"] = self.c["workspace_generation"]
-        if self.c.get("approval_timeout_seconds") is not None:
-            request["approval_timeout_seconds"] = int(self.c["approval_timeout_seconds"])
-        if self.c.get("allow_imports"):  # the authority proves the program with the same allowlist
-            request["allow_imports"] = list(self.c["allow_imports"])
+        if self.c.workspace_generation is not None:
+            request["workspace_generation"] = self.c.workspace_generation
+        if self.c.approval_timeout_seconds is not None:
+            request["approval_timeout_seconds"] = self.c.approval_timeout_seconds
+        if self.c.allow_imports:  # the authority proves the program with the same allowlist
+            request["allow_imports"] = list(self.c.allow_imports)
         from clauz3.prover.facts import effect_facts
 
         facts = effect_facts(program)  # the card's summary: what the proved program will call (issue 12)
@@ -301,34 +310,35 @@ class Worker:
 
     # ----------------------------------------------------------------------------- approval
 
-    def ask(self, request: dict[str, Any]) -> dict[str, Any]:
+    def ask(self, request: dict[str, Any]) -> ApprovalRecord:
         from clauz3.runs.client import ApprovalClient, ServiceError
 
         self.progress.emit({"phase": "submitting_approval", "proof_text": self.proof_text})
-        if os.read(int(self.c["gate_fd"]), 1) != b"\x01":
+        if os.read(self.c.gate_fd, 1) != b"\x01":
             os._exit(0)  # the supervisor closed the gate: the deadline passed, nothing is sent
         # The receipt check's imports load while the authority proves (the GIL is free during submit): off the
         # decision's path, and no warm prover has to hold cryptography and sqlite for every run.
         threading.Thread(target=_import_decision_modules, daemon=True, name="imports").start()
         # The token leaves the configuration here: nothing the program runs later finds it in this worker.
-        client = ApprovalClient(self.c["service_url"], self.c.pop("submission_token"))
+        client = ApprovalClient(self.c.service_url, self.c.secrets.take_submission_token())
         try:
-            _status, record = client.submit(request)
+            record = ApprovalRecord.from_json(client.submit(request)[1])
         except ServiceError as exc:
             raise Stop("service_error", f"approval request failed: {exc}") from None
         self._note(record)
-        if record.get("state") == "pending":
+        if record.state == "pending":
             self.progress.emit({"phase": "awaiting_approval", "approval": self.approval,
-                                "expires_at": record.get("expires_at")})
-        expires = _parse_iso(record.get("expires_at"))
+                                "expires_at": record.expires_at})
+        expires = _parse_iso(record.expires_at)
         give_up = (expires if expires is not None else time.time() + 300) + 10
         unreachable_since: float | None = None
-        while record.get("state") == "pending":
+        while record.state == "pending":
             now = time.time()
             if now > give_up:
                 raise Stop("approval_expired", "the approval wait ended without a decision")
             try:
-                record = client.get(self.request_id, wait=max(1, min(POLL_WAIT, int(give_up - now) + 1)))
+                record = ApprovalRecord.from_json(
+                    client.get(self.request_id, wait=max(1, min(POLL_WAIT, int(give_up - now) + 1))))
                 unreachable_since = None
             except ServiceError as exc:
                 if not exc.unreachable:
@@ -342,26 +352,24 @@ class Worker:
         del client
         return record
 
-    def _note(self, record: dict[str, Any]) -> None:
-        self.approval = {"state": record.get("state"), "decision": record.get("decision"),
-                         "decided_by": record.get("decided_by"), "rule": record.get("rule"),
-                         "feedback": record.get("feedback")}
+    def _note(self, record: ApprovalRecord) -> None:
+        self.approval = record.note()
 
-    def verify_and_claim(self, record: dict[str, Any], request: dict[str, Any]) -> tuple[Any, str]:
+    def verify_and_claim(self, record: ApprovalRecord, request: dict[str, Any]) -> tuple[ReceiptClaims, str]:
         from clauz3.approvals.decisions import ALL_DECISIONS, UnknownDecision, check_decision, is_approving
         from clauz3.approvals.keys import KeyError_, VerifyKey
         from clauz3.approvals.receipts import ReceiptError, verify_receipt
         from clauz3.runs.ledger import Ledger
 
-        state = record.get("state")
+        state = record.state
         if state == "expired":
             raise Stop("approval_expired", "the approval request expired without a decision")
         if state == "cancelled":
-            raise Stop("approval_cancelled", f"the approval request was cancelled ({record.get('cancel_reason')})")
+            raise Stop("approval_cancelled", f"the approval request was cancelled ({record.cancel_reason})")
         if state not in ("approved", "denied"):
             raise Stop("service_error", f"the approval service answered an unknown state {str(state)[:40]!r}")
         try:
-            decision = check_decision(record.get("decision"), ALL_DECISIONS)
+            decision = check_decision(record.decision, ALL_DECISIONS)
         except UnknownDecision as exc:
             raise Stop("service_error", f"the approval service answered {exc}") from None
         if (state == "approved") != is_approving(decision):
@@ -369,15 +377,15 @@ class Worker:
         if not is_approving(decision):
             # What the agent reads: which refusal it was (issue 12), then the person's own words.
             said = DENIED.get(decision, f"the request was {decision}")
-            feedback = record.get("feedback")
+            feedback = record.feedback
             raise Stop("denied", f"{said}; the person wrote: {feedback}" if feedback else said)
         try:
-            key = VerifyKey.from_text(self.c["verify_key"])
+            key = VerifyKey.from_text(self.c.verify_key or "")
         except (KeyError_, ValueError):
             raise Stop("config", "the configured verifying key is invalid") from None
         try:
             claims = verify_receipt(
-                record.get("receipt"), key, request_id=self.request_id, program=self.source,
+                record.receipt, key, request_id=self.request_id, program=self.source,
                 guarantees=request["guarantees"], coverage=request["coverage"], target=self.target,
                 project=str(self.project), workspace_generation=request.get("workspace_generation"),
                 layer_sha256=self.pinned.sha256, data_dir=str(self.data_dir),
@@ -394,7 +402,7 @@ class Worker:
 
     # ---------------------------------------------------------------------------- execution
 
-    def execute(self, program: CheckedProgram, layer: Layer, entry: dict[str, Any], claims: ReceiptClaims,
+    def execute(self, program: CheckedProgram, layer: Layer, entry: ProofEntry, claims: ReceiptClaims,
                 decision: str) -> dict[str, Any]:
         from clauz3.interp.api import execute
         from clauz3.interp.monitor import is_end_state
@@ -412,8 +420,8 @@ class Worker:
             raise Stop("sandbox_failed", "the network guard was planned without a sandbox")
         scrub_environment()
         sys.stdout.flush()
-        result = execute(program, layer.effects, step_budget=int(self.c.get("step_budget") or 1_000_000),
-                         stdout=sys.stdout, ir_hash=entry.get("ir_sha256"), write_report=False)
+        result = execute(program, layer.effects, step_budget=self.c.step_budget,
+                         stdout=sys.stdout, ir_hash=entry.ir_sha256, write_report=False)
         sys.stdout.flush()
         effects = [f"{r.effect}({', '.join(f'{k}={render(v)}' for k, v in r.arguments.items())})"
                    for r in result.trace]
@@ -421,7 +429,7 @@ class Worker:
         if result.outcome == "soundness_violation":
             report = {"kind": result.violation, "message": result.error,
                       "guarantee": result.guarantee.expression if result.guarantee else None,
-                      "ir_sha256": entry.get("ir_sha256"), "program_sha256": entry.get("program_sha256"),
+                      "ir_sha256": entry.ir_sha256, "program_sha256": entry.program_sha256,
                       "trace": result.trace_json()[:1000]}
         reason = None if result.outcome == "completed" else result.outcome
         return self.result(reason, result.error, effects=effects[:1000], effects_count=len(result.trace),
@@ -437,7 +445,7 @@ class Worker:
         except (OSError, ValueError) as exc:
             raise Stop("runtime_error", f"the file-change journal could not be opened: {exc}") from None
         set_run_context(self.project, journal=fd,
-                        protected_roots=[*self.c["trusted_roots"], *self.pinned.trusted_roots])
+                        protected_roots=[*self.c.trusted_roots, *self.pinned.trusted_roots])
 
     def _preload_smtp(self, program: CheckedProgram) -> None:
         """stdlib:smtp's settings and password live in the data dir, unreadable once the sandbox applies."""
@@ -445,7 +453,7 @@ class Worker:
 
         # The password reaches this process in its configuration, never its environment block (which
         # /proc/<pid>/environ shows to any process of the same user, whatever os.environ says later).
-        os.environ.update({str(k): str(v) for k, v in (self.c.pop("environment_secrets", None) or {}).items()})
+        os.environ.update(self.c.secrets.take_environment())
         wanted = any(".smtp.trusted." in "." + name for name in program.effects)  # tools[.org].smtp
         smtpsend.preload(self.data_dir, wanted=wanted)
 
@@ -459,9 +467,8 @@ class Worker:
             confine.drop_capabilities()
             rules = sandbox.build_rules(
                 abi=int(self.sandbox_abi or 1), workspace=self.project, scratch=self.scratch,
-                trusted_roots=self.c["trusted_roots"], import_roots=self.c["import_roots"],
-                extra_read=[*(self.c.get("extra_read") or ()), self.pinned.directory],
-                extra_write=self.c.get("extra_write") or (),
+                trusted_roots=self.c.trusted_roots, import_roots=self.c.import_roots,
+                extra_read=[*self.c.extra_read, self.pinned.directory], extra_write=self.c.extra_write,
             )
             sandbox.apply(rules, int(self.sandbox_abi or 1), deny_tcp=network is not None and network.deny)
             if network is not None and network.deny:
@@ -485,76 +492,6 @@ def _outcome_summary(program: CheckedProgram, result: ExecutionResult) -> dict[s
     return outcome_record(calls, len(result.trace), ended_early=result.ended_early, end_state=result.end_state)
 
 
-def _refusal_summary(path: Path, req: ProofRequest, entry: dict[str, Any], outcome: ProofOutcome,
-                     source: str) -> dict[str, Any] | None:
-    """Issue 12: the refused proof as one sentence and the line that breaks it (never fails the run)."""
-    from clauz3.approvals.summary import guarantee_text, refusal_record
-    from clauz3.language.context import domain_of
-
-    ob = _first_open(entry)
-    if ob is None:
-        return None
-    try:
-        program, layer = outcome.program, outcome.layer
-        if program is None:  # a cached verdict: check again (cheap) for the guarantees' own sentences
-            from clauz3.language import check_program
-            from clauz3.prover.pipeline import layer_for
-
-            layer = layer_for(req.trusted_roots, req.import_roots)
-            program = check_program(path, layer, req.target, list(req.allow_imports))
-        assert layer is not None  # a ProofOutcome carries both or neither
-        sentence = None
-        if ob.get("kind") == "guarantee":
-            for g in program.guarantees:
-                if g.expression == ob.get("expression") and g.line == ob.get("line"):
-                    meta = layer.contracts.get(g.helper)
-                    template = getattr(meta, "description_template", None)
-                    sentence = guarantee_text(template, dict(g.args), g.description, g.expression)[0]
-                    break
-        mock_of = {e.short: bool(e.mock) for e in program.effects.values()}
-        domains = {e.short: domain_of(e.name.rsplit(".", 1)[0]) or "" for e in program.effects.values()}
-        return refusal_record(ob, sentence, mock_of, domains, source)
-    except Exception:  # the refusal itself stands; only its sentence is missing
-        return None
-
-
-def _proof_text(entry: dict[str, Any]) -> str:
-    try:
-        from clauz3.prover.render import render_entry
-
-        return render_entry(entry)
-    except ImportError:
-        target = entry.get("target", "main")
-        return "".join(f"{target}: {o['conclusion']} {o['description']}\n" for o in entry.get("obligations", []))
-
-
-def _first_open(entry: dict[str, Any]) -> dict[str, Any] | None:
-    for ob in entry.get("obligations", []):
-        if isinstance(ob, dict) and ob.get("conclusion") != "proved":
-            return dict(ob)
-    return None
-
-
-def _failure_message(entry: dict[str, Any]) -> str:
-    if entry.get("target_missing"):
-        return f"target {entry.get('target')} is missing from the program"
-    ob = _first_open(entry)
-    if ob is None:
-        return "the proof did not succeed"
-    why = f": {ob['result']}" if ob.get("result") else ""
-    from clauz3.prover.render import subject
-
-    text = f"not proved ({ob.get('conclusion')}) {subject(ob)}{why}"  # library.helper(…), never the alias
-    cex = ob.get("counterexample")
-    if ob.get("conclusion") == "violated" and isinstance(cex, dict):
-        from clauz3.prover.render import counterexample_lines
-
-        # The record keeps no counterexample object (SNAP-1), so its lines travel in the message: the
-        # card and the agent both see what execution breaks the guarantee (issue 13). "why" is said above.
-        text += "\n" + "\n".join(x for x in counterexample_lines(cex) if not x.startswith("why: "))
-    return text[:1000]
-
-
 def _import_decision_modules() -> None:
     """What :meth:`Worker.verify_and_claim` imports (a failure here is met again, and reported, there)."""
     try:
@@ -571,16 +508,21 @@ def main() -> int:
         print("error: worker configuration exceeds 1 MiB", file=sys.stderr)
         return 2
     try:
-        config = json.loads(raw.decode("utf-8"))
-        fds = [int(config["progress_fd"]), int(config["gate_fd"]), int(config["lifetime_fd"])]
-    except (UnicodeDecodeError, ValueError, KeyError, TypeError):
+        doc = json.loads(raw.decode("utf-8"))
+        config = parse_config(doc)
+    except (UnicodeDecodeError, ValueError, ConfigError):
         print("error: invalid worker configuration", file=sys.stderr)
         return 2
+    if isinstance(doc, dict):
+        doc.clear()  # the credentials now live in config.secrets only, each taken once where it is used
+    del raw
+    fds = [config.progress_fd, config.gate_fd, config.lifetime_fd]
     for fd in fds:  # LIFE-3: nothing the program or a trusted effect starts may inherit them
         os.set_inheritable(fd, False)
     from clauz3.runs.protections import enter_confinement
 
-    confinement = enter_confinement(config)  # before the first thread: a user namespace needs one thread
+    # Before the first thread: a user namespace needs one thread.
+    confinement = enter_confinement(Path(config.project), Path(config.data_dir), config.trusted_roots)
     threading.Thread(target=_watch_lifetime, args=(fds[2],), daemon=True, name="lifetime").start()
     progress = Progress(fds[0])
     worker = Worker(config, progress)
