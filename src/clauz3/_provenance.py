@@ -197,6 +197,12 @@ def _codes(norm: str) -> list[tuple[int, int]]:
     return out
 
 
+def _kept(words: tuple[str, ...]) -> tuple[int, ...]:
+    """The places of a name's words that pair up: all but one-letter ones, unless fewer than two would be left."""
+    kept = tuple(i for i, w in enumerate(words) if len(w) > 1)
+    return kept if len(kept) >= 2 else tuple(range(len(words)))
+
+
 def _stretch_text(text: str, lo: int, hi: int) -> str:
     """Words ``lo``…``hi`` of a name as it was written (its own spaces and hyphens between them)."""
     spans = [m.span() for m in _LETTERS.finditer(text)]
@@ -265,8 +271,9 @@ class TranscriptIndex:
         self._tokens: dict[tuple[str, str], dict[str, list[int]]] = {}
         self._words: dict[str, dict[str, list[int]]] = {}
         # Names read (issue 20): each pair of adjacent words of a name, case-folded, first word → second word →
-        # (the name it was first read in, as written; its folded words; the pair's place in them; source ids).
-        self._pairs: dict[str, dict[str, tuple[str, tuple[str, ...], int, list[int]]]] = {}
+        # (the name it was first read in, as written; its folded words but one-letter ones ("Rent-A-Car": rent,
+        # car) and their places among all its words; the pair's place among them; source ids).
+        self._pairs: dict[str, dict[str, tuple[str, tuple[str, ...], tuple[int, ...], int, list[int]]]] = {}
         self._you_pairs: set[tuple[str, str]] = set()  # every pair of adjacent words the person wrote, folded
         self.chars = 0
 
@@ -284,6 +291,7 @@ class TranscriptIndex:
         if origin == "you":
             words = name_words(norm)
             self._you_pairs.update(pairwise(words))
+            self._you_pairs.update(pairwise([w for w in words if len(w) > 1]))
         for token in extract(norm):
             if token.kind == "name":
                 if origin == "read":
@@ -304,20 +312,23 @@ class TranscriptIndex:
                 ids.append(sid)
 
     def _add_name(self, token: Token, sid: int) -> None:
-        words = tuple(token.key.split(" "))
+        every = tuple(token.key.split(" "))
+        at_words = _kept(every)
+        words = tuple(every[i] for i in at_words)
         for at, (a, b) in enumerate(pairwise(words)):
             seconds = self._pairs.setdefault(a, {})
             entry = seconds.get(b)
             if entry is None:
-                seconds[b] = (token.text, words, at, [sid])
-            elif len(entry[3]) < MAX_SOURCES and sid not in entry[3]:
-                entry[3].append(sid)
+                seconds[b] = (token.text, words, at_words, at, [sid])
+            elif len(entry[4]) < MAX_SOURCES and sid not in entry[4]:
+                entry[4].append(sid)
 
     def names(self, words: set[str]) -> list[tuple[str, Finding]]:
         """The names read whose words a text holds, in any order and any case (``words``: its folded words,
         :func:`name_words`; a name split into pieces the program joins at run time is still found). A name
-        is found by any two of its adjacent words; what is shown is the longest stretch of the name around
-        them that the text holds. A stretch is *from you* when every pair of its adjacent words occurs in
+        is found by any two of its adjacent words (one-letter words between them do not count: the ``a`` of
+        ``Rent-A-Car`` is in nearly every text, and ``Rent-A-Car`` printed holds ``rent`` and ``car``); what
+        is shown is the longest stretch of the name around them that the text holds. A stretch is *from you* when every pair of its adjacent words occurs in
         the person's messages, else from read data: one lookup per word of the text, none rescans."""
         found: dict[tuple[str, ...], tuple[str, list[int]]] = {}
         for a in words:
@@ -326,17 +337,18 @@ class TranscriptIndex:
                 continue
             pairs = [(b, seconds[b]) for b in words if b in seconds] if len(words) < len(seconds) else \
                 [(b, e) for b, e in seconds.items() if b in words]
-            for _b, (text, folded, at, ids) in pairs:
+            for _b, (text, folded, places, at, ids) in pairs:
                 lo, hi = at, at + 1
                 while lo > 0 and folded[lo - 1] in words:
                     lo -= 1
                 while hi + 1 < len(folded) and folded[hi + 1] in words:
                     hi += 1
                 stretch = folded[lo:hi + 1]
-                shown = _stretch_text(text, lo, hi)
+                shown = _stretch_text(text, places[lo], places[hi])
                 prior = found.setdefault(stretch, (shown, []))
                 prior[1].extend(i for i in ids if i not in prior[1])
         out: list[tuple[str, Finding]] = []
+        found = dict(sorted(found.items(), key=lambda kv: (min(kv[1][1]), kv[1][0])))  # a stable order, by source
         for stretch, (shown, ids) in found.items():
             if all(pair in self._you_pairs for pair in pairwise(stretch)):
                 out.append((shown, Finding(FROM_YOU)))

@@ -170,3 +170,25 @@ def test_a_from_you_name_is_a_note_in_a_protected_place(facts: dict[str, dict]) 
     assert block["warnings"] == []
     statuses = {i["value"]: i["status"] for i in block["items"]}
     assert statuses.get("Riverside View Hotel") == FROM_YOU or statuses.get("riverside view hotel") == FROM_YOU, block
+
+
+def test_one_letter_words_do_not_pair_and_many_names_make_one_sentence() -> None:
+    ix = TranscriptIndex()
+    ix.add("you", "Which car rental company in Los Angeles is best?", "your message")
+    ix.add("read", "SunSet Rent-A-Car: 4.5\nJohn F Kennedy Airport Cars: 3.9\nGreen Motion: 4.1\nSpeedy Rentals: 4.0\n"
+                   "LAX Car Rental: 3.2\nNew Car Rental: 4.8\nPaul Bert Hire: 4.9", REVIEWS)
+    empty = {"complete": True, "effects": []}
+
+    def warned(body: str) -> list[str]:
+        return provenance_block(ix, empty, HEAD + "    " + body + "\n")["warnings"]
+
+    assert warned('print("Found a car: " + "best")') == []  # "a" and "car": the A of Rent-A-Car does not pair
+    assert warned('print("rent a car")') == [
+        f"What this program reports names Rent-A-Car, which appears only in {REVIEWS} — not in anything you wrote."]
+    assert warned('print("John F. Kennedy")') == [
+        f"What this program reports names John F Kennedy, which appears only in {REVIEWS} — not in anything you wrote."]
+    assert warned('print("Los Angeles has a car hire")') == []  # the person wrote Los Angeles
+    assert warned('print("SunSet")') == []  # one word of a name is no name
+    (line,) = warned('print("Paul Bert Hire, Green Motion, Speedy Rentals, LAX Car Rental, New Car Rental, Rent-A-Car")')
+    assert line == ("What this program reports names Green Motion, LAX Car Rental, New Car Rental, Paul Bert Hire, "
+                    f"Rent-A-Car and 1 other, which appear only in {REVIEWS} — not in anything you wrote."), line

@@ -37,6 +37,7 @@ MAX_ITEMS = 200
 MAX_PROGRAM_LITERALS = 256  # literals classified as whole values where an argument's value is unknown
 MAX_REPORTED_CHARS = 1_000_000  # literal text classified for what a program reports; more is not checked
 REPORTS = "what this program reports"
+MAX_NAMES = 5  # names listed in one sentence about what a program reports
 TOO_MANY = ("This program holds more literal text than clauz3 checks for values from data the agent read "
             f"({MAX_REPORTED_CHARS:,} characters); you decide.")
 NOT_CHECKED = "clauz3 could not check where this program's values came from (no conversation transcript)."
@@ -78,7 +79,7 @@ def _place_noun(effect: str, args: Mapping[str, Any], protected: Mapping[str, st
 
 
 def _sources(finding: Finding) -> str:
-    return prose_join(list(finding.sources)) or "data the agent read"
+    return prose_join(list(finding.sources)) if finding.sources else "data the agent read"
 
 
 def _item(place: _Place, value: str, token: str | None, finding: Finding, *, maybe: bool) -> dict[str, Any]:
@@ -249,11 +250,41 @@ def provenance_block(index: TranscriptIndex | None, facts: Mapping[str, Any] | N
     for shown, token, finding in reported or []:
         if not any(shown.casefold() in s for s in shown_before):  # not said already, nor inside a value said
             add(place, shown, token, finding, maybe=False, param="output")
-    warnings = [i["text"] for i in items if i["status"] == FROM_READ]
+    warnings = _warnings(items)
     if reported is None:
         warnings.append(TOO_MANY)
     notes = [i["text"] for i in items if i["status"] in (FROM_YOU, NEW)]
     return {"checked": True, "items": items, "warnings": warnings, "notes": notes}
+
+
+def _warnings(items: list[dict[str, Any]]) -> list[str]:
+    """One sentence per value from read data, except the names a program reports: one sentence per source
+    ("What this program reports names Bistrot Paul Bert, Breizh Café and 4 others, which appear only in …")."""
+    out: list[str] = []
+    names: dict[tuple[str, ...], list[str]] = {}
+    for i in items:
+        if i["status"] != FROM_READ:
+            continue
+        if i["token"] == "name" and i["param"] == "output" and i["effect"] == "print":
+            if tuple(i["sources"]) not in names:
+                out.append("")  # its place, filled below
+            names.setdefault(tuple(i["sources"]), []).append(i["value"])
+        else:
+            out.append(i["text"])
+    groups = iter(names.items())
+    for at, text in enumerate(out):
+        if text:
+            continue
+        sources, shown = next(groups)
+        where = _sources(Finding(FROM_READ, sources))
+        if len(shown) == 1:
+            out[at] = f"What this program reports names {shown[0]}, which appears only in {where} — not in anything you wrote."
+        else:
+            more = len(shown) - MAX_NAMES
+            listed = shown[:MAX_NAMES] + ([f"{more} other{'s' if more > 1 else ''}"] if more > 0 else [])
+            out[at] = (f"What this program reports names {prose_join(listed)}, which appear only in {where} — not in "
+                       "anything you wrote.")
+    return out
 
 
 def reads_label(template: str, args: Mapping[str, Any]) -> str:
