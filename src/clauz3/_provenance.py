@@ -46,6 +46,8 @@ _EMAIL = re.compile(r"(?<![\w.%+-])[\w.%+-]+@(?:[\w-]+\.)+[\w-]{2,}(?![\w-])")
 _ACCOUNT = re.compile(r"(?<![A-Za-z0-9])[A-Z]{2}\d{2}(?: ?[A-Z0-9]){10,30}(?![A-Za-z0-9])")
 _PHONE = re.compile(r"(?<![\w+])\+?\d[\d ().-]{5,}\d(?!\d)")
 _NUMBER = re.compile(r"(?<!\d)\d{6,}(?!\d)")
+# A date (2024-05-21, 21.05.2024, 5/21/24) is no phone number, nor a run of them ("2024-05-21 - 2024-05-25").
+_DATE = re.compile(r"(?<!\d)(?:\d{4}-\d{2}-\d{2}|\d{1,2}[./]\d{1,2}[./]\d{2,4})(?!\d)")
 # A code: letters and digits mixed, six or more (a passport "HGK137803", a booking reference "AB12CD"),
 # found from where a letter meets a digit (rare in prose) and widened to its whole word.
 _MIXED = re.compile(r"\d(?:(?<=[^\W\d_]\d)|(?=[^\W\d_]))")  # a digit next to a letter
@@ -168,7 +170,7 @@ def _extract_line(norm: str) -> list[Token]:
         raw = m.group(0)
         digits = re.sub(r"\D", "", raw)
         separated = raw.startswith("+") or not raw.isdigit()
-        if separated and len(digits) >= 7 and free(m.span()):
+        if separated and len(digits) >= 7 and free(m.span()) and not _DATE.search(raw):
             add("phone", raw, digits, m.span())
     codes = [span for span in _codes(norm) if free(span)]
     for m in _NUMBER.finditer(norm):

@@ -148,6 +148,12 @@ def test_codes_are_matched_exactly_after_nfkc_in_any_case() -> None:
     assert [t.kind for t in extract("a1b2c file_ab12cd34 x1 2024abc")] == ["code"]  # 2024abc; short or joined: none
 
 
+def test_dates_are_no_phone_numbers() -> None:
+    assert [t.kind for t in extract("on 2024-05-21 18:00, 2024-05-21 - 2024-05-25, 21.05.2024 or 5/21/24")] == []
+    assert [(t.kind, t.key) for t in extract("call +1 (555) 010-9999 or 020 7946 0958")] == [
+        ("phone", "15550109999"), ("phone", "02079460958")]
+
+
 def test_names_rule() -> None:
     names = [t.text for t in extract("The Riverside View Hotel and Jean-Luc Picard met Emma O'Neil. In Paris. "
                                      "My Friend said Hello Grand Budapest at www.Secure-Systems.com") if t.kind == "name"]

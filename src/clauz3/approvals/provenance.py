@@ -284,7 +284,7 @@ def _warnings(items: list[dict[str, Any]]) -> list[str]:
             listed = shown[:MAX_NAMES] + ([f"{more} other{'s' if more > 1 else ''}"] if more > 0 else [])
             out[at] = (f"What this program reports names {prose_join(listed)}, which appear only in {where} — not in "
                        "anything you wrote.")
-    return out
+    return list(dict.fromkeys(out))  # the same sentence for two places (a subject and a body) is said once
 
 
 def reads_label(template: str, args: Mapping[str, Any]) -> str:
