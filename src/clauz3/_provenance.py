@@ -18,6 +18,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from dataclasses import dataclass
+from itertools import pairwise
 
 # What a protected parameter holds (the trusted layer's declaration): each is classified whole,
 # except ``text``, whose links, addresses, accounts, phone numbers and long numbers are classified.
@@ -28,9 +29,9 @@ FROM_YOU = "from_you"
 FROM_READ = "from_read"
 NEW = "new"
 
-TOKEN_KINDS = ("url", "email", "account", "phone", "number")
+TOKEN_KINDS = ("url", "email", "account", "phone", "number", "code", "name")
 TOKEN_NOUNS = {"url": "a link", "email": "an e-mail address", "account": "an account number",
-               "phone": "a phone number", "number": "a number"}
+               "phone": "a phone number", "number": "a number", "code": "a code", "name": "a name"}
 
 MAX_SOURCES = 3  # read sources named per value (the first ones, in conversation order)
 MAX_SCAN_HITS = 64  # bounded occurrences examined per whole-value lookup before giving up on a corpus
@@ -45,6 +46,23 @@ _EMAIL = re.compile(r"(?<![\w.%+-])[\w.%+-]+@(?:[\w-]+\.)+[\w-]{2,}(?![\w-])")
 _ACCOUNT = re.compile(r"(?<![A-Za-z0-9])[A-Z]{2}\d{2}(?: ?[A-Z0-9]){10,30}(?![A-Za-z0-9])")
 _PHONE = re.compile(r"(?<![\w+])\+?\d[\d ().-]{5,}\d(?!\d)")
 _NUMBER = re.compile(r"(?<!\d)\d{6,}(?!\d)")
+# A date (2024-05-21, 21.05.2024, 5/21/24) is no phone number, nor a run of them ("2024-05-21 - 2024-05-25").
+_DATE = re.compile(r"(?<!\d)(?:\d{4}-\d{2}-\d{2}|\d{1,2}[./]\d{1,2}[./]\d{2,4})(?!\d)")
+# A code: letters and digits mixed, six or more (a passport "HGK137803", a booking reference "AB12CD"),
+# found from where a letter meets a digit (rare in prose) and widened to its whole word.
+_MIXED = re.compile(r"\d(?:(?<=[^\W\d_]\d)|(?=[^\W\d_]))")  # a digit next to a letter
+MIN_CODE = 6
+# A name: two or more capitalised words ("Riverside View Hotel", "Emma Johnson", "Jean-Luc Picard"), words of
+# letters only, apart by spaces or one hyphen or apostrophe. Upper-case letters of the scripts below U+2000
+# (NFKC has already made full-width and mathematical letters plain ones).
+_UPPER = "".join(ch for ch in map(chr, range(0x2000)) if ch.isupper())
+_CAP_WORD = "[" + re.escape(_UPPER) + r"][^\W\d_]*"
+_NAME = re.compile(r"(?<!\w)" + _CAP_WORD + r"(?:(?:[ \t]+|[-'’])" + _CAP_WORD + r")+(?!\w)")
+_LETTERS = re.compile(r"[^\W\d_]+")
+# Words that begin a sentence rather than a name; dropped from the start of a run ("The Riverside View Hotel").
+LEADING_WORDS = frozenset("""a an the this that these those my your our his her their its you we i he she they it
+    if in on at and but or so for to of is are was were be what when where why how who which dear hi hello hey
+    please yes no not also then there here as by from with after before all any every each some""".split())
 _TRAILING = ".,;:!?)]}>'\""
 # Phone numbers and long numbers are compared by their digits alone, across both kinds
 # ("+1 (555) 123-4567" read in a page is the "15551234567" in a message body).
@@ -85,10 +103,12 @@ _DIGIT = re.compile(r"\d")
 
 
 def extract(text: str) -> list[Token]:
-    """Every link, e-mail address, account number, phone number and number of ≥ 6 digits in ``text``,
-    in order, each once. E-mail addresses are not also reported as links; a phone number's digits
-    are not also reported as a number. No token spans a line, so each pattern runs only on the lines
-    that can hold one (a ``@``, a known top-level domain or a scheme, a digit): most text is prose."""
+    """Every link, e-mail address, account number, phone number, number of ≥ 6 digits, code (letters and
+    digits mixed, ≥ 6) and name (two or more capitalised words) in ``text``, in order, each once. E-mail
+    addresses are not also reported as links; a phone number's digits are not also reported as a number;
+    a number inside a code is (a program may print the digits alone). No token spans a line, so each
+    pattern runs only on the lines that can hold one (a ``@``, a known top-level domain or a scheme, a
+    digit): most text is prose."""
     out: list[Token] = []
     seen: set[tuple[str, str]] = set()
     for line in normalise(text).split("\n"):
@@ -96,6 +116,25 @@ def extract(text: str) -> list[Token]:
             if (token.kind, token.key) not in seen:
                 seen.add((token.kind, token.key))
                 out.append(token)
+    return out
+
+
+def name_words(name: str) -> list[str]:
+    """The words of a name (or of any text) as names are compared: NFKC, case-folded, letters only."""
+    return _LETTERS.findall(normalise(name).casefold())
+
+
+def _names(norm: str) -> list[tuple[str, str, tuple[int, int]]]:
+    """(text, key, span) of each name in one line, its leading sentence words dropped."""
+    out: list[tuple[str, str, tuple[int, int]]] = []
+    for m in _NAME.finditer(norm):
+        words = list(_LETTERS.finditer(m.group(0)))
+        while words and words[0].group(0).casefold() in LEADING_WORDS:
+            words.pop(0)
+        if len(words) >= 2:
+            start, end = m.start() + words[0].start(), m.start() + words[-1].end()
+            text = norm[start:end]
+            out.append((text, " ".join(name_words(text)), (start, end)))
     return out
 
 
@@ -119,6 +158,9 @@ def _extract_line(norm: str) -> list[Token]:
             raw = m.group(0).rstrip(_TRAILING)
             if free(m.span()):
                 add("url", raw, _url_key(raw), m.span())
+    for text, key, span in _names(norm):
+        if free(span):  # not the words of a link or an address: the link is the token there
+            out.append(Token("name", text, key))
     if not _DIGIT.search(norm):
         return out
     for m in _ACCOUNT.finditer(norm):
@@ -128,12 +170,45 @@ def _extract_line(norm: str) -> list[Token]:
         raw = m.group(0)
         digits = re.sub(r"\D", "", raw)
         separated = raw.startswith("+") or not raw.isdigit()
-        if separated and len(digits) >= 7 and free(m.span()):
+        if separated and len(digits) >= 7 and free(m.span()) and not _DATE.search(raw):
             add("phone", raw, digits, m.span())
+    codes = [span for span in _codes(norm) if free(span)]
     for m in _NUMBER.finditer(norm):
         if free(m.span()):
             add("number", m.group(0), m.group(0), m.span())
+    for a, b in codes:
+        out.append(Token("code", norm[a:b], norm[a:b].casefold()))
     return out
+
+
+def _codes(norm: str) -> list[tuple[int, int]]:
+    """The spans of the codes of one line: whole words of letters and digits (``_`` joins words) holding both."""
+    out: list[tuple[int, int]] = []
+    end = -1
+    for m in _MIXED.finditer(norm):
+        if m.start() < end:
+            continue  # inside the word just taken
+        start, end = m.start(), m.end()
+        while start > 0 and norm[start - 1].isalnum():
+            start -= 1
+        while end < len(norm) and norm[end].isalnum():
+            end += 1
+        joined = (start > 0 and norm[start - 1] == "_") or (end < len(norm) and norm[end] == "_")
+        if end - start >= MIN_CODE and not joined:
+            out.append((start, end))
+    return out
+
+
+def _kept(words: tuple[str, ...]) -> tuple[int, ...]:
+    """The places of a name's words that pair up: all but one-letter ones, unless fewer than two would be left."""
+    kept = tuple(i for i, w in enumerate(words) if len(w) > 1)
+    return kept if len(kept) >= 2 else tuple(range(len(words)))
+
+
+def _stretch_text(text: str, lo: int, hi: int) -> str:
+    """Words ``lo``…``hi`` of a name as it was written (its own spaces and hyphens between them)."""
+    spans = [m.span() for m in _LETTERS.finditer(text)]
+    return text[spans[lo][0]:spans[hi][1]] if hi < len(spans) else text
 
 
 @dataclass(frozen=True)
@@ -197,6 +272,11 @@ class TranscriptIndex:
         # token key → ids of the first sources it occurs in, per origin
         self._tokens: dict[tuple[str, str], dict[str, list[int]]] = {}
         self._words: dict[str, dict[str, list[int]]] = {}
+        # Names read (issue 20): each pair of adjacent words of a name, case-folded, first word → second word →
+        # (the name it was first read in, as written; its folded words but one-letter ones ("Rent-A-Car": rent,
+        # car) and their places among all its words; the pair's place among them; source ids).
+        self._pairs: dict[str, dict[str, tuple[str, tuple[str, ...], tuple[int, ...], int, list[int]]]] = {}
+        self._you_pairs: set[tuple[str, str]] = set()  # every pair of adjacent words the person wrote, folded
         self.chars = 0
 
     def add(self, origin: str, text: str, label: str) -> None:
@@ -210,10 +290,20 @@ class TranscriptIndex:
         norm = normalise(text)
         self._texts.append(norm)
         self.chars += len(norm)
+        if origin == "you":
+            words = name_words(norm)
+            self._you_pairs.update(pairwise(words))
+            self._you_pairs.update(pairwise([w for w in words if len(w) > 1]))
         for token in extract(norm):
+            if token.kind == "name":
+                if origin == "read":
+                    self._add_name(token, sid)
+                continue
             keys = [(_INDEX_KIND.get(token.kind, token.kind), token.key)]
             if token.kind == "url":
                 keys.append(("host", _host(token.key)))
+            elif token.kind == "account":  # an account is a code too (a program may lower its case)
+                keys.append(("code", token.key.casefold()))
             for key in keys:
                 ids = self._tokens.setdefault(key, {}).setdefault(origin, [])
                 if len(ids) < MAX_SOURCES and sid not in ids:
@@ -222,6 +312,54 @@ class TranscriptIndex:
             ids = self._words.setdefault(word, {}).setdefault(origin, [])
             if len(ids) < MAX_WORD_SOURCES:
                 ids.append(sid)
+
+    def _add_name(self, token: Token, sid: int) -> None:
+        every = tuple(token.key.split(" "))
+        at_words = _kept(every)
+        words = tuple(every[i] for i in at_words)
+        for at, (a, b) in enumerate(pairwise(words)):
+            seconds = self._pairs.setdefault(a, {})
+            entry = seconds.get(b)
+            if entry is None:
+                seconds[b] = (token.text, words, at_words, at, [sid])
+            elif len(entry[4]) < MAX_SOURCES and sid not in entry[4]:
+                entry[4].append(sid)
+
+    def names(self, words: set[str]) -> list[tuple[str, Finding]]:
+        """The names read whose words a text holds, in any order and any case (``words``: its folded words,
+        :func:`name_words`; a name split into pieces the program joins at run time is still found). A name
+        is found by any two of its adjacent words (one-letter words between them do not count: the ``a`` of
+        ``Rent-A-Car`` is in nearly every text, and ``Rent-A-Car`` printed holds ``rent`` and ``car``); what
+        is shown is the longest stretch of the name around them that the text holds. A stretch is *from you* when every pair of its adjacent words occurs in
+        the person's messages, else from read data: one lookup per word of the text, none rescans."""
+        found: dict[tuple[str, ...], tuple[str, list[int]]] = {}
+        for a in words:
+            seconds = self._pairs.get(a)
+            if not seconds:
+                continue
+            pairs = [(b, seconds[b]) for b in words if b in seconds] if len(words) < len(seconds) else \
+                [(b, e) for b, e in seconds.items() if b in words]
+            for _b, (text, folded, places, at, ids) in pairs:
+                lo, hi = at, at + 1
+                while lo > 0 and folded[lo - 1] in words:
+                    lo -= 1
+                while hi + 1 < len(folded) and folded[hi + 1] in words:
+                    hi += 1
+                stretch = folded[lo:hi + 1]
+                shown = _stretch_text(text, places[lo], places[hi])
+                prior = found.setdefault(stretch, (shown, []))
+                prior[1].extend(i for i in ids if i not in prior[1])
+        out: list[tuple[str, Finding]] = []
+        found = dict(sorted(found.items(), key=lambda kv: (min(kv[1][1]), kv[1][0])))  # a stable order, by source
+        for stretch, (shown, ids) in found.items():
+            if all(pair in self._you_pairs for pair in pairwise(stretch)):
+                out.append((shown, Finding(FROM_YOU)))
+            else:
+                out.append((shown, self._finding([], sorted(ids))))
+        # A stretch inside a longer one found too is the same name: show the longest only.
+        keys = [" ".join(s) for s in found]
+        return [item for item, key in zip(out, keys, strict=True)
+                if not any(key != other and f" {key} " in f" {other} " for other in keys)]
 
     def _finding(self, you: list[int], read: list[int]) -> Finding:
         if you:
@@ -233,7 +371,13 @@ class TranscriptIndex:
     def token(self, token: Token) -> Finding:
         """A token of free text (or a whole value read as a token), by its key: one dictionary lookup.
         A link found nowhere as written is looked up by its host: a page on a site named only in what
-        the agent read is from read data too (the same host, exactly)."""
+        the agent read is from read data too (the same host, exactly). A name: by :meth:`names` of its words."""
+        if token.kind == "name":
+            found_names = [f for _, f in self.names(set(token.key.split(" ")))]
+            read = [f for f in found_names if f.status == FROM_READ]
+            if read:
+                return read[0]
+            return Finding(FROM_YOU) if found_names else self._whole(token.text, folded=True)
         places = self._tokens.get((_INDEX_KIND.get(token.kind, token.kind), token.key), {})
         found = self._finding(places.get("you", []), places.get("read", []))
         if found.status == NEW and token.kind == "url":
@@ -245,10 +389,12 @@ class TranscriptIndex:
         """A whole protected value (a recipient, an account, an amount, a path), exact after NFKC
         (case-folded for recipients and links)."""
         norm = normalise(value).strip()
-        tokens = extract(norm)
+        tokens = [t for t in extract(norm) if t.kind != "name"]  # a name as a whole value: by its words below
         if len(tokens) == 1 and tokens[0].text.strip() == norm:
             return self.token(tokens[0])  # the value is itself a token: the token index is the answer
-        folded = kind in ADDRESS_KINDS
+        return self._whole(norm, folded=kind in ADDRESS_KINDS)
+
+    def _whole(self, norm: str, *, folded: bool) -> Finding:
         needle = norm.casefold() if folded else norm
         words = _WORD.findall(norm.casefold())
         if not words:

@@ -19,13 +19,27 @@ from typing import Any
 
 from clauz3._astparse import parse_ast
 from clauz3._describe import parse_template, prose_join
-from clauz3._provenance import FROM_READ, FROM_YOU, NEW, TOKEN_NOUNS, Finding, TranscriptIndex, extract
+from clauz3._provenance import (
+    FROM_READ,
+    FROM_YOU,
+    NEW,
+    TOKEN_NOUNS,
+    Finding,
+    TranscriptIndex,
+    extract,
+    name_words,
+)
 
 # The conversation's index for a conversation id, or None (no host, or the conversation is not open).
 ProvenanceLookup = Callable[[str | None], TranscriptIndex | None]
 
 MAX_ITEMS = 200
-MAX_PROGRAM_LITERALS = 256
+MAX_PROGRAM_LITERALS = 256  # literals classified as whole values where an argument's value is unknown
+MAX_REPORTED_CHARS = 1_000_000  # literal text classified for what a program reports; more is not checked
+REPORTS = "what this program reports"
+MAX_NAMES = 5  # names listed in one sentence about what a program reports
+TOO_MANY = ("This program holds more literal text than clauz3 checks for values from data the agent read "
+            f"({MAX_REPORTED_CHARS:,} characters); you decide.")
 NOT_CHECKED = "clauz3 could not check where this program's values came from (no conversation transcript)."
 _WHOLE_VERB = {"recipient": "goes to", "url": "uses the link", "account": "uses the account",
                "amount": "uses the amount", "path": "uses the path"}
@@ -65,14 +79,19 @@ def _place_noun(effect: str, args: Mapping[str, Any], protected: Mapping[str, st
 
 
 def _sources(finding: Finding) -> str:
-    return prose_join(list(finding.sources)) or "data the agent read"
+    return prose_join(list(finding.sources)) if finding.sources else "data the agent read"
 
 
 def _item(place: _Place, value: str, token: str | None, finding: Finding, *, maybe: bool) -> dict[str, Any]:
     shown = _quoted(value)
     if finding.status == FROM_READ:
         where = _sources(finding)
-        if maybe:
+        if place.noun == REPORTS and token == "name":
+            text = f"What this program reports names {shown}, which appears only in {where} — not in anything you wrote."
+        elif place.noun == REPORTS:
+            text = (f"What this program reports contains {TOKEN_NOUNS.get(token or '', 'a value')}, {shown}, that "
+                    f"appears only in {where} — not in anything you wrote.")
+        elif maybe:
             what = TOKEN_NOUNS.get(token or "", "a value")
             text = (f"This program contains {what}, {shown}, that appears only in {where} — not in anything you "
                     f"wrote; it may reach {place.noun} ({place.param}).")
@@ -104,12 +123,56 @@ def _values(value: Any) -> Iterator[str]:
             yield from _values(v)
 
 
+def _tokens(index: TranscriptIndex, text: str, words: set[str] | None = None) -> list[tuple[str, str | None, Finding]]:
+    """Each token of ``text`` with where it came from; names by the words of ``text`` (or ``words``: those of
+    every literal of a program), in any order. A value from read data inside another one from read data (the
+    digits of a passport code) is not shown twice."""
+    found: list[tuple[str, str | None, Finding]] = [(t.text, t.kind, index.token(t)) for t in extract(text)
+                                                    if t.kind != "name"]
+    found += [(shown, "name", f) for shown, f in index.names(set(name_words(text)) if words is None else words)]
+    read = [shown for shown, _, f in found if f.status == FROM_READ]
+    return [(shown, kind, f) for shown, kind, f in found
+            if f.status != FROM_READ or not any(shown != other and shown in other for other in read)]
+
+
 def _classify(index: TranscriptIndex, place: _Place, value: str) -> Iterator[tuple[str, str | None, Finding]]:
     if place.kind == "text":
-        for token in extract(value):
-            yield token.text, token.kind, index.token(token)
+        yield from _tokens(index, value)
     else:
         yield value, None, index.value(place.kind, value)
+
+
+def source_literals(program: str) -> list[str] | None:
+    """Every string constant (f-string parts too) and integer of six or more digits of the program, in the
+    order of its text, repeats included; None when the program does not parse."""
+    try:
+        tree = parse_ast(program)
+    except (SyntaxError, ValueError):
+        return None
+    nodes = [n for n in ast.walk(tree) if isinstance(n, ast.Constant) and not isinstance(n.value, bool)
+             and (isinstance(n.value, str) or (isinstance(n.value, int) and abs(n.value) >= 100_000))]
+    nodes.sort(key=lambda n: (getattr(n, "lineno", 0), getattr(n, "col_offset", 0)))
+    return [n.value if isinstance(n.value, str) else str(n.value) for n in nodes]
+
+
+def _reported(index: TranscriptIndex, program: str) -> list[tuple[str, str | None, Finding]] | None:
+    """What the program reports (issue 20): every literal of its text may reach print() and the run's output,
+    so every one is classified for every token kind, its links, codes, numbers… one by one and joined in
+    the text's order (a code split in two literals), and its names by the words of all literals together
+    and of their join (a name split into pieces joined at run time, in any order or case). Only values from read data.
+    None: too much literal text to check."""
+    literals = source_literals(program) or []
+    if sum(len(s) for s in literals) > MAX_REPORTED_CHARS:
+        return None
+    words: set[str] = set()
+    out: list[tuple[str, str | None, Finding]] = []
+    for literal in dict.fromkeys(literals):
+        words.update(name_words(literal))
+        out += [c for c in _tokens(index, literal, set()) if c[2].status == FROM_READ]
+    joined = "".join(literals)  # pieces cut inside a word ("Rivers" + "ide View") meet again here
+    words.update(name_words(joined))
+    out += [c for c in _tokens(index, joined, words) if c[2].status == FROM_READ]
+    return out
 
 
 def program_literals(program: str) -> list[str]:
@@ -138,6 +201,14 @@ def provenance_block(index: TranscriptIndex | None, facts: Mapping[str, Any] | N
         return {"checked": False, "items": [], "warnings": [], "notes": [NOT_CHECKED]}
     items: list[dict[str, Any]] = []
     seen: set[tuple[str, str, str]] = set()
+
+    def add(place: _Place, shown: str, token: str | None, finding: Finding, *, maybe: bool, param: str) -> None:
+        key = (place.noun, param, shown)
+        # Quiet notes are capped; a warning never is (a program padded with values must not hide one).
+        if key not in seen and (len(items) < MAX_ITEMS or finding.status == FROM_READ):
+            seen.add(key)
+            items.append(_item(place, shown, token, finding, maybe=maybe))
+
     unknown: list[_Place] = []
     effects = facts.get("effects") if isinstance(facts, Mapping) else None
     complete = bool(isinstance(facts, Mapping) and facts.get("complete")) and isinstance(effects, list)
@@ -158,10 +229,7 @@ def provenance_block(index: TranscriptIndex | None, facts: Mapping[str, Any] | N
                     continue
                 for value in _values(known[param]):
                     for shown, token, finding in _classify(index, place, value):
-                        key = (place.noun, param, shown)
-                        if key not in seen and len(items) < MAX_ITEMS:
-                            seen.add(key)
-                            items.append(_item(place, shown, token, finding, maybe=False))
+                        add(place, shown, token, finding, maybe=False, param=param)
     if unknown or not complete:
         # Values the facts cannot show: every literal of the program text may reach those places.
         places = unknown or [_Place("?", "?", "text", None, "a protected argument")]
@@ -174,16 +242,49 @@ def provenance_block(index: TranscriptIndex | None, facts: Mapping[str, Any] | N
                     candidates.append((literal, None, index.value(kind, literal)))
                     break
             for shown, token, finding in candidates:
-                if finding.status != FROM_READ:
-                    continue
-                place = places[0]
-                key = (place.noun, "?", shown)
-                if key not in seen and len(items) < MAX_ITEMS:
-                    seen.add(key)
-                    items.append(_item(place, shown, token, finding, maybe=True))
-    warnings = [i["text"] for i in items if i["status"] == FROM_READ]
+                if finding.status == FROM_READ:
+                    add(places[0], shown, token, finding, maybe=True, param="?")
+    reported = _reported(index, program)
+    shown_before = {i["value"].casefold() for i in items if i["status"] == FROM_READ}
+    place = _Place("print", "output", "text", None, REPORTS)
+    for shown, token, finding in reported or []:
+        if not any(shown.casefold() in s for s in shown_before):  # not said already, nor inside a value said
+            add(place, shown, token, finding, maybe=False, param="output")
+    warnings = _warnings(items)
+    if reported is None:
+        warnings.append(TOO_MANY)
     notes = [i["text"] for i in items if i["status"] in (FROM_YOU, NEW)]
     return {"checked": True, "items": items, "warnings": warnings, "notes": notes}
+
+
+def _warnings(items: list[dict[str, Any]]) -> list[str]:
+    """One sentence per value from read data, except the names a program reports: one sentence per source
+    ("What this program reports names Bistrot Paul Bert, Breizh Café and 4 others, which appear only in …")."""
+    out: list[str] = []
+    names: dict[tuple[str, ...], list[str]] = {}
+    for i in items:
+        if i["status"] != FROM_READ:
+            continue
+        if i["token"] == "name" and i["param"] == "output" and i["effect"] == "print":
+            if tuple(i["sources"]) not in names:
+                out.append("")  # its place, filled below
+            names.setdefault(tuple(i["sources"]), []).append(i["value"])
+        else:
+            out.append(i["text"])
+    groups = iter(names.items())
+    for at, text in enumerate(out):
+        if text:
+            continue
+        sources, shown = next(groups)
+        where = _sources(Finding(FROM_READ, sources))
+        if len(shown) == 1:
+            out[at] = f"What this program reports names {shown[0]}, which appears only in {where} — not in anything you wrote."
+        else:
+            more = len(shown) - MAX_NAMES
+            listed = shown[:MAX_NAMES] + ([f"{more} other{'s' if more > 1 else ''}"] if more > 0 else [])
+            out[at] = (f"What this program reports names {prose_join(listed)}, which appear only in {where} — not in "
+                       "anything you wrote.")
+    return list(dict.fromkeys(out))  # the same sentence for two places (a subject and a body) is said once
 
 
 def reads_label(template: str, args: Mapping[str, Any]) -> str:
