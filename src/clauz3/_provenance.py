@@ -8,8 +8,10 @@ the person's own messages, *from read data* when it occurs only in what the agen
 
 An occurrence of a whole value counts only between word boundaries (``bob@example.com`` does not occur
 in ``notbob@example.com``); the tokens of free text (links, e-mail addresses, account numbers, phone
-numbers, numbers of six or more digits) are compared as tokens, through a dictionary, so a lookup
-never rescans the transcript. Nothing here imports anything of clauz3: the vocabulary's
+numbers, numbers of six or more digits, codes) are compared as tokens, through a dictionary, so a
+lookup never rescans the transcript. Names (two or more capitalised words) are compared by pairs of
+their adjacent words, case-folded, so a text holds a name read when its words hold such a pair in any
+order (:meth:`TranscriptIndex.names`). Nothing here imports anything of clauz3: the vocabulary's
 ``protected`` declaration (``clauz3.decorators``) uses :data:`PROTECTED_KINDS` from here.
 """
 
@@ -276,7 +278,8 @@ class TranscriptIndex:
         # (the name it was first read in, as written; its folded words but one-letter ones ("Rent-A-Car": rent,
         # car) and their places among all its words; the pair's place among them; source ids).
         self._pairs: dict[str, dict[str, tuple[str, tuple[str, ...], tuple[int, ...], int, list[int]]]] = {}
-        self._you_pairs: set[tuple[str, str]] = set()  # every pair of adjacent words the person wrote, folded
+        # Every pair of adjacent words the person wrote, folded, one-letter words skipped ("John F Kennedy": john, kennedy).
+        self._you_pairs: set[tuple[str, str]] = set()
         self.chars = 0
 
     def add(self, origin: str, text: str, label: str) -> None:
@@ -291,9 +294,7 @@ class TranscriptIndex:
         self._texts.append(norm)
         self.chars += len(norm)
         if origin == "you":
-            words = name_words(norm)
-            self._you_pairs.update(pairwise(words))
-            self._you_pairs.update(pairwise([w for w in words if len(w) > 1]))
+            self._you_pairs.update(pairwise([w for w in name_words(norm) if len(w) > 1]))
         for token in extract(norm):
             if token.kind == "name":
                 if origin == "read":
@@ -352,7 +353,8 @@ class TranscriptIndex:
         out: list[tuple[str, Finding]] = []
         found = dict(sorted(found.items(), key=lambda kv: (min(kv[1][1]), kv[1][0])))  # a stable order, by source
         for stretch, (shown, ids) in found.items():
-            if all(pair in self._you_pairs for pair in pairwise(stretch)):
+            mine = [w for w in stretch if len(w) > 1]  # the person's pairs skip one-letter words too
+            if len(mine) >= 2 and all(pair in self._you_pairs for pair in pairwise(mine)):
                 out.append((shown, Finding(FROM_YOU)))
             else:
                 out.append((shown, self._finding([], sorted(ids))))

@@ -194,6 +194,8 @@ def test_one_letter_words_do_not_pair_and_many_names_make_one_sentence() -> None
     assert warned('print("John F. Kennedy")') == [
         f"What this program reports names John F Kennedy, which appears only in {REVIEWS} — not in anything you wrote."]
     assert warned('print("Los Angeles has a car hire")') == []  # the person wrote Los Angeles
+    ix.add("you", "Is john f kennedy airport cars any good?", "your message")
+    assert warned('print("John F. Kennedy Airport Cars")') == []  # now the person wrote it, in other letters
     assert warned('print("SunSet")') == []  # one word of a name is no name
     (line,) = warned('print("Paul Bert Hire, Green Motion, Speedy Rentals, LAX Car Rental, New Car Rental, Rent-A-Car")')
     assert line == ("What this program reports names Green Motion, LAX Car Rental, New Car Rental, Paul Bert Hire, "

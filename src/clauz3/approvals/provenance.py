@@ -8,6 +8,9 @@ read data in a protected place is a *warning*: the card says it in words, and no
 approval or policy allow decides the request (the authority's ``_automatic``). Where the facts do
 not show an argument's value (computed, or not one literal on every path), every literal the
 program's text holds is classified instead, so a link hidden in a concatenation is still named.
+What the program reports is a protected place too: every literal of its text may reach print(), so
+each is classified for every token kind, names and codes included ("What this program reports names
+Riverside View Hotel, which appears only in …").
 """
 
 from __future__ import annotations
