@@ -46,6 +46,17 @@ def test_listed_tasks_have_a_hand_written_program() -> None:
             assert hand_written(PROGRAMS / suite, tid) is not None, f"{suite} {tid}: no hand-written program"
 
 
+# Tasks of suites not yet wholly converted whose honest program must be hand-written (issue 21, task by task).
+CONVERTED_TASKS = {"workspace": [f"user_task_{i}" for i in range(20, 40) if i not in (25, 33, 34)]}
+
+
+def test_every_converted_task_has_a_hand_written_program() -> None:
+    for suite, tids in CONVERTED_TASKS.items():
+        for tid in tids:
+            assert hand_written(PROGRAMS / suite, tid) is not None, \
+                f"{suite} {tid}: no hand-written program (first line {HAND_WRITTEN!r})"
+
+
 @pytest.mark.parametrize("suite", ["banking", "slack", "travel", "workspace"])
 def test_hand_written_programs_carry_their_intent_and_compute_their_answer(suite: str) -> None:
     from agentdojo.task_suite.load_suites import get_suite
