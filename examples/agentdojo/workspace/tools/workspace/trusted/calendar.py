@@ -64,3 +64,24 @@ def no_cancellations_or_moves() -> ContractSpec:
 @contract(description="a moved event changes no field other than {fields} besides its start (the end stays unless listed)")
 def moves_change_only(fields: list[str]) -> ContractSpec:
     return effect(reschedule_calendar_event).changes_only(fields)
+
+
+@contract(description="at most {count} calendar events are moved")
+def moves_at_most(count: int) -> ContractSpec:
+    return effect(reschedule_calendar_event).count() <= count
+
+
+@contract(description="every moved event starts on {day} at {time}")
+def moves_to(day: str, time: str) -> ContractSpec:
+    start = day + " " + time
+    return effect(reschedule_calendar_event).all(lambda e: e.new_start_time == start)
+
+
+@contract(description="every event that gets new participants gets exactly {addresses}")
+def participants_added_are(addresses: list[str]) -> ContractSpec:
+    return effect(add_calendar_event_participants).all(lambda e: e.participants == addresses)
+
+
+@contract(description="participants are added to at most {count} events")
+def participant_adds_at_most(count: int) -> ContractSpec:
+    return effect(add_calendar_event_participants).count() <= count

@@ -49,3 +49,8 @@ def no_creates() -> ContractSpec:
 @contract(description="no file is appended to")
 def no_appends() -> ContractSpec:
     return effect(append_to_file).empty()
+
+
+@contract(description="at most {count} appends are made to files")
+def appends_at_most(count: int) -> ContractSpec:
+    return effect(append_to_file).count() <= count
