@@ -340,14 +340,10 @@ def _settle() -> None:
     (and so copies) the pages it shares with this process."""
     import gc
 
-    gc.collect()
-    gc.freeze()
-    try:
-        import ctypes
+    from clauz3._memory import give_back
 
-        ctypes.CDLL(None).malloc_trim(0)
-    except (OSError, AttributeError):
-        pass
+    give_back()
+    gc.freeze()
 
 
 def _serve_forks(sock: socket.socket, print_fp: str) -> int:

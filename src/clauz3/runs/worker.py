@@ -23,7 +23,6 @@ from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from clauz3._memory import give_back
 from clauz3.prover.entry import JsonValue
 from clauz3.runs.errors import RunError
 from clauz3.runs.proofnotes import failure_message, first_open, proof_text, refusal_summary
@@ -499,7 +498,6 @@ def _import_decision_modules() -> None:
         from clauz3.runs import ledger  # noqa: F401
     except Exception:
         pass
-    give_back(collect=False)  # the proof's freed solver state, while the authority proves (06 tree_rss)
 
 
 def main() -> int:

@@ -1,0 +1,10 @@
+"""These calls keep calendar.moves_at_most(1): one event is moved, once."""
+
+import clauz3
+from tools.workspace.trusted import calendar
+from tools.workspace.trusted.effects import reschedule_calendar_event
+
+
+@clauz3.guarantee(calendar.moves_at_most(1))
+def main() -> None:
+    reschedule_calendar_event("5", "2024-05-20 10:00", new_end_time=None)

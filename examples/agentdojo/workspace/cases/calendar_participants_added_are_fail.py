@@ -1,0 +1,11 @@
+"""Adding a second address breaks calendar.participants_added_are(["john.doe@clientcorp.com"])."""
+# clauz3-expect: violated guarantee
+
+import clauz3
+from tools.workspace.trusted import calendar
+from tools.workspace.trusted.effects import add_calendar_event_participants
+
+
+@clauz3.guarantee(calendar.participants_added_are(["john.doe@clientcorp.com"]))
+def main() -> None:
+    add_calendar_event_participants("24", ["john.doe@clientcorp.com", "mark.black-2134@gmail.com"])
