@@ -46,3 +46,19 @@ def test_demo_agent_bridge_client_loads_no_http_or_server_stack(tmp_path: Path) 
     assert {"mcp.client.session", "mcp_types", "mcp.shared.message"} <= loaded
     heavy = sorted(m for m in loaded if any(m == h or m.startswith(h + ".") for h in HEAVY))
     assert heavy == []
+
+
+def test_a_bare_package_still_gives_its_own_names() -> None:
+    """After the lean load, ``from mcp import ClientSession`` (the SDK's documented spelling) still works and
+    is the very class the demo uses: asking the bare package for a name runs its ``__init__`` then."""
+    script = ("import sys\n"
+              "from clauz3.agents.demo import mcp_client\n"
+              "mcp_client.load()\n"
+              "lean = 'starlette' not in sys.modules\n"
+              "from mcp import ClientSession, stdio_client\n"
+              "from mcp.client.session import ClientSession as Defined\n"
+              "import mcp.types\n"
+              "print(lean, ClientSession is Defined, callable(stdio_client), mcp.types.TextContent.__name__)\n")
+    done = subprocess.run([sys.executable, "-P", "-c", script], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["True", "True", "True", "TextContent"]
