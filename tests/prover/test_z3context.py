@@ -1,16 +1,13 @@
-"""tree_rss (issue 22): a process that proved and then waits lets z3's context go (prover.z3context.release);
+"""tree_rss (issue 22): a run worker that proved and then waits lets z3's context go (prover.z3context.release);
 the next proof makes a fresh one. What could break is a verdict or a counterexample after a release, or a
 context that is not freed after all. Run in fresh interpreters: the test process's own z3 terms stay apart."""
 
 from __future__ import annotations
 
 import json
-import shutil
 import subprocess
 import sys
 from pathlib import Path
-
-import pytest
 
 REPO = Path(__file__).resolve().parents[2]
 CASES = sorted((REPO / "examples" / "email" / "cases").glob("*.py"))
@@ -60,36 +57,3 @@ def test_a_proof_after_a_release_concludes_as_in_one_shared_context() -> None:
     # the verdicts, reasons and counterexamples are those of proofs that share one context
     assert [(r["case"], r["rows"]) for r in released] == [(s["case"], s["rows"]) for s in shared]
     assert any(row[1] == "violated" for r in released for row in r["rows"])  # the cases can fail
-
-
-@pytest.fixture
-def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    proj = tmp_path / "proj"
-    shutil.copytree(REPO / "examples" / "email" / "tools", proj / "tools", ignore=shutil.ignore_patterns("__pycache__"))
-    monkeypatch.setenv("CLAUZ3_CACHE", str(tmp_path / "cache"))
-    return proj
-
-
-def test_the_authoritys_child_proves_again_after_letting_its_context_go(project: Path) -> None:
-    """One warm child answers a pass, a fail and a pass again (each after the previous answer's release)."""
-    from clauz3.approvals.verdicts import ProofQuery
-    from clauz3.prover.verify import ProofVerifier
-
-    honest = (REPO / "examples" / "email" / "main.py").read_text()
-    failing = honest.replace('    send_email("bob@example.com", "Hi from clauz3")',
-                             '    send_email("bob@example.com", "Hi from clauz3")\n    send_email("bob@example.com", "x")')
-    other = honest.replace('"Hi from clauz3"', '"Hello again"')
-    assert failing != honest and other != honest
-    trusted = (str(project / "tools" / "email" / "trusted"),)
-    verifier = ProofVerifier()
-    try:
-        answers = [verifier(ProofQuery(source, "main", trusted, (str(project),), str(project), 60.0))["entry"]
-                   for source in (honest, failing, other)]
-        pids = {child.proc.pid for child in verifier._children.values()}
-    finally:
-        verifier.close()
-    assert [a["status"] for a in answers] == ["proved", "not_proved", "proved"]
-    assert [a["cached"] for a in answers] == [False, False, False] and verifier.proofs == 3
-    assert ("guarantee emails.at_most(1)", "violated") in [(o["description"], o["conclusion"])
-                                                           for o in answers[1]["obligations"]]
-    assert len(pids) == 1  # the same child proved all three

@@ -33,7 +33,6 @@ from typing import IO, TYPE_CHECKING, Any
 from clauz3._memory import give_back
 from clauz3.prover.entailment import EntailmentError, child_env, query_doc, verdict
 from clauz3.prover.entry import EffectFacts, JsonObject, JsonValue, ProofEntry
-from clauz3.prover.z3context import release
 
 if TYPE_CHECKING:
     from clauz3.language.ir import CheckedProgram
@@ -251,6 +250,10 @@ class _Served:
         import clauz3.prover.api  # noqa: F401 - warm: the first proof pays no import
 
         layer_for(self.trusted, self.imports)
+        from clauz3.prover.logic import z3_false, z3_true
+        from clauz3.prover.values import f64, rne
+
+        f64(), rne(), z3_true(), z3_false()  # z3's context now (importing makes none), not on the first card's path
         self.layer_sha = fingerprint(self.trusted, self.project)
         if before != self.layer_sha:
             raise RuntimeError("the trusted libraries changed while they were loaded")
@@ -328,8 +331,7 @@ def _child() -> int:
             served.store()
         except OSError:
             pass  # a cache that cannot be written costs time later, never a verdict
-        release()  # after the answer went out: this child waits without z3's context, holding less (06 tree_rss)
-        give_back()
+        give_back()  # after the answer went out: this child waits, holding less (06 tree_rss)
     return 0
 
 
