@@ -11,7 +11,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from conftest import FAKE_BRIDGE
+FAKE_BRIDGE = Path(__file__).parent / "fixtures" / "fake_bridge.py"  # a real MCP stdio server
 
 HEAVY = ("mcp.server", "mcp.client.client", "mcp.client.streamable_http", "httpx", "httpx2", "starlette",
          "uvicorn", "sse_starlette", "cryptography", "click")
