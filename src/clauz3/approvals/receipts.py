@@ -8,7 +8,6 @@ of the layer the card described (``layer_sha256``) and to the data dir whose led
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import re
@@ -18,7 +17,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from clauz3.approvals.canonical import canonical_json
+# The digests a receipt binds live with canonical JSON: a request is built without loading cryptography.
+from clauz3.approvals.canonical import canonical_json, consent_sha256, program_sha256, sha256_text
 from clauz3.approvals.decisions import ALL_DECISIONS, is_approving
 from clauz3.approvals.errors import ApprovalError
 from clauz3.approvals.keys import SigningKey, VerifyKey, b64u_decode, b64u_encode
@@ -40,23 +40,9 @@ class ReceiptError(ApprovalError):
         super().__init__(code, message)
 
 
-def sha256_text(text: str) -> str:
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()
-
-
-def program_sha256(program: str) -> str:
-    return sha256_text(program)
-
-
 def data_sha256(data_dir: str | os.PathLike[str]) -> str:
     """The issuing data dir (its run ledgers consume the receipt), by its resolved path."""
     return sha256_text(os.path.realpath(os.fspath(data_dir)))
-
-
-def consent_sha256(coverage: Sequence[Any], guarantees: Sequence[str], target: str) -> str:
-    """sha256 of canonical ``{"coverage", "guarantees", "target"}`` exactly as submitted."""
-    doc = {"coverage": list(coverage), "guarantees": list(guarantees), "target": target}
-    return hashlib.sha256(canonical_json(doc)).hexdigest()
 
 
 @dataclass(frozen=True)

@@ -11,9 +11,8 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
-from clauz3.approvals.canonical import canonical_json
+from clauz3.approvals.canonical import canonical_json, consent_sha256, program_sha256
 from clauz3.approvals.errors import ApprovalError
-from clauz3.approvals.receipts import consent_sha256, program_sha256
 
 MAX_PROGRAM_BYTES = 262_144
 REQUEST_ID_RE = re.compile(r"^[A-Za-z0-9_-]{8,64}$")

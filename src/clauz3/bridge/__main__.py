@@ -70,6 +70,10 @@ def main(argv: list[str] | None = None) -> int:
 def _serve(args: argparse.Namespace, project: Path, link: object, creds: object) -> int:
     import anyio
 
+    from clauz3._memory import bare_packages
+
+    # A stdio server: the SDK's package inits would import its HTTP client and cryptography (06 tree_rss).
+    bare_packages("mcp", "mcp.server")
     from clauz3.bridge.catalogue import snapshot_libraries, snapshot_tools
     from clauz3.bridge.lifetime import EXIT_HOST_GONE, Credentials, LifetimeLink
     from clauz3.bridge.runs_tool import RunService

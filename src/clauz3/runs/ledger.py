@@ -20,15 +20,17 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from clauz3.approvals.canonical import canonical_json
-from clauz3.approvals.receipts import ReceiptClaims, ReceiptError
 from clauz3.runs.ledger_schema import open_ledger
 from clauz3.runs.nonces import consume
 from clauz3.runs.records import CHECKING, EXECUTING, FINAL_PHASES, PRE_EXECUTION, UNCERTAIN, RunRecord
 from clauz3.storage.migrations import transaction
 from clauz3.storage.paths import ledger_path
+
+if TYPE_CHECKING:  # the bridge reads the ledger: receipts (and cryptography) load only to claim
+    from clauz3.approvals.receipts import ReceiptClaims
 
 HEAD_BYTES = 64 * 1024
 PRUNE_AFTER_SECONDS = 30 * 24 * 3600
@@ -198,6 +200,8 @@ class Ledger:
                 (decision, claims.nonce, time.time(), request_id, *PRE_EXECUTION),
             )
             if cur.rowcount != 1:
+                from clauz3.approvals.receipts import ReceiptError
+
                 raise ReceiptError("receipt_replayed", "this request was already executed or ended")
 
     def finish(self, record: dict[str, Any], *, stdout: bytes | str = b"", stderr: bytes | str = b"",

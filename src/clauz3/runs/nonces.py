@@ -10,9 +10,12 @@ from __future__ import annotations
 
 import sqlite3
 import time
+from typing import TYPE_CHECKING
 
-from clauz3.approvals.receipts import ReceiptClaims, ReceiptError
 from clauz3.storage.migrations import transaction
+
+if TYPE_CHECKING:  # the bridge reads the ledger: receipts (and cryptography) load only to claim
+    from clauz3.approvals.receipts import ReceiptClaims
 
 PRUNE_AFTER_SECONDS = 24 * 3600
 
@@ -30,6 +33,8 @@ def consume(conn: sqlite3.Connection, claims: ReceiptClaims, *, now: float | Non
             (claims.nonce, claims.request_id, claims.program_sha256, stamp, claims.expires_at),
         )
     except sqlite3.IntegrityError as exc:
+        from clauz3.approvals.receipts import ReceiptError
+
         raise ReceiptError("receipt_replayed", "receipt was already used") from exc
 
 

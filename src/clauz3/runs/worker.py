@@ -316,8 +316,9 @@ class Worker:
         if os.read(self.c.gate_fd, 1) != b"\x01":
             os._exit(0)  # the supervisor closed the gate: the deadline passed, nothing is sent
         # The receipt check's imports load while the authority proves (the GIL is free during submit): off the
-        # decision's path, and no warm prover has to hold cryptography and sqlite for every run.
-        threading.Thread(target=_import_decision_modules, daemon=True, name="imports").start()
+        # decision's path, and no warm prover has to hold cryptography and sqlite for every run. Before them,
+        # z3's context goes: the proof and the card's facts are made, and nothing here proves again.
+        threading.Thread(target=_while_the_authority_proves, daemon=True, name="imports").start()
         # The token leaves the configuration here: nothing the program runs later finds it in this worker.
         client = ApprovalClient(self.c.service_url, self.c.secrets.take_submission_token())
         try:
@@ -489,6 +490,16 @@ def _outcome_summary(program: CheckedProgram, result: ExecutionResult) -> dict[s
         args = {k: to_json(v) for k, v in r.arguments.items()}
         calls.append(Call(r.short, domain_of(module) or module, bool(eff and eff.mock), args, tuple(args)))
     return outcome_record(calls, len(result.trace), ended_early=result.ended_early, end_state=result.end_state)
+
+
+def _while_the_authority_proves() -> None:
+    """This worker then waits on the person: without z3's context (06 tree_rss), with the receipt check loaded."""
+    from clauz3._memory import give_back
+    from clauz3.prover.z3context import release
+
+    release()
+    give_back()
+    _import_decision_modules()
 
 
 def _import_decision_modules() -> None:

@@ -15,15 +15,15 @@ bridge loads its own side.
 from __future__ import annotations
 
 import asyncio
-import importlib
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from . import mcp_client
 from .bridge_transport import BridgeProcess
 
 if TYPE_CHECKING:
-    from mcp import ClientSession
+    from mcp.client.session import ClientSession
 
 
 UNAVAILABLE = "The clauz3 tools are unavailable"
@@ -50,11 +50,6 @@ class ToolResult:
     text: str
     structured: dict[str, Any] | None
     is_error: bool
-
-
-def _load_mcp() -> None:
-    for name in ("mcp", "mcp.shared.message", "mcp_types"):  # the SDK's imports, on a worker thread
-        importlib.import_module(name)
 
 
 class BridgeConnection:
@@ -103,11 +98,11 @@ class BridgeConnection:
             # Spawned before the SDK is imported: the bridge loads its side on the other core meanwhile.
             bridge = await BridgeProcess.spawn(entry.command, entry.args, dict(entry.env), self._cwd)
             try:
-                await asyncio.to_thread(_load_mcp)
+                await asyncio.to_thread(mcp_client.load)  # the SDK's imports, on a worker thread
             except BaseException:
                 await asyncio.shield(bridge.stop())
                 raise
-            from mcp import ClientSession
+            from mcp.client.session import ClientSession
 
             async with bridge.streams() as (read, write):
                 async with ClientSession(read, write) as session:
@@ -134,7 +129,7 @@ class BridgeConnection:
         self, tool: str, arguments: dict[str, Any], progress: ProgressCallback | None = None
     ) -> ToolResult:
         await self.wait_ready()
-        from mcp.types import TextContent  # loaded by the holder before it was ready
+        from mcp_types import TextContent  # loaded by the holder before it was ready
 
         session = self._session
         if session is None:
