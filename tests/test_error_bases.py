@@ -64,7 +64,7 @@ def test_codes_are_strings_and_messages_unchanged() -> None:
     assert isinstance(RelativeHomeError(), ValueError) and isinstance(PolicyError("p"), ValueError)
 
 
-# Issue 23: one root, one base per layer below it (clauz3/errors.py names them all).
+# Issue 23: one root, one base per layer below it (clauz3/base/errors.py names them all).
 def _every_exception(package: ModuleType) -> list[type[BaseException]]:
     found: list[type[BaseException]] = []
     for info in pkgutil.walk_packages(package.__path__, package.__name__ + "."):
@@ -98,8 +98,8 @@ def test_every_layer_base_is_a_clauz3_error_and_every_exception_has_its_layer_ba
     }
     assert all(issubclass(b, Clauz3Error) and b is not Clauz3Error for b in bases.values())
     from clauz3.cli import UsageError
-    from clauz3.command_error import CommandError
-    from clauz3.fileundo import AlreadyUndone
+    from clauz3.commands.errors import CommandError
+    from clauz3.runs.fileundo import AlreadyUndone
 
     assert all(issubclass(c, Clauz3Error) for c in (ContractError, CommandError, UsageError, AlreadyUndone))
     missing: list[str] = []

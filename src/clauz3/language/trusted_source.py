@@ -23,7 +23,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from clauz3._astparse import parse_ast
+from clauz3.base.astparse import parse_ast
 from clauz3.language.errors import LanguageError
 
 MAX_FILE_BYTES = 1024 * 1024
@@ -35,12 +35,12 @@ _CANONICAL: dict[str, str] = {
     "clauz3.paths.FilePath": "clauz3.FilePath",
     "clauz3.paths.DirectoryPath": "clauz3.DirectoryPath",
     "clauz3.spec.ContractSpec": "clauz3.ContractSpec",
-    "clauz3._path_safety.has_no_parent_segments": "clauz3.paths.has_no_parent_segments",
-    "clauz3._path_safety.is_plain_path": "clauz3.paths.is_plain_path",
-    "clauz3._path_safety.url_has_no_parent_segments": "clauz3.paths.url_has_no_parent_segments",
-    "clauz3._path_safety.is_single_path_component": "clauz3.paths.is_single_path_component",
-    "clauz3.decorators.trusted": "clauz3.trusted",
-    "clauz3.decorators.mock": "clauz3.mock",
+    "clauz3.vocabulary.path_safety.has_no_parent_segments": "clauz3.paths.has_no_parent_segments",
+    "clauz3.vocabulary.path_safety.is_plain_path": "clauz3.paths.is_plain_path",
+    "clauz3.vocabulary.path_safety.url_has_no_parent_segments": "clauz3.paths.url_has_no_parent_segments",
+    "clauz3.vocabulary.path_safety.is_single_path_component": "clauz3.paths.is_single_path_component",
+    "clauz3.vocabulary.decorators.trusted": "clauz3.trusted",
+    "clauz3.vocabulary.decorators.mock": "clauz3.mock",
 }
 
 

@@ -16,7 +16,7 @@ import stat
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-from clauz3.paths import canonical_path, path_error
+from clauz3.vocabulary.paths import canonical_path, path_error
 
 __all__ = [
     "FsError", "atomic_write", "check_mutable", "default_mode", "lstat_at", "open_dir", "open_parent",

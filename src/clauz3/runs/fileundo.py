@@ -15,7 +15,7 @@ import stat
 from dataclasses import dataclass
 from typing import Any
 
-from clauz3.errors import Clauz3Error
+from clauz3.base.errors import Clauz3Error
 from clauz3.stdlib.filejournal import capture_state, same_state
 from clauz3.stdlib.safefs import (
     FsError,
