@@ -11,7 +11,7 @@ import ast
 from pathlib import Path
 
 SRC = Path(__file__).resolve().parents[1] / "src" / "clauz3"
-LOCKED = SRC / "_astparse.py"
+LOCKED = SRC / "base" / "astparse.py"
 
 
 def _bare_parses(path: Path) -> list[str]:
