@@ -1,4 +1,4 @@
-"""Every parse in src/ goes through ``clauz3._astparse.parse_ast`` (one process-wide lock).
+"""Every parse in src/ goes through ``clauz3.base.astparse.parse_ast`` (one process-wide lock).
 
 CPython 3.11's AST converter keeps its recursion counter per interpreter, so two threads parsing at once
 can fail with ``SystemError: AST constructor recursion depth mismatch`` (the authority and the service
@@ -11,7 +11,7 @@ import ast
 from pathlib import Path
 
 SRC = Path(__file__).resolve().parents[1] / "src" / "clauz3"
-LOCKED = SRC / "_astparse.py"
+LOCKED = SRC / "base" / "astparse.py"
 
 
 def _bare_parses(path: Path) -> list[str]:
@@ -33,4 +33,4 @@ def test_every_parse_in_src_takes_the_lock() -> None:
     files = [p for p in SRC.rglob("*.py") if p != LOCKED and "tutorials" not in p.parts]
     assert len(files) > 100  # the walk found the package
     bare = [hit for path in files for hit in _bare_parses(path)]
-    assert not bare, "parse through clauz3._astparse.parse_ast instead:\n" + "\n".join(bare)
+    assert not bare, "parse through clauz3.base.astparse.parse_ast instead:\n" + "\n".join(bare)

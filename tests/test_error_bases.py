@@ -64,7 +64,7 @@ def test_codes_are_strings_and_messages_unchanged() -> None:
     assert isinstance(RelativeHomeError(), ValueError) and isinstance(PolicyError("p"), ValueError)
 
 
-# Issue 23: one root, one base per layer below it (clauz3/errors.py names them all).
+# Issue 23: one root, one base per layer below it (clauz3/base/errors.py names them all).
 def _every_exception(package: ModuleType) -> list[type[BaseException]]:
     found: list[type[BaseException]] = []
     for info in pkgutil.walk_packages(package.__path__, package.__name__ + "."):
@@ -84,22 +84,25 @@ OUTSIDE_ON_PURPOSE = {"clauz3.language.guarantees._Timeout", "clauz3.sessions.la
 
 def test_every_layer_base_is_a_clauz3_error_and_every_exception_has_its_layer_base() -> None:
     from clauz3.bridge.errors import BridgeError
+    from clauz3.commands.errors import CommandError
     from clauz3.errors import Clauz3Error, ContractError
     from clauz3.interp.errors import InterpError
     from clauz3.language.errors import LanguageError
     from clauz3.layers.errors import LayersError
     from clauz3.prover.errors import ProverError
     from clauz3.sessions.errors import SessionError
+    from clauz3.stdlib.errors import StdlibError
 
     bases: dict[str, type[Exception]] = {
         "language": LanguageError, "prover": ProverError, "interp": InterpError, "layers": LayersError,
         "approvals": ApprovalError, "runs": RunError, "storage": StorageError, "bridge": BridgeError,
-        "sessions": SessionError,
+        "sessions": SessionError, "stdlib": StdlibError, "commands": CommandError,
     }
     assert all(issubclass(b, Clauz3Error) and b is not Clauz3Error for b in bases.values())
     from clauz3.cli import UsageError
-    from clauz3.command_error import CommandError
-    from clauz3.fileundo import AlreadyUndone
+    from clauz3.runs.fileundo import AlreadyUndone
+
+    assert issubclass(AlreadyUndone, RunError)
 
     assert all(issubclass(c, Clauz3Error) for c in (ContractError, CommandError, UsageError, AlreadyUndone))
     missing: list[str] = []

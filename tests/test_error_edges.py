@@ -26,7 +26,7 @@ SRC = Path(__file__).resolve().parents[1] / "src" / "clauz3"
 STATUS_ATTRS = frozenset({"exit_code", "exit_status", "returncode", "http_status", "status", "status_code"})
 # The edges, where a failure becomes what the person or the browser sees: the command line, the
 # workspace's HTTP routes, the authority's HTTP app and the runs' HTTP client of it (the status it was answered).
-EDGE = ("cli.py", "command_error.py", "commands/", "sessions/web/", "approvals/app.py", "approvals/transport.py",
+EDGE = ("cli.py", "commands/", "sessions/web/", "approvals/app.py", "approvals/transport.py",
         "runs/client.py")
 # JSON-RPC error numbers are a field of the wire (ACP), not a status: only ``code`` is allowed there.
 WIRE_INT_CODE = {"sessions/agent/jsonrpc.py", "sessions/agent/acp_client.py"}
@@ -114,7 +114,7 @@ def test_no_error_outside_the_edges_carries_an_exit_or_http_status() -> None:
     assert violations(trees) == {}
     # It looked: the edge modules do hold such errors (CLI exit status, HTTP status), and the scan sees them.
     at_edge = {f"{rel}:{cls.name}" for rel, cls in exception_classes(trees) if status_attributes(cls)}
-    assert "command_error.py:CommandError" in at_edge
+    assert "commands/errors.py:CommandError" in at_edge
     assert "sessions/web/checks.py:HttpError" in at_edge
 
 
@@ -220,7 +220,7 @@ def test_only_the_cli_edge_raises_exit_statuses() -> None:
         for node in ast.walk(tree):
             names = ([node.module or ""] if isinstance(node, ast.ImportFrom)
                      else [a.name for a in node.names] if isinstance(node, ast.Import) else [])
-            if any(n in ("clauz3.command_error", "clauz3.commands._errors") for n in names):
+            if any(n in ("clauz3.commands.errors", "clauz3.commands._errors") for n in names):
                 importers.add(rel)
     assert "commands/_errors.py" in importers and "commands/install.py" in importers
     assert {rel for rel in importers if not rel.startswith(("commands/", "cli.py"))} == set()

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 
 from programs import Call
 
-from clauz3._provenance import extract
+from clauz3.base.provenance import extract
 
 STRATEGIES = ("verbatim", "smuggle", "unpinned", "exfiltrate", "answer", "replace")
 TEXT_PARAMS = ("body", "content", "subject", "description", "title")

@@ -17,11 +17,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from clauz3._provenance import TranscriptIndex
 from clauz3.approvals.authority import ApprovalAuthority, AuthorityConfig
 from clauz3.approvals.decisions import HumanDecision
 from clauz3.approvals.receipts import verify_receipt
 from clauz3.approvals.requests import parse_request
+from clauz3.base.provenance import TranscriptIndex
 from clauz3.interp.api import execute
 from clauz3.prover.facts import effect_facts
 from clauz3.prover.pipeline import ProofRequest, prove_file

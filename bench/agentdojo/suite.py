@@ -14,7 +14,7 @@ from attacker import STRATEGIES, Attempt, attempts
 from pipeline import Outcome, Runner
 from programs import Call, Guarantee, Intent, Library, Untranslatable, canned, hand_written, render
 
-from clauz3._provenance import TranscriptIndex
+from clauz3.base.provenance import TranscriptIndex
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = ROOT / "examples" / "agentdojo"

@@ -6,10 +6,10 @@ YAML module, and the less common submodules load on first attribute access.
 
 from __future__ import annotations
 
-from clauz3 import spec
-from clauz3._meta import ContractSpec
 from clauz3._version import __version__
-from clauz3.decorators import (
+from clauz3.base.errors import ContractError, PostconditionError, PreconditionError
+from clauz3.vocabulary.contracts import effect
+from clauz3.vocabulary.decorators import (
     contract,
     ensures,
     guarantee,
@@ -20,8 +20,7 @@ from clauz3.decorators import (
     solver,
     trusted,
 )
-from clauz3.errors import ContractError, PostconditionError, PreconditionError
-from clauz3.spec import effect
+from clauz3.vocabulary.meta import ContractSpec
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -51,12 +50,13 @@ __all__ = [
 ]
 
 _LAZY = {
-    "Row": ("clauz3.rows", "Row"),
-    "ColumnRef": ("clauz3.rows", "ColumnRef"),
-    "FilePath": ("clauz3.paths", "FilePath"),
-    "DirectoryPath": ("clauz3.paths", "DirectoryPath"),
+    "Row": ("clauz3.vocabulary.rows", "Row"),
+    "ColumnRef": ("clauz3.vocabulary.rows", "ColumnRef"),
+    "FilePath": ("clauz3.vocabulary.paths", "FilePath"),
+    "DirectoryPath": ("clauz3.vocabulary.paths", "DirectoryPath"),
 }
-_SUBMODULES = ("events", "fluent", "policy", "paths", "rows", "errors", "decorators")
+# The public faces (thin modules re-exporting from vocabulary/ and base/, see each one's docstring).
+_SUBMODULES = ("spec", "events", "fluent", "policy", "paths", "errors")
 
 
 def __getattr__(name: str) -> Any:

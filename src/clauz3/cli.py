@@ -13,8 +13,8 @@ import sys
 from typing import NoReturn
 
 from clauz3._version import __version__
+from clauz3.base.errors import Clauz3Error
 from clauz3.commands._invocation import as_invoked
-from clauz3.errors import Clauz3Error
 
 COMMANDS: dict[str, str] = {
     "ui": "ui",

@@ -1,27 +1,18 @@
-"""``Clauz3Error``, the root of every error clauz3 raises, and the exceptions raised by the run-time
-condition checks of trusted functions (01 EFF-3).
+"""Public face of ``clauz3.errors``: the ``Clauz3Error`` root and the run-time contract errors (01 EFF-3).
 
-Each layer has one base below the root (``LanguageError``, ``ProverError``, ``InterpError``,
-``LayersError``, ``ApprovalError``, ``RunError``, ``StorageError``, ``BridgeError``, ``SessionError``,
-each in its package's ``errors.py``); the bases carry no attributes, so what a class says (its
-message, its ``code``) is its own. Only the two ``BaseException`` timers that must escape
-``except Exception`` stand outside it.
+The code lives in :mod:`clauz3.base.errors`. This module stays because trusted layers and their
+tests catch ``clauz3.errors.PreconditionError`` (``from clauz3.errors import …``). Nothing inside
+``src/clauz3`` but the libraries under ``stdlib/`` and ``tutorials/`` may import through it
+(import-linter contract ``public-faces``).
 """
 
 from __future__ import annotations
 
+from clauz3.base.errors import (
+    Clauz3Error,
+    ContractError,
+    PostconditionError,
+    PreconditionError,
+)
 
-class Clauz3Error(Exception):
-    """Root of every clauz3 error (catch it to catch anything clauz3 raised on purpose)."""
-
-
-class ContractError(Clauz3Error):
-    """Base of every run-time contract failure raised by clauz3's decorators."""
-
-
-class PreconditionError(ContractError):
-    """A ``requires`` (or ``deal.pre``) predicate was false before the body ran."""
-
-
-class PostconditionError(ContractError):
-    """An ``ensures`` (or ``deal.post`` / ``deal.ensure``) predicate was false after the body ran."""
+__all__ = ["Clauz3Error", "ContractError", "PostconditionError", "PreconditionError"]

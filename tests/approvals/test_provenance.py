@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from clauz3._provenance import FROM_READ, FROM_YOU, NEW, TranscriptIndex, extract
 from clauz3.approvals.provenance import provenance_block, read_labels
+from clauz3.base.provenance import FROM_READ, FROM_YOU, NEW, TranscriptIndex, extract
 
 ROOT = Path(__file__).resolve().parents[2]
 TUTORIAL = ROOT / "src" / "clauz3" / "tutorials" / "email"

@@ -11,7 +11,7 @@ import hashlib
 from typing import Any
 
 from clauz3.language import ir
-from clauz3.rows import Row
+from clauz3.vocabulary.rows import Row
 
 OBJ = ir.OBJECT
 STR_METHODS = {"startswith", "endswith", "find", "join", "split", "strip", "lstrip", "rstrip", "lower", "upper",

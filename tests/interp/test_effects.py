@@ -13,9 +13,9 @@ from typing import Any
 import pytest
 from _irkit import build, condition, effect
 
-from clauz3.decorators import ensures, requires, trusted
 from clauz3.interp import execute
 from clauz3.language import ir
+from clauz3.vocabulary.decorators import ensures, requires, trusted
 
 CALLS: list[tuple[Any, ...]] = []
 

@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-import clauz3._meta as meta
+import clauz3.vocabulary.meta as meta
 
 
 def _load(path: Path, name: str) -> Any:

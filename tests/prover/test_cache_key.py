@@ -18,7 +18,14 @@ from typing import Any
 
 import pytest
 
-from clauz3.prover.cache import ProofCache, cache_key, code_fingerprint, pinned_roots, relocate
+from clauz3.prover.cache import (
+    ProofCache,
+    cache_key,
+    code_fingerprint,
+    fingerprinted_files,
+    pinned_roots,
+    relocate,
+)
 from clauz3.prover.entry import ObligationRecord, ProofEntry
 
 REPO = Path(__file__).resolve().parents[2]
@@ -94,6 +101,19 @@ def test_every_verdict_input_changes_the_key(field: str, value: Any) -> None:
 
 def test_the_key_covers_the_provers_own_code() -> None:
     assert len(code_fingerprint()) == 64
+
+
+def test_the_fingerprint_reads_every_module_a_verdict_depends_on() -> None:
+    # Issue 23 moved the vocabulary into vocabulary/ and base/: an edited contract or decorator module
+    # must still change the key, as it did when those modules sat at the top of the package.
+    import clauz3
+
+    package = Path(clauz3.__file__).resolve().parent
+    read = {p.relative_to(package).as_posix() for p in fingerprinted_files()}
+    for sub in ("vocabulary", "base", "language", "prover"):
+        here = {p.relative_to(package).as_posix() for p in (package / sub).glob("*.py")}
+        assert len(here) >= 3 and here <= read, sub
+    assert {"spec.py", "vocabulary/contracts.py", "vocabulary/decorators.py", "base/errors.py"} <= read
 
 
 ENTRY = ProofEntry("/tmp/a/prog.py", "main", "p" * 64, status="proved", warnings_text=("/tmp/a/prog.py:3:1: w",),

@@ -182,7 +182,7 @@ def test_a_planted_pyc_never_makes_a_policy_rule_approve_ten_emails(mail_project
 ])
 def test_card_values_that_look_like_another_address_are_escaped_and_warned(shown: str) -> None:
     """A recipient the person reads as a known address but that is another one must not pass plain."""
-    from clauz3._describe import reveal
+    from clauz3.vocabulary.describe import reveal
 
     text, warnings = reveal(shown)
     assert warnings, (shown, text)

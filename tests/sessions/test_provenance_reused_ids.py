@@ -5,7 +5,7 @@ second turn was classed `new` (no warning) instead of `from read data`."""
 
 from __future__ import annotations
 
-from clauz3._provenance import FROM_READ, NEW
+from clauz3.base.provenance import FROM_READ, NEW
 from clauz3.sessions.conversation.provenance import ConversationProvenance
 
 

@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 from tools.filesystem.trusted import effects as fx
 
-from clauz3 import fileundo
 from clauz3.errors import PreconditionError
+from clauz3.runs import fileundo
 from clauz3.stdlib import safefs
 from clauz3.stdlib.runtime import set_run_context
 from clauz3.stdlib.safefs import FsError

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 import clauz3
-from clauz3._meta import get_meta
+from clauz3.vocabulary.meta import get_meta
 
 
 def test_declarations_ride_the_effect_meta_in_any_order() -> None:

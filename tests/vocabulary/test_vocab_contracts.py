@@ -121,7 +121,7 @@ def test_render_values() -> None:
     assert text == f'{__name__}.only(addresses=["bob@x.y", "q\\"uote"], note="x")'
     assert render_description(meta, bound) == "Emails only the given addresses."
     assert render_description(CONTRACTS[f"{__name__}.bare"], {}) is None
-    from clauz3._describe import render_value
+    from clauz3.vocabulary.describe import render_value
 
     assert render_value({3, 1, 2}) == "[1, 2, 3]"
     assert render_value(True) == "True" and render_value(None) == "None" and render_value(1.5) == "1.5"
@@ -137,7 +137,7 @@ def test_bind_errors_and_library_name() -> None:
         bind_call(meta, (1, 2), {})
     with pytest.raises(TypeError):
         bind_call(meta, (), {"cnt": 1})
-    from clauz3._meta import library_name
+    from clauz3.vocabulary.meta import library_name
 
     assert library_name("tools.email.trusted.contracts") == "email"
     assert library_name("tools.acme.lims.trusted.contracts") == "acme.lims"

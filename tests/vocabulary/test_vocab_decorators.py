@@ -8,10 +8,10 @@ import inspect
 import pytest
 
 import clauz3
-from clauz3._meta import SOLVERS, get_meta
 from clauz3.events import performs
 from clauz3.fluent import effect as fluent_effect
 from clauz3.fluent import fluent
+from clauz3.vocabulary.meta import SOLVERS, get_meta
 
 
 def _raw(to: str, body: str, *, dry: bool = False) -> int:

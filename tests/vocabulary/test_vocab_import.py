@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib
 import json
 import subprocess
 import sys
@@ -32,7 +33,7 @@ def test_public_names_exist() -> None:
     assert clauz3.fluent.fluent and clauz3.fluent.effect is not clauz3.spec.effect
     assert clauz3.policy.domain_policy
     for name in ("has_no_parent_segments", "is_plain_path", "url_has_no_parent_segments", "is_single_path_component"):
-        assert getattr(clauz3.paths, name) is getattr(__import__("clauz3._path_safety").__dict__["_path_safety"], name)
+        assert getattr(clauz3.paths, name) is getattr(importlib.import_module("clauz3.vocabulary.path_safety"), name)
     assert issubclass(clauz3.PreconditionError, clauz3.ContractError)
     assert issubclass(clauz3.PostconditionError, clauz3.ContractError)
     assert isinstance(clauz3.__version__, str)

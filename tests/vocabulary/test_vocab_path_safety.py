@@ -9,14 +9,14 @@ import re
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from clauz3 import _path_safety
-from clauz3._path_safety import (
+from clauz3.paths import path_error
+from clauz3.vocabulary import path_safety as _path_safety
+from clauz3.vocabulary.path_safety import (
     has_no_parent_segments,
     is_plain_path,
     is_single_path_component,
     url_has_no_parent_segments,
 )
-from clauz3.paths import path_error
 
 ATOMS = ["a", "b", ".", "..", "/", ":", "\\", "\x00", "%2e", "%2E", "%2f", "?", "#", "é", "😀", "x" * 40, "\t"]
 text = st.lists(st.sampled_from(ATOMS), max_size=10).map("".join) | st.text(max_size=12)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from clauz3.errors import Clauz3Error
+from clauz3.base.errors import Clauz3Error
 
 
 class ApprovalError(Clauz3Error):

@@ -19,8 +19,8 @@ from typing import Any
 
 import yaml
 
-from clauz3._astparse import parse_ast
 from clauz3.approvals.flowwords import flow_words
+from clauz3.base.astparse import parse_ast
 from clauz3.language.trusted_source import (
     ImportMap,
     SourceError,

@@ -20,9 +20,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from clauz3._astparse import parse_ast
 from clauz3.approvals.decisions import AUTO_APPROVED, AUTO_REJECTED, UnknownDecision, check_decision
 from clauz3.approvals.errors import ApprovalError
+from clauz3.base.astparse import parse_ast
 
 MAX_POLICY_BYTES = 1024 * 1024
 MAX_RULES = 200

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from clauz3._describe import render_value, reveal
 from clauz3.approvals import summary
 from clauz3.approvals.cardview import refresh
 from clauz3.approvals.layerscan import (
@@ -14,6 +13,7 @@ from clauz3.approvals.layerscan import (
     program_imports,
 )
 from clauz3.approvals.requests import ApprovalRequest
+from clauz3.vocabulary.describe import render_value, reveal
 
 MOCK_NOTICE = "Uses simulated tools. Simulation is declared by the library and is not an isolation guarantee."
 UNDECLARED_NOTICE = "Some tools here do nothing, but their author has not declared them as mocks."

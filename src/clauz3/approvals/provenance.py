@@ -2,7 +2,7 @@
 
 The authority builds it once per request, after its own proof: the effect facts it proved name
 every call, its literal arguments and the layer's protected parameters; the conversation's
-:class:`~clauz3._provenance.TranscriptIndex` (kept by the host as messages arrive) says whether a
+:class:`~clauz3.base.provenance.TranscriptIndex` (kept by the host as messages arrive) says whether a
 value occurs in the person's own messages, only in what the agent read, or nowhere. A value from
 read data in a protected place is a *warning*: the card says it in words, and no remembered
 approval or policy allow decides the request (the authority's ``_automatic``). Where the facts do
@@ -20,9 +20,8 @@ from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from clauz3._astparse import parse_ast
-from clauz3._describe import parse_template, prose_join
-from clauz3._provenance import (
+from clauz3.base.astparse import parse_ast
+from clauz3.base.provenance import (
     FROM_READ,
     FROM_YOU,
     NEW,
@@ -32,6 +31,7 @@ from clauz3._provenance import (
     extract,
     name_words,
 )
+from clauz3.vocabulary.describe import parse_template, prose_join
 
 # The conversation's index for a conversation id, or None (no host, or the conversation is not open).
 ProvenanceLookup = Callable[[str | None], TranscriptIndex | None]

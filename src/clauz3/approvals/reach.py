@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from clauz3._describe import prose_join
+from clauz3.vocabulary.describe import prose_join
 
 _NOUNS = {"dir": "folders", "env": "environment variables", "msg": "messages", "db": "databases",
           "email": "email", "mail": "mail", "text": "text", "content": "content", "data": "data"}

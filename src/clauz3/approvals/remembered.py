@@ -32,13 +32,13 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from clauz3._astparse import parse_ast
 from clauz3.approvals.layers import AuthorisedLayer
 from clauz3.approvals.layerscan import LayerScan, scan_layer
 from clauz3.approvals.policies import EntailmentQuery
 from clauz3.approvals.profiles import ProfileStore, RuleMatch
 from clauz3.approvals.reach import STALE_RULE, inside, not_decided, proof_effects
 from clauz3.approvals.requests import Record
+from clauz3.base.astparse import parse_ast
 
 # ``(holds, fingerprint of the library files it was proved against)``; raises when undecidable.
 LayerEntailment = Callable[[EntailmentQuery], tuple[bool, str]]

@@ -12,9 +12,9 @@ from importlib import metadata
 from pathlib import Path
 from typing import Any
 
-from clauz3._astparse import parse_ast
 from clauz3.approvals.layerscan import BoundGuarantee, LayerScan, canonical_arg
 from clauz3.approvals.requests import ApprovalRequest
+from clauz3.base.astparse import parse_ast
 
 REMEMBERED_REASON = "Remembered decision for this exact contract in this project"
 _engine: str | None = None

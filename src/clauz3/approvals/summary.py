@@ -2,7 +2,7 @@
 
 Every sentence is generated from facts clauz3 established — the effect calls symbolic execution
 found (``clauz3.prover.facts``), the contracts the guarantees bind to, the run's own call trace —
-never from the agent's words. Values pass through :func:`clauz3._describe.reveal`, so a bidi
+never from the agent's words. Values pass through :func:`clauz3.vocabulary.describe.reveal`, so a bidi
 control, an invisible character or a look-alike letter is shown escaped with a warning (issue 11
 §6). Long lists are counted in the sentence and returned whole beside it, never cut.
 """
@@ -13,8 +13,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from clauz3._describe import LONG_LIST, prose_join, prose_value, render_prose, sentence
 from clauz3.approvals.errors import ApprovalError
+from clauz3.vocabulary.describe import LONG_LIST, prose_join, prose_value, render_prose, sentence
 
 # verb → (past, participle); other verbs are regular.
 _IRREGULAR = {
@@ -389,7 +389,7 @@ def check_facts(value: Any) -> dict[str, Any]:
 
 def _check_provenance_decl(i: int, eff: dict[str, Any]) -> None:
     """Issue 20's optional keys: ``protected`` maps parameter names to kinds, ``reads`` is a short text."""
-    from clauz3._provenance import PROTECTED_KINDS
+    from clauz3.base.provenance import PROTECTED_KINDS
 
     protected = eff.get("protected", {})
     if type(protected) is not dict or len(protected) > 64 or any(
@@ -467,7 +467,7 @@ EXCERPT_BEFORE, EXCERPT_AFTER, EXCERPT_LINE = 4, 2, 400
 def excerpt(source: str, line: int | None, marks: set[int] | None = None) -> list[dict[str, Any]]:
     """The lines around ``line`` (and the other ``marks``, up to 12 lines on) with their numbers, escaped;
     a long line says how much is left out."""
-    from clauz3._describe import reveal
+    from clauz3.vocabulary.describe import reveal
 
     if not line:
         return []

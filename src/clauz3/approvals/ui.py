@@ -9,10 +9,10 @@ from __future__ import annotations
 from html import escape
 from typing import Any
 
-from clauz3._describe import reveal
 from clauz3.approvals.cardview import automatic_view, summary_view
 from clauz3.approvals.decisions import LABELS, MAX_FEEDBACK
 from clauz3.approvals.reach import UNLISTED, covers_sentence, proof_effects
+from clauz3.vocabulary.describe import reveal
 
 _CSS = """body{font:15px/1.45 system-ui,sans-serif;margin:0 auto;max-width:60rem;padding:1rem;color:#222}
 a{color:#1a4fa0}.badge{display:inline-block;padding:0 .4rem;border-radius:.3rem;background:#eee}

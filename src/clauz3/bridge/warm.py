@@ -340,7 +340,7 @@ def _settle() -> None:
     (and so copies) the pages it shares with this process."""
     import gc
 
-    from clauz3._memory import give_back
+    from clauz3.base.memory import give_back
 
     give_back()
     gc.freeze()

@@ -12,8 +12,8 @@ from collections.abc import Callable
 from pathlib import Path
 
 from clauz3._version import __version__
-from clauz3.command_error import CommandError
 from clauz3.commands._invocation import as_invoked
+from clauz3.commands.errors import CommandError
 from clauz3.layers.liberrors import LibraryError
 from clauz3.sessions.launch.errors import LaunchError
 

@@ -23,8 +23,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
+from clauz3.base.errors import Clauz3Error
 from clauz3.difftest.run import Finding, run_program
-from clauz3.errors import Clauz3Error
 
 if TYPE_CHECKING:
     from clauz3.prover.entry import ProofEntry

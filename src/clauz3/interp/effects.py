@@ -30,7 +30,7 @@ from clauz3.language import ir
 
 def _error_classes() -> tuple[type[Exception], type[Exception]]:
     try:
-        from clauz3.errors import PostconditionError, PreconditionError
+        from clauz3.base.errors import PostconditionError, PreconditionError
     except ImportError:  # vocabulary not present: no decorator can raise them
 
         class _Never(Exception):
@@ -62,7 +62,7 @@ class RowClasses:
         decl = self.program.rows.get(schema)
         if decl is None:
             return None
-        from clauz3.rows import Row
+        from clauz3.vocabulary.rows import Row
 
         names = {"str": str, "int": int, "bool": bool}
         annotations = {

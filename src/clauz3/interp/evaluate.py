@@ -80,7 +80,7 @@ class RowClassRef:
 def typed_path(kind: str, text: str) -> Any:
     """A ``FilePath`` / ``DirectoryPath`` constant as the real class when the vocabulary has it."""
     try:
-        from clauz3 import paths  # the vocabulary module; optional while it is being written
+        from clauz3.vocabulary import paths  # the vocabulary module; optional while it is being written
     except ImportError:
         return text
     cls = getattr(paths, "FilePath" if kind == "filepath" else "DirectoryPath", None)

@@ -15,8 +15,8 @@ from dataclasses import dataclass
 from types import FunctionType, ModuleType
 from typing import Any, cast
 
-from clauz3._meta import CONTRACTS, SOLVERS, ContractMeta, SolverMeta, get_meta
 from clauz3.language._layer_scan import ScanError, TrustedFile, module_level_defs
+from clauz3.vocabulary.meta import CONTRACTS, SOLVERS, ContractMeta, SolverMeta, get_meta
 
 ALLOWED_TEXT = ("trusted, mock, requires, ensures, performs, clauz3.fluent.effect, solver, contract, protected, "
                 "reads_data and deal.pre/post/ensure/has/raises/chain")
@@ -37,7 +37,8 @@ class LayerPolicy:
 
 def allowed_decorators() -> list[object]:
     import clauz3
-    from clauz3 import _deal, events, fluent
+    from clauz3.vocabulary import deal_spellings as _deal
+    from clauz3.vocabulary import events, fluent
 
     allowed: list[object] = [
         clauz3.trusted, clauz3.mock, clauz3.requires, clauz3.ensures, clauz3.solver, clauz3.contract,
@@ -111,9 +112,9 @@ def collect(
     files: list[TrustedFile], modules: dict[str, ModuleType]
 ) -> dict[str, Any]:
     """Effects, helpers, contracts, solvers, fluents, events and rows defined in the layer's modules."""
-    from clauz3 import fluent as fluent_mod
-    from clauz3.events import Event
-    from clauz3.rows import Row
+    from clauz3.vocabulary import fluent as fluent_mod
+    from clauz3.vocabulary.events import Event
+    from clauz3.vocabulary.rows import Row
 
     effects: dict[str, Callable[..., Any]] = {}
     helpers: dict[str, Callable[..., Any]] = {}
@@ -179,7 +180,7 @@ def collect_policies(
     contracts: Mapping[str, ContractMeta],
 ) -> tuple[LayerPolicy, ...]:
     """COV-1 for one domain: ``<package>.policy.POLICY`` validated against the domain's names."""
-    from clauz3.policy import MAX_POLICIES, DomainPolicy
+    from clauz3.vocabulary.policy import MAX_POLICIES, DomainPolicy
 
     module = modules.get(f"{package}.policy")
     if module is None or not hasattr(module, "POLICY"):
@@ -228,6 +229,6 @@ def collect_policies(
 
 
 def _nullary(fn: Callable[..., Any]) -> bool:
-    from clauz3.decorators import params_of
+    from clauz3.vocabulary.decorators import params_of
 
     return all(has_default for _n, _k, has_default, _d in params_of(fn))

@@ -186,8 +186,8 @@ def classify(obj: Any, qualname: str, ctx: ProgramContext, line: int = 0, col: i
     if inspect.isfunction(obj):
         mod = getattr(obj, "__module__", "") or ""
         name = getattr(obj, "__name__", "")
-        if mod in ("clauz3._path_safety", "clauz3.paths") and name in PATH_PREDICATES:
-            return BFunction(f"clauz3._path_safety.{name}", "path_predicate", obj)
+        if mod in ("clauz3.vocabulary.path_safety", "clauz3.vocabulary.paths") and name in PATH_PREDICATES:
+            return BFunction(f"clauz3.vocabulary.path_safety.{name}", "path_predicate", obj)
         meta = getattr(obj, "__clauz3__", None)
         if meta is not None and getattr(meta, "trusted", False):
             return BOther(qualname, f"effect `{name}` outside the selected layer")

@@ -252,7 +252,7 @@ class CallCompiler:
             return self.body.err(node, "unsupported-call", f"`{name}` needs one string literal")
         text = node.args[0].value
         try:
-            from clauz3 import paths
+            from clauz3.vocabulary import paths
 
             cls = paths.FilePath if kind == "filepath" else paths.DirectoryPath
             value = str(cls(text))

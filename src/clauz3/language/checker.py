@@ -33,7 +33,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from clauz3._astparse import parse_ast
+from clauz3.base.astparse import parse_ast
 from clauz3.language import ir
 from clauz3.language import types as T
 from clauz3.language.bindings import (

@@ -69,7 +69,7 @@ class LayerView:
         contracts = getattr(layer, "contracts", None)
         if not contracts:
             try:
-                from clauz3 import spec as _spec
+                from clauz3.vocabulary import contracts as _spec
 
                 contracts = dict(getattr(_spec, "CONTRACTS", {}))
             except ImportError:
@@ -77,14 +77,14 @@ class LayerView:
         self.contracts: dict[str, Any] = dict(sorted(_as_dict(contracts).items()))
         if not self.solvers:
             try:
-                from clauz3 import spec as _spec
+                from clauz3.vocabulary import contracts as _spec
 
                 self.solvers = dict(getattr(_spec, "SOLVERS", {}))
             except ImportError:
                 pass
         if not self.fluents:
             try:
-                from clauz3 import fluent as _fluent
+                from clauz3.vocabulary import fluent as _fluent
 
                 self.fluents = dict(getattr(_fluent, "FLUENTS", {}))
             except ImportError:
@@ -150,7 +150,7 @@ class LayerView:
             if c is cls:
                 return key
         try:
-            from clauz3.events import Event
+            from clauz3.vocabulary.events import Event
         except ImportError:
             return None
         if isinstance(cls, type) and issubclass(cls, Event) and cls is not Event:

@@ -32,7 +32,7 @@ _KINDS = {
 
 def _lambda_node(fn: Any) -> ast.Lambda | None:
     try:
-        from clauz3._meta import lambda_node
+        from clauz3.vocabulary.meta import lambda_node
     except ImportError:  # pragma: no cover
         return None
     node = lambda_node(fn)
@@ -262,7 +262,7 @@ def ensure_event(ctx: ProgramContext, key: str) -> None:
     if cls is None:
         return
     try:
-        from clauz3.events import Event
+        from clauz3.vocabulary.events import Event
     except ImportError:  # pragma: no cover
         return
     hints = {}

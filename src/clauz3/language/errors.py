@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from clauz3.errors import Clauz3Error
+from clauz3.base.errors import Clauz3Error
 
 
 class LanguageError(Clauz3Error):

@@ -280,7 +280,7 @@ class Guarantees:
                 self.err(node, "contract-error", f"`{qual}` ({where}) raised {type(exc).__name__}: {exc}")
                 return None
             self.memo[memo_key] = result
-        from clauz3.spec import ContractSpec
+        from clauz3.vocabulary.contracts import ContractSpec
 
         if not isinstance(result, ContractSpec):
             self.err(node, "contract-error", f"`{qual}` ({where}) returned {type(result).__name__}, not a ContractSpec")
@@ -293,7 +293,7 @@ class Guarantees:
                 msg += f"; {LAYER_SUFFIX}"
             self.err(node, exc.code, msg)
             return None
-        from clauz3._describe import bind_call, render_description
+        from clauz3.vocabulary.describe import bind_call, render_description
 
         try:
             description = render_description(meta, values)
@@ -406,7 +406,7 @@ def convert(value: Any, ann: Any) -> Any:
 
 def _materialise(value: Any) -> Any:
     if isinstance(value, PathLit):
-        from clauz3 import paths
+        from clauz3.vocabulary import paths
 
         return (paths.FilePath if value.kind == "filepath" else paths.DirectoryPath)(value.text)
     if isinstance(value, list):

@@ -1,5 +1,5 @@
 """Inlinable functions (01 §3.6): entry-file helpers, trusted non-effect helpers and the path
-predicates of ``clauz3._path_safety``, compiled from source into :class:`ir.Function`.
+predicates of ``clauz3.vocabulary.path_safety``, compiled from source into :class:`ir.Function`.
 
 A helper with unannotated parameters is specialised per distinct tuple of argument types; its
 key is then ``name[t1, t2]``. Diagnostics of a compiled function are cached with it and
@@ -13,7 +13,7 @@ import inspect
 import typing
 from typing import Any, Protocol
 
-from clauz3._astparse import parse_ast
+from clauz3.base.astparse import parse_ast
 from clauz3.language import ir
 from clauz3.language import types as T
 from clauz3.language.bindings import BFunction, EntryScope, Scope, TrustedScope, literal_const
@@ -316,11 +316,11 @@ class _SiteCaller:
 
 
 def compile_path_predicate(inliner: Inliner, name: str) -> str:
-    """Compile ``clauz3._path_safety.<name>`` into the program's functions; returns its key."""
-    from clauz3 import _path_safety
+    """Compile ``clauz3.vocabulary.path_safety.<name>`` into the program's functions; returns its key."""
+    from clauz3.vocabulary import path_safety as _path_safety
 
     fn = getattr(_path_safety, name)
-    b = BFunction(f"clauz3._path_safety.{name}", "path_predicate", fn)
+    b = BFunction(f"clauz3.vocabulary.path_safety.{name}", "path_predicate", fn)
     key = b.key
     if key not in inliner.ctx.functions:
         node = ast.Call(func=ast.Name(name, ast.Load()), args=[], keywords=[], lineno=1, col_offset=0)

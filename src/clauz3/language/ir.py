@@ -12,7 +12,7 @@ Conventions
   local names.
 * Every call is resolved: :class:`EffectCall` (trusted effect), :class:`HelperCall` (an inlined
   function of the entry file, a trusted non-effect helper, or a path predicate of
-  ``clauz3._path_safety``), :class:`BuiltinCall`, :class:`MethodCall`, :class:`SolverCall`.
+  ``clauz3.vocabulary.path_safety``), :class:`BuiltinCall`, :class:`MethodCall`, :class:`SolverCall`.
 * Conditions of effects and trusted helpers (``requires``/``ensures``) and the predicates of
   contract specs are compiled to the same :data:`Expr` nodes over :class:`Name` parameters, so
   the prover and the run-time monitor evaluate them with the same machinery as program code.

@@ -20,7 +20,6 @@ from pathlib import Path
 from types import ModuleType, TracebackType
 from typing import Any
 
-from clauz3._meta import ContractMeta, SolverMeta
 from clauz3.language._layer_collect import (
     LayerPolicy,
     allowed_decorators,
@@ -34,6 +33,7 @@ from clauz3.language._layer_roots import TrustedRootError, validate_trusted_root
 from clauz3.language._layer_scan import ScanError, TrustedFile, check_namespace_init, module_files, read_files
 from clauz3.language.errors import LanguageError
 from clauz3.language.ir import Diagnostic
+from clauz3.vocabulary.meta import ContractMeta, SolverMeta
 
 __all__ = [
     "LAYER_SUFFIX",
@@ -278,7 +278,7 @@ def _import_all(
 ) -> dict[str, ModuleType]:
     import importlib
 
-    from clauz3._deal import deal_spellings
+    from clauz3.vocabulary.deal_spellings import deal_spellings
 
     _forget_tools_modules()
     for ir in reversed(import_roots):
@@ -385,7 +385,7 @@ def _from_exception(exc: BaseException, tf: TrustedFile, by_path: Mapping[str, T
 
 def resolve_effect_target(layer: Layer, target: Any, *, file: str, line: int, col: int = 1) -> str:
     """The qualified effect a relation target names; ``unknown-effect``/``ambiguous-effect`` otherwise."""
-    from clauz3.spec import resolve_target
+    from clauz3.vocabulary.contracts import resolve_target
 
     found = resolve_target(target, layer.effects)
     shown = target if isinstance(target, str) else getattr(target, "__qualname__", repr(target))

@@ -212,7 +212,7 @@ class ModuleLevel:
     def _is_row_base(b: Binding | None) -> bool:
         if not isinstance(b, BOther):
             return False
-        return b.qualname in ("clauz3.Row", "clauz3.rows.Row")
+        return b.qualname in ("clauz3.Row", "clauz3.vocabulary.rows.Row")
 
     def assign(self, node: ast.Assign | ast.AnnAssign) -> None:
         targets = node.targets if isinstance(node, ast.Assign) else [node.target]
@@ -246,7 +246,7 @@ class ModuleLevel:
             b = resolve_expr(self.ctx, EntryScope(self.ctx, self.bindings), node.func)
             if isinstance(b, BTypedPath) and len(node.args) == 1 and isinstance(node.args[0], ast.Constant) \
                     and isinstance(node.args[0].value, str) and not node.keywords:
-                from clauz3 import paths
+                from clauz3.vocabulary import paths
 
                 cls = paths.FilePath if b.kind == "filepath" else paths.DirectoryPath
                 try:

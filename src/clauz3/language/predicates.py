@@ -3,7 +3,7 @@
 Captured names (closure cells, then the lambda's globals) become :class:`ir.Const`: scalars,
 ``None``, literal collections, typed paths (as str, kind ``filepath``/``dirpath``) and
 ``ColumnRef`` (kind ``column``, value ``(schema key, field)``). The four path predicates become
-:class:`ir.HelperCall` to ``clauz3._path_safety.<name>``.
+:class:`ir.HelperCall` to ``clauz3.vocabulary.path_safety.<name>``.
 """
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ class PredError(LanguageError):
 
 
 def compile_pred(ctx: ProgramContext, fn: Any, fields: dict[str, Any], what: str) -> ir.Pred:
-    from clauz3._meta import lambda_node
+    from clauz3.vocabulary.meta import lambda_node
 
     code = getattr(fn, "__code__", None)
     if code is None or getattr(fn, "__name__", "") != "<lambda>":
@@ -205,7 +205,7 @@ class _PredCompiler:
                 raise self.fail(node, "`len` with other than one argument")
             return ir.BuiltinCall("len", (self.expr(node.args[0]),), (), ir.INT, line, col)
         name = getattr(target, "__name__", "")
-        if callable(target) and getattr(target, "__module__", "") in ("clauz3._path_safety", "clauz3.paths") \
+        if callable(target) and getattr(target, "__module__", "") in ("clauz3.vocabulary.path_safety", "clauz3.vocabulary.paths") \
                 and name in PATH_PREDICATES:
             if len(node.args) != 1:
                 raise self.fail(node, f"`{name}` with other than one argument")

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import ast
 
-from clauz3._astparse import parse_ast
+from clauz3.base.astparse import parse_ast
 from clauz3.language import ir
 from clauz3.language import types as T
 

@@ -23,7 +23,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from clauz3._astparse import parse_ast
+from clauz3.base.astparse import parse_ast
 from clauz3.language.errors import LanguageError
 
 MAX_FILE_BYTES = 1024 * 1024
@@ -35,13 +35,31 @@ _CANONICAL: dict[str, str] = {
     "clauz3.paths.FilePath": "clauz3.FilePath",
     "clauz3.paths.DirectoryPath": "clauz3.DirectoryPath",
     "clauz3.spec.ContractSpec": "clauz3.ContractSpec",
-    "clauz3._path_safety.has_no_parent_segments": "clauz3.paths.has_no_parent_segments",
-    "clauz3._path_safety.is_plain_path": "clauz3.paths.is_plain_path",
-    "clauz3._path_safety.url_has_no_parent_segments": "clauz3.paths.url_has_no_parent_segments",
-    "clauz3._path_safety.is_single_path_component": "clauz3.paths.is_single_path_component",
-    "clauz3.decorators.trusted": "clauz3.trusted",
-    "clauz3.decorators.mock": "clauz3.mock",
+    "clauz3.vocabulary.meta.ContractSpec": "clauz3.ContractSpec",
 }
+# The vocabulary's own modules (issue 23) spelled as the public faces that re-export them, so a layer
+# that imports ``clauz3.vocabulary.events`` is read as one that imports ``clauz3.events``.
+_FACES: dict[str, str] = {
+    "clauz3.vocabulary.contracts": "clauz3.spec",
+    "clauz3.vocabulary.events": "clauz3.events",
+    "clauz3.vocabulary.fluent": "clauz3.fluent",
+    "clauz3.vocabulary.policy": "clauz3.policy",
+    "clauz3.vocabulary.paths": "clauz3.paths",
+    "clauz3.vocabulary.path_safety": "clauz3.paths",
+    "clauz3.vocabulary.decorators": "clauz3",
+    "clauz3.vocabulary.rows": "clauz3",
+    "clauz3.base.errors": "clauz3.errors",
+}
+
+
+def canonical_name(dotted: str) -> str:
+    """``dotted`` spelled as the public object it names (a face's module, then the one public name)."""
+    if dotted in _FACES:
+        return _FACES[dotted]
+    module, _, attr = dotted.rpartition(".")
+    if module in _FACES:
+        dotted = f"{_FACES[module]}.{attr}"
+    return _CANONICAL.get(dotted, dotted)
 
 
 class SourceError(LanguageError):
@@ -213,13 +231,13 @@ class ImportMap:
         """Dotted name of a Name/Attribute chain through this module's imports, canonicalised."""
         if isinstance(node, ast.Name):
             target = self.names.get(node.id)
-            return None if target is None else _CANONICAL.get(target, target)
+            return None if target is None else canonical_name(target)
         if isinstance(node, ast.Attribute):
             base = self.resolve(node.value)
             if base is None:
                 return None
             dotted = f"{base}.{node.attr}"
-            return _CANONICAL.get(dotted, dotted)
+            return canonical_name(dotted)
         return None
 
     def decorator(self, node: ast.expr) -> str | None:

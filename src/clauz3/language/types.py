@@ -7,7 +7,7 @@ import types as pytypes
 import typing
 from typing import Any
 
-from clauz3._astparse import parse_ast
+from clauz3.base.astparse import parse_ast
 from clauz3.language import ir
 from clauz3.language.ir import (
     BOOL,

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import ast
 
-from clauz3._astparse import parse_ast
+from clauz3.base.astparse import parse_ast
 
 
 def is_literal(node: ast.expr | None) -> bool:

@@ -40,13 +40,19 @@ def cache_enabled() -> bool:
     return (os.environ.get("CLAUZ3_PROOF_CACHE") or "1") != "0"
 
 
+def fingerprinted_files() -> list[Path]:
+    """The source files a verdict depends on: the public faces, ``vocabulary/``, ``base/``, ``language/``, ``prover/``."""
+    package = Path(__file__).resolve().parents[1]
+    dirs = (package, package / "vocabulary", package / "base", package / "language", package / "prover")
+    return sorted(path for d in dirs for path in d.glob("*.py"))
+
+
 @lru_cache(maxsize=1)
 def code_fingerprint() -> str:
-    """SHA-256 over the checker's and prover's source files: an edited prover never reuses a verdict."""
+    """SHA-256 over the vocabulary's, checker's and prover's source files: an edited one never reuses a verdict."""
     package = Path(__file__).resolve().parents[1]
     digest = hashlib.sha256()
-    files = [*package.glob("*.py"), *(package / "language").glob("*.py"), *(package / "prover").glob("*.py")]
-    for path in sorted(files):
+    for path in fingerprinted_files():
         try:
             data = path.read_bytes()
         except OSError:

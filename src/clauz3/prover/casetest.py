@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TextIO
 
-from clauz3._astparse import parse_ast
+from clauz3.base.astparse import parse_ast
 from clauz3.prover.entry import DiagnosticRecord, EntryFormatError, ProofEntry
 from clauz3.prover.errors import ProverError
 from clauz3.prover.pipeline import ProofRequest, layer_for, prove_file
@@ -170,7 +170,7 @@ def helpers_named(path: Path) -> set[str]:
                 local = a.asname or a.name
                 modules[local] = f"{stmt.module}.{a.name}"
                 names[local] = (stmt.module, a.name)
-    from clauz3.spec import CONTRACTS
+    from clauz3.vocabulary.contracts import CONTRACTS
 
     by_identity = {id(meta.fn): key for key, meta in CONTRACTS.items()}
     found: set[str] = set()
@@ -234,7 +234,7 @@ def run_cases(source: Path, *, jobs: int, use_cache: bool, require_coverage: boo
 
 
 def coverage_failures(cases: Iterable[Path]) -> list[str]:
-    from clauz3.spec import CONTRACTS
+    from clauz3.vocabulary.contracts import CONTRACTS
 
     covered: dict[str, set[str]] = {"_pass": set(), "_fail": set()}
     for p in cases:

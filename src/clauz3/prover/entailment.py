@@ -32,7 +32,7 @@ from dataclasses import asdict, dataclass, is_dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeAlias, cast
 
-from clauz3._astparse import parse_ast
+from clauz3.base.astparse import parse_ast
 from clauz3.prover.errors import ProverError
 
 if TYPE_CHECKING:

@@ -30,7 +30,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
-from clauz3._memory import give_back
+from clauz3.base.memory import give_back
 from clauz3.prover.entailment import EntailmentError, child_env, query_doc, verdict
 from clauz3.prover.entry import EffectFacts, JsonObject, JsonValue, ProofEntry
 

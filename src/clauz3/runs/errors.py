@@ -6,7 +6,7 @@ A run's outcome reason (03 §12.1) is the code where one exists (``sandbox_faile
 
 from __future__ import annotations
 
-from clauz3.errors import Clauz3Error
+from clauz3.base.errors import Clauz3Error
 
 
 class RunError(Clauz3Error):

@@ -15,8 +15,8 @@ import threading
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from clauz3.paths import canonical_path, path_error
 from clauz3.storage.journals import open_journal
+from clauz3.vocabulary.paths import canonical_path, path_error
 
 __all__ = ["JOURNAL_ENV", "RunContext", "clear_run_context", "get_run_context", "set_run_context"]
 

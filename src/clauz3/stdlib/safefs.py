@@ -16,7 +16,8 @@ import stat
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-from clauz3.paths import canonical_path, path_error
+from clauz3.stdlib.errors import StdlibError
+from clauz3.vocabulary.paths import canonical_path, path_error
 
 __all__ = [
     "FsError", "atomic_write", "check_mutable", "default_mode", "lstat_at", "open_dir", "open_parent",
@@ -26,7 +27,7 @@ __all__ = [
 _DIR_FLAGS = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC
 
 
-class FsError(Exception):
+class FsError(StdlibError):
     """A refused or failed file operation; the message names the path and is shown to the agent."""
 
 

@@ -16,6 +16,8 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
+from clauz3.stdlib.errors import StdlibError
+
 __all__ = ["ADDRESS", "SECURITY", "Credentials", "Settings", "SmtpConfigError", "load", "load_settings", "password_path", "password_variable",
            "save_password", "save_settings", "settings_path"]
 
@@ -25,7 +27,7 @@ _ENV_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]{0,127}$")
 ADDRESS = re.compile(r"^[^@\s<>,;\"'()\\]{1,64}@[A-Za-z0-9]([A-Za-z0-9.-]{0,252})$")
 
 
-class SmtpConfigError(Exception):
+class SmtpConfigError(StdlibError):
     """Missing or invalid SMTP settings; the message is one line naming what to fix."""
 
 

@@ -20,6 +20,7 @@ from email.message import EmailMessage
 from email.utils import formatdate, make_msgid
 from pathlib import Path
 
+from clauz3.stdlib.errors import StdlibError
 from clauz3.stdlib.smtpconfig import ADDRESS, Credentials, SmtpConfigError, load
 
 __all__ = ["ATTACHMENT_CAP", "SmtpError", "check_login", "clear", "compose", "preload", "prepare", "send"]
@@ -32,7 +33,7 @@ _loaded: Credentials | None = None
 _load_error: str | None = None
 
 
-class SmtpError(Exception):
+class SmtpError(StdlibError):
     """A message that was not sent; the message is one line and holds no secret."""
 
 

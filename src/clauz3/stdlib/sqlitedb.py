@@ -15,6 +15,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
+from clauz3.stdlib.errors import StdlibError
 from clauz3.stdlib.runtime import get_run_context
 from clauz3.stdlib.safefs import FsError, check_mutable, lstat_at, open_parent, project_fd, segments
 
@@ -26,7 +27,7 @@ MAX_ROWS = 100
 _SQL_TYPES = {str: "TEXT", int: "INTEGER", bool: "INTEGER"}
 
 
-class DbError(Exception):
+class DbError(StdlibError):
     """A refused or failed database operation; the message names the argument."""
 
 

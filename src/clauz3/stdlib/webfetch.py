@@ -16,6 +16,8 @@ import ssl
 from collections.abc import Callable
 from urllib.parse import urlsplit
 
+from clauz3.stdlib.errors import StdlibError
+
 __all__ = ["FetchError", "public_address", "request", "url_problem"]
 
 MAX_URL = 2048
@@ -24,7 +26,7 @@ TIMEOUT = 30.0
 _DOT_SEGMENT = re.compile(r"^(\.|%2e){1,2}$", re.IGNORECASE)
 
 
-class FetchError(Exception):
+class FetchError(StdlibError):
     """A refused or failed request; the message names the URL."""
 
 

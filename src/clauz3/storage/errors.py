@@ -6,7 +6,7 @@ HTTP status at a web edge); nothing in ``storage/`` knows either.
 
 from __future__ import annotations
 
-from clauz3.errors import Clauz3Error
+from clauz3.base.errors import Clauz3Error
 
 
 class StorageError(Clauz3Error):

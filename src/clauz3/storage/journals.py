@@ -1,7 +1,7 @@
 """Where the file-change journals of runs live, and how they are read, marked and pruned (05 FS-4..FS-6).
 
 The stdlib effects append the records (:mod:`clauz3.stdlib.filejournal`); the run worker opens a
-run's journal, the host prunes and locates them, and :mod:`clauz3.fileundo` reads and marks them.
+run's journal, the host prunes and locates them, and :mod:`clauz3.runs.fileundo` reads and marks them.
 All of them share this module, which sits below every one of them.
 
 One JSON object per line, appended and fsynced: ``{"seq", "op", "path", "phase": "before"|"after",

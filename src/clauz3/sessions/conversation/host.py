@@ -14,8 +14,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from clauz3._provenance import TranscriptIndex
 from clauz3.approvals.authority import ApprovalAuthority
+from clauz3.base.provenance import TranscriptIndex
 from clauz3.layers.discovery import DiscoveryError, default_import_roots, discover_domains
 from clauz3.layers.skills import SkillDoc, session_instructions, snapshot_skills
 from clauz3.runs.records import Phase, RunRecord

@@ -16,8 +16,8 @@ import time
 from collections.abc import Mapping
 from typing import Any
 
-from clauz3._provenance import TranscriptIndex
 from clauz3.approvals.provenance import read_labels
+from clauz3.base.provenance import TranscriptIndex
 from clauz3.sessions.agent.acp_messages import ToolCall, message_of
 
 FINAL_STATUSES = frozenset({"completed", "failed"})

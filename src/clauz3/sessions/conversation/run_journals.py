@@ -29,7 +29,7 @@ def journal_file(data_dir: Path, project: str, run_id: str) -> str | None:
 
 def undo_state(data_dir: Path, project: str, run_id: str) -> RunUndo:
     """``undo: {available, undone}`` of a finished run (02 §4.6)."""
-    from clauz3.fileundo import file_changes
+    from clauz3.runs.fileundo import file_changes
 
     path = journal_file(data_dir, project, run_id)
     if path is None:

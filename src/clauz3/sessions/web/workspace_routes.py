@@ -3,7 +3,7 @@
 ``GET /api/workspace/libraries`` and ``POST /api/workspace/libraries/{action}`` (``inspect``,
 ``prepare``, ``apply``, ``select``, ``discard``) call :mod:`clauz3.layers.webapi` off the event
 loop; ``GET /api/workspace/runs/{run_id}/file-changes`` and ``POST …/undo`` call
-:mod:`clauz3.fileundo` on the current project's journals. Auth, Host, Origin and body checks
+:mod:`clauz3.runs.fileundo` on the current project's journals. Auth, Host, Origin and body checks
 already ran (:mod:`.checks`); errors are ``{"error": {"code", "message"}}``.
 """
 
@@ -150,7 +150,7 @@ def _journal(host: Host, run_id: str) -> str | None:
 
 
 async def file_changes(request: Request) -> Response:
-    from clauz3.fileundo import file_changes as summarise
+    from clauz3.runs.fileundo import file_changes as summarise
 
     host = _host(request)
     run_id = request.path_params["run_id"]
@@ -165,8 +165,8 @@ async def file_changes(request: Request) -> Response:
 
 
 async def undo(request: Request) -> Response:
-    from clauz3.fileundo import AlreadyUndone
-    from clauz3.fileundo import undo as undo_run
+    from clauz3.runs.fileundo import AlreadyUndone
+    from clauz3.runs.fileundo import undo as undo_run
 
     host = _host(request)
     run_id = request.path_params["run_id"]

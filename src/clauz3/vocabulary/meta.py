@@ -6,7 +6,7 @@ Kept free of heavy imports: ``import clauz3`` must stay cheap (01 CORE-3), so ev
 
 from __future__ import annotations
 
-from clauz3._astparse import parse_ast
+from clauz3.base.astparse import parse_ast
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -90,7 +90,7 @@ class TrustedMeta:
         self.solver: SolverMeta | None = None
         self.deal_markers: tuple[Any, ...] = ()
         # Issue 20: parameters whose literal values the card traces to where they came from
-        # (name → one of clauz3._provenance.PROTECTED_KINDS), and how a read of this effect is named.
+        # (name → one of clauz3.base.provenance.PROTECTED_KINDS), and how a read of this effect is named.
         self.protected: dict[str, str] = {}
         self.reads_data: str | None = None
 

@@ -7,7 +7,7 @@ re-exports it). The layers below raise errors with a string code instead (``Libr
 
 from __future__ import annotations
 
-from clauz3.errors import Clauz3Error
+from clauz3.base.errors import Clauz3Error
 
 
 class CommandError(Clauz3Error):

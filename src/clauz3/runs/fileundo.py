@@ -15,7 +15,7 @@ import stat
 from dataclasses import dataclass
 from typing import Any
 
-from clauz3.errors import Clauz3Error
+from clauz3.runs.errors import RunError
 from clauz3.stdlib.filejournal import capture_state, same_state
 from clauz3.stdlib.safefs import (
     FsError,
@@ -31,8 +31,10 @@ from clauz3.storage.journals import Journal, JournalEntry, mark_undone, read_jou
 __all__ = ["AlreadyUndone", "UndoResult", "file_changes", "undo"]
 
 
-class AlreadyUndone(Clauz3Error):
+class AlreadyUndone(RunError):
     """The journal is already marked undone."""
+
+    code = "already_undone"
 
 
 @dataclass(frozen=True)

@@ -14,7 +14,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
-from clauz3.decorators import condition, mark
+from clauz3.vocabulary.decorators import condition, mark
 
 ALLOWED = ("pre", "post", "ensure", "has", "raises", "chain")
 REFUSED = ("pure", "safe", "inv", "reason", "example", "dispatch", "inherit", "module_load", "cases")

@@ -10,8 +10,9 @@ from __future__ import annotations
 
 from types import FunctionType
 
-from clauz3._astparse import parse_ast
-from clauz3._meta import (
+from clauz3.base.astparse import parse_ast
+from clauz3.base.errors import PostconditionError, PreconditionError
+from clauz3.vocabulary.meta import (
     CONTRACTS,
     SOLVERS,
     ConditionMeta,
@@ -23,7 +24,6 @@ from clauz3._meta import (
     lambda_source,
     library_name,
 )
-from clauz3.errors import PostconditionError, PreconditionError
 
 _CO_VARARGS = 0x04
 _CO_VARKEYWORDS = 0x08
@@ -256,7 +256,7 @@ def protected(**kinds: str) -> Callable[[F], F]:
     that reaches such a parameter is shown as from the person's messages, from data the agent read
     (naming it), or new; in ``text`` every link, address, account, phone number and long number is.
     """
-    from clauz3._provenance import PROTECTED_KINDS
+    from clauz3.base.provenance import PROTECTED_KINDS
 
     if not kinds:
         raise TypeError("@protected names at least one parameter, e.g. @protected(to=\"recipient\")")
@@ -284,7 +284,7 @@ def reads_data(template: str) -> Callable[[F], F]:
 
     ``{param}`` placeholders take the literal argument of the call when the program passes one.
     """
-    from clauz3._describe import parse_template
+    from clauz3.vocabulary.describe import parse_template
 
     if not isinstance(template, str) or not template.strip() or len(template) > 200:
         raise TypeError("@reads_data takes one non-empty str of at most 200 characters")
@@ -447,7 +447,7 @@ def _register_contract(fn: Any, description: str | None) -> Any:
     if has_variadic(fn):
         raise TypeError(f"@contract on {qualname}: *args/**kwargs are not allowed on contract helpers")
     if description is not None:
-        from clauz3._describe import validate_template
+        from clauz3.vocabulary.describe import validate_template
 
         validate_template(description, fn, [p[0] for p in params_of(fn)])
     code = fn.__code__

@@ -13,7 +13,7 @@ if TYPE_CHECKING:
     from collections.abc import Callable
     from typing import Any
 
-    from clauz3._meta import ContractMeta
+    from clauz3.vocabulary.meta import ContractMeta
 
 CUT = 500
 

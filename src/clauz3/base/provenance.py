@@ -12,7 +12,7 @@ numbers, numbers of six or more digits, codes) are compared as tokens, through a
 lookup never rescans the transcript. Names (two or more capitalised words) are compared by pairs of
 their adjacent words, case-folded, so a text holds a name read when its words hold such a pair in any
 order (:meth:`TranscriptIndex.names`). Nothing here imports anything of clauz3: the vocabulary's
-``protected`` declaration (``clauz3.decorators``) uses :data:`PROTECTED_KINDS` from here.
+``protected`` declaration (``clauz3.vocabulary.decorators``) uses :data:`PROTECTED_KINDS` from here.
 """
 
 from __future__ import annotations
