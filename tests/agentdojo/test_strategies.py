@@ -14,9 +14,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-import pytest
-
 import agentdojo  # noqa: F401  # a default dependency group (pyproject [tool.uv]): missing is a failure
+import pytest
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parents[1] / "bench" / "agentdojo"))
