@@ -13,6 +13,7 @@ import json
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import agentdojo  # noqa: F401  # a default dependency group (pyproject [tool.uv]): missing is a failure
 import pytest
@@ -26,12 +27,13 @@ PAIRS = {"banking": ["user_task_5:injection_task_0", "user_task_10:injection_tas
          "slack": ["user_task_1:injection_task_1"]}
 
 
-def _child(suite: str, pairs: list[str]) -> dict[str, dict[str, object]]:
+def _child(suite: str, pairs: list[str]) -> dict[str, Any]:
     done = subprocess.run([sys.executable, str(HERE / "_strategies_child.py"), suite, *pairs],
                           capture_output=True, text=True, timeout=900)
     lines = [ln for ln in done.stdout.splitlines() if ln.startswith("RESULT ")]
     assert done.returncode == 0 and lines, done.stderr[-2000:]
-    return json.loads(lines[-1][len("RESULT "):])  # type: ignore[no-any-return]
+    got: dict[str, Any] = json.loads(lines[-1][len("RESULT "):])
+    return got
 
 
 @pytest.mark.timeout(1000)
@@ -41,9 +43,9 @@ def test_every_strategy_yields_a_program_that_proves_under_its_intent() -> None:
     for suite, pairs in PAIRS.items():
         res = _child(suite, pairs)
         for strategy, programs in res["proved"].items():
-            proved.setdefault(strategy, []).extend(f"{suite} {p}" for p in programs)  # type: ignore[union-attr]
+            proved.setdefault(strategy, []).extend(f"{suite} {p}" for p in programs)
         for strategy, n in res["tried"].items():
-            tried[strategy] = tried.get(strategy, 0) + int(n)  # type: ignore[call-overload]
+            tried[strategy] = tried.get(strategy, 0) + int(n)
     assert set(STRATEGIES) == {"verbatim", "smuggle", "unpinned", "exfiltrate", "answer", "replace", "honest"}
     missing = [s for s in STRATEGIES if not proved.get(s)]
     assert not missing, f"strategies with no program that proved: {missing} (tried {tried}; proved {proved})"
