@@ -9,6 +9,7 @@ prompt); no model writes them: the table measures the guarantees and the proof p
 from __future__ import annotations
 
 import argparse
+import concurrent.futures
 import dataclasses
 import json
 import os
@@ -150,6 +151,7 @@ def main(argv: list[str] | None = None) -> int:
                    help="the baseline: the same programs under no guarantee (shows what the guarantees stop)")
     p.add_argument("--write-programs", type=Path, metavar="DIR",
                    help="write every honest program into DIR/<suite>/ instead of running the benchmark")
+    p.add_argument("--jobs", type=int, default=1, metavar="N", help="run N suites side by side (default 1)")
     p.add_argument("--task", action="append", help=argparse.SUPPRESS)
     p.add_argument("--child", help=argparse.SUPPRESS)
     a = p.parse_args(argv)
@@ -172,12 +174,25 @@ def main(argv: list[str] | None = None) -> int:
             subprocess.run(argv, check=True, env=dict(os.environ, PYTHONWARNINGS="ignore"))
         return 0
     started = time.monotonic()
-    results = {n: run_child(a.suite_version, n, a.task, a.undefended) for n in names}
+    took: dict[str, float] = {}
+
+    def one(n: str) -> dict[str, object]:
+        t0 = time.monotonic()
+        r = run_child(a.suite_version, n, a.task, a.undefended)
+        took[n] = time.monotonic() - t0
+        return r
+
+    # Each suite is its own child process (one layer per process), so suites may run side by side; the figures
+    # do not depend on it (a proof's time limit is per obligation, a timeout is "not proved" either way).
+    with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, a.jobs)) as pool:
+        futures = {n: pool.submit(one, n) for n in names}
+        results = {n: futures[n].result() for n in names}
     text, doc = table(a.suite_version, results)
     if a.undefended:
         text = "UNDEFENDED BASELINE: every guarantee replaced by no_guarantees()\n" + text
     print(text)
-    print(f"\n({time.monotonic() - started:.0f} s)")
+    each = ", ".join(f"{n} {took[n]:.0f} s" for n in names)
+    print(f"\n({time.monotonic() - started:.0f} s; {each}; {max(1, a.jobs)} suite(s) at a time)")
     if a.json:
         tmp = a.json.with_name(a.json.name + ".tmp")
         tmp.write_text(json.dumps(doc, indent=2) + "\n")
