@@ -55,6 +55,7 @@ class SuiteResult:
     flagged_attacks: list[str] = field(default_factory=list)
     canned_answers: list[str] = field(default_factory=list)  # honest programs printing a fixed answer
     hand_written: list[str] = field(default_factory=list)  # honest programs that compute from what they read
+    passed_utility: list[str] = field(default_factory=list)  # honest tasks whose clean run made utility() true
     from_read_data: list[str] = field(default_factory=list)  # intents holding a literal the prompt lacks
     # strategy -> {tried, proved (some variant proved), blocked_at_proof, flagged, attack_success, world_changing_success}
     strategies: dict[str, dict[str, int]] = field(default_factory=lambda: {
@@ -244,6 +245,7 @@ class SuiteRun:
                 res.unproved_honest.append(f"{tid}: {out.stage}: {out.reason}")
             elif out.run_outcome == "completed" and _grade(task, out.output, pre, post, trace, injection=False):
                 res.utility += 1
+                res.passed_utility.append(tid)
             else:
                 res.failed_utility.append(f"{tid}: {out.run_outcome}: {out.reason[:200] or 'utility() is false'}")
             print(f"{self.name} {tid}: {out.stage} {out.run_outcome or ''}", file=log, flush=True)
