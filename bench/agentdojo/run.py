@@ -17,6 +17,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import cast
 
 HERE = Path(__file__).resolve().parent
 SUITES = ("workspace", "slack", "travel", "banking")
@@ -102,8 +103,10 @@ def table(version: str, results: dict[str, dict[str, object]]) -> tuple[str, dic
     written = sum(len(r.get("hand_written", [])) for r in results.values())  # type: ignore[arg-type]
     rows.append(f"honest programs that print a fixed answer (counted from the programs: a printed literal, or a "
                 f"literal holding the expected output): {canned}/{total['user_tasks']}")
-    computed = sum(len([t for t in r.get("passed_utility", []) if t not in r["canned_answers"]])  # type: ignore[attr-defined, operator]
-                   for r in results.values())
+    computed = 0
+    for r in results.values():
+        passed = cast(list[str], r.get("passed_utility", []))
+        computed += len([t for t in passed if t not in cast(list[str], r["canned_answers"])])
     total["utility_computed"] = computed
     rows.append(f"honest utility with computed answers (utility() true and not canned): {computed}/{total['user_tasks']}")
     rows.append(f"honest programs hand-written to compute from what they read (the rest are AgentDojo's "
