@@ -58,6 +58,32 @@ def run_child(version: str, name: str, tasks: list[str] | None, undefended: bool
     raise SystemExit(f"error: agentdojo-suite: suite {name} failed (exit {done.returncode}): {tail}")
 
 
+def merge(parts: list[dict[str, object]]) -> dict[str, object]:
+    """One suite's result from the results of disjoint slices of its user tasks: counts add up, lists join
+    (the suite-wide list of silent injection tasks is taken once), per-name counts add up."""
+    out: dict[str, object] = {}
+    for part in parts:
+        for k, v in part.items():
+            if k not in out:
+                out[k] = json.loads(json.dumps(v))
+            elif k == "no_ground_truth" or isinstance(v, str):
+                continue
+            elif isinstance(v, int):
+                out[k] = cast(int, out[k]) + v
+            elif isinstance(v, list):
+                cast(list[object], out[k]).extend(v)
+            elif isinstance(v, dict):
+                acc = cast(dict[str, object], out[k])
+                for kk, vv in v.items():
+                    if isinstance(vv, dict):
+                        inner = cast(dict[str, int], acc.setdefault(kk, {}))
+                        for x, n in vv.items():
+                            inner[x] = inner.get(x, 0) + int(n)
+                    else:
+                        acc[kk] = cast(int, acc.get(kk, 0)) + int(vv)
+    return out
+
+
 def _strategies(rows: list[dict[str, object]]) -> dict[str, dict[str, int]]:
     out: dict[str, dict[str, int]] = {}
     for r in rows:
@@ -159,6 +185,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--write-programs", type=Path, metavar="DIR",
                    help="write every honest program into DIR/<suite>/ instead of running the benchmark")
     p.add_argument("--jobs", type=int, default=1, metavar="N", help="run N suites side by side (default 1)")
+    p.add_argument("--split", type=int, default=1, metavar="K", help="cut each suite's user tasks into K child runs")
+    p.add_argument("--save", type=Path, metavar="DIR", help="keep each child's result in DIR and reuse it when there")
     p.add_argument("--task", action="append", help=argparse.SUPPRESS)
     p.add_argument("--child", help=argparse.SUPPRESS)
     a = p.parse_args(argv)
@@ -182,24 +210,40 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     started = time.monotonic()
     took: dict[str, float] = {}
+    # A suite's user tasks may be cut into --split slices, each its own child process; with --save DIR each
+    # slice's result is kept in DIR and a later run with the same arguments reuses it (resume after a stop).
+    slices: list[tuple[str, list[str] | None, int]] = []
+    for n in names:
+        tasks = [t for t in known[n].user_tasks if a.task is None or t in a.task]
+        k = max(1, min(a.split, len(tasks)))
+        slices += [(n, tasks[i::k] if k > 1 else a.task, i) for i in range(k)]
 
-    def one(n: str) -> dict[str, object]:
-        t0 = time.monotonic()
-        r = run_child(a.suite_version, n, a.task, a.undefended)
-        took[n] = time.monotonic() - t0
+    def one(n: str, tasks: list[str] | None, i: int) -> dict[str, object]:
+        saved = None
+        if a.save is not None:
+            tag = "-undefended" if a.undefended else ""
+            saved = a.save / f"{a.suite_version}{tag}-{n}-{i + 1}of{a.split}{'-' + '-'.join(a.task) if a.task else ''}.json"
+            if saved.is_file():
+                return cast(dict[str, object], json.loads(saved.read_text()))
+        r = run_child(a.suite_version, n, tasks, a.undefended)
+        took[n] = max(took.get(n, 0.0), time.monotonic() - started)
+        if saved is not None:
+            saved.parent.mkdir(parents=True, exist_ok=True)
+            saved.write_text(json.dumps(r) + "\n")
         return r
 
-    # Each suite is its own child process (one layer per process), so suites may run side by side; the figures
-    # do not depend on it (a proof's time limit is per obligation, a timeout is "not proved" either way).
+    # Each suite (or slice) is its own child process (one layer per process), so they may run side by side; the
+    # figures do not depend on it (a proof's time limit is per obligation, a timeout is "not proved" either way).
     with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, a.jobs)) as pool:
-        futures = {n: pool.submit(one, n) for n in names}
-        results = {n: futures[n].result() for n in names}
+        futures = [(n, pool.submit(one, n, tasks, i)) for n, tasks, i in slices]
+        results = {n: merge([f.result() for m, f in futures if m == n]) for n in names}
     text, doc = table(a.suite_version, results)
     if a.undefended:
         text = "UNDEFENDED BASELINE: every guarantee replaced by no_guarantees()\n" + text
     print(text)
-    each = ", ".join(f"{n} {took[n]:.0f} s" for n in names)
-    print(f"\n({time.monotonic() - started:.0f} s; {each}; {max(1, a.jobs)} suite(s) at a time)")
+    each = ", ".join(f"{n} done at {took[n]:.0f} s" if n in took else f"{n} saved" for n in names)
+    print(f"\n({time.monotonic() - started:.0f} s; {each}; {max(1, a.jobs)} child process(es) at a time, "
+          f"each suite in {max(1, a.split)} slice(s))")
     if a.json:
         tmp = a.json.with_name(a.json.name + ".tmp")
         tmp.write_text(json.dumps(doc, indent=2) + "\n")
