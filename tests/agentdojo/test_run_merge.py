@@ -8,7 +8,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench" / "agentdojo"))
 
-from run import merge  # noqa: E402
+from run import merge
 
 
 def _part(tasks: list[str], ok: int, success: list[str], honest: int) -> dict[str, object]:
