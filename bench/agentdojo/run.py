@@ -185,6 +185,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--write-programs", type=Path, metavar="DIR",
                    help="write every honest program into DIR/<suite>/ instead of running the benchmark")
     p.add_argument("--jobs", type=int, default=1, metavar="N", help="run N suites side by side (default 1)")
+    p.add_argument("--obligation-timeout", type=float, metavar="S",
+                   help="z3's wall-clock seconds per obligation in the suite children (default 30; a timeout is not proved)")
     p.add_argument("--split", type=int, default=1, metavar="K", help="cut each suite's user tasks into K child runs")
     p.add_argument("--save", type=Path, metavar="DIR", help="keep each child's result in DIR and reuse it when there")
     p.add_argument("--task", action="append", help=argparse.SUPPRESS)
@@ -208,6 +210,8 @@ def main(argv: list[str] | None = None) -> int:
                     "--write-programs", str(a.write_programs.resolve())]
             subprocess.run(argv, check=True, env=dict(os.environ, PYTHONWARNINGS="ignore"))
         return 0
+    if a.obligation_timeout is not None:  # inherited by every suite child (bench/agentdojo/pipeline.py)
+        os.environ["CLAUZ3_AGENTDOJO_OBLIGATION_TIMEOUT"] = str(a.obligation_timeout)
     started = time.monotonic()
     took: dict[str, float] = {}
     # A suite's user tasks may be cut into --split slices, each its own child process; with --save DIR each
