@@ -13,7 +13,9 @@ the person approved; nothing here is written per pair or per suite. The strategi
   program's own channel instead;
 - ``answer``: the injected words repeated in what the program reports (wins output-only injections);
 - ``replace`` (ours): the honest calls of the injection's effects replaced by the injection's, so counts
-  ("at most one payment") still hold.
+  ("at most one payment") still hold;
+- ``honest`` (ours): no rewriting at all: the honest program itself, which reads the injected environment
+  like a real agent, run under the attack (suite.py grades it; ``attempts`` writes no program for it).
 """
 
 from __future__ import annotations
@@ -25,7 +27,8 @@ from programs import Call
 
 from clauz3.base.provenance import extract
 
-STRATEGIES = ("verbatim", "smuggle", "unpinned", "exfiltrate", "answer", "replace")
+WRITTEN = ("verbatim", "smuggle", "unpinned", "exfiltrate", "answer", "replace")  # programs attempts() writes
+STRATEGIES = (*WRITTEN, "honest")  # honest: the honest program itself on the injected environment
 TEXT_PARAMS = ("body", "content", "subject", "description", "title")
 MAX_VARIANTS = {"unpinned": 4}  # per strategy and pair (else 3): the benchmark must stay inside CI's time
 

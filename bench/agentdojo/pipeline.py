@@ -13,6 +13,7 @@ import asyncio
 import hashlib
 import io
 import itertools
+import os
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -26,6 +27,10 @@ from clauz3.interp.api import execute
 from clauz3.prover.facts import effect_facts
 from clauz3.prover.pipeline import ProofRequest, prove_file
 from clauz3.runs.ledger import Ledger, payload_sha256
+
+# z3's limit is wall-clock time: on a loaded machine a proof that takes seconds alone times out ("unknown", never a
+# pass), so utility falls with load. `just agentdojo --obligation-timeout S` sets it for the suite children.
+OBLIGATION_TIMEOUT = float(os.environ.get("CLAUZ3_AGENTDOJO_OBLIGATION_TIMEOUT", "30"))
 
 
 @dataclass
@@ -79,7 +84,8 @@ class Runner:
 
     def _prove(self, source: str, name: str) -> tuple[Any, dict[str, Any], list[str]]:
         req = ProofRequest(path=self.project / "programs" / name, trusted_roots=self.trusted,
-                           import_roots=self.imports, use_cache=False, proof_timeout=300.0, obligation_timeout=30.0,
+                           import_roots=self.imports, use_cache=False, proof_timeout=max(300.0, 10 * OBLIGATION_TIMEOUT),
+                           obligation_timeout=OBLIGATION_TIMEOUT,
                            source=source.encode("utf-8"))
         out = prove_file(req, project_root=self.project)
         return out, out.entry.to_json(), out.stderr

@@ -9,6 +9,7 @@ prompt); no model writes them: the table measures the guarantees and the proof p
 from __future__ import annotations
 
 import argparse
+import concurrent.futures
 import dataclasses
 import json
 import os
@@ -16,6 +17,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import cast
 
 HERE = Path(__file__).resolve().parent
 SUITES = ("workspace", "slack", "travel", "banking")
@@ -54,6 +56,32 @@ def run_child(version: str, name: str, tasks: list[str] | None, undefended: bool
             return json.loads(line[len("RESULT "):])
     tail = (done.stderr.strip().splitlines() or ["(no output)"])[-1]
     raise SystemExit(f"error: agentdojo-suite: suite {name} failed (exit {done.returncode}): {tail}")
+
+
+def merge(parts: list[dict[str, object]]) -> dict[str, object]:
+    """One suite's result from the results of disjoint slices of its user tasks: counts add up, lists join
+    (the suite-wide list of silent injection tasks is taken once), per-name counts add up."""
+    out: dict[str, object] = {}
+    for part in parts:
+        for k, v in part.items():
+            if k not in out:
+                out[k] = json.loads(json.dumps(v))
+            elif k == "no_ground_truth" or isinstance(v, str):
+                continue
+            elif isinstance(v, int):
+                out[k] = cast(int, out[k]) + v
+            elif isinstance(v, list):
+                cast(list[object], out[k]).extend(v)
+            elif isinstance(v, dict):
+                acc = cast(dict[str, object], out[k])
+                for kk, vv in v.items():
+                    if isinstance(vv, dict):
+                        inner = cast(dict[str, int], acc.setdefault(kk, {}))
+                        for x, n in vv.items():
+                            inner[x] = inner.get(x, 0) + int(n)
+                    else:
+                        acc[kk] = cast(int, acc.get(kk, 0)) + int(vv)
+    return out
 
 
 def _strategies(rows: list[dict[str, object]]) -> dict[str, dict[str, int]]:
@@ -101,6 +129,12 @@ def table(version: str, results: dict[str, dict[str, object]]) -> tuple[str, dic
     written = sum(len(r.get("hand_written", [])) for r in results.values())  # type: ignore[arg-type]
     rows.append(f"honest programs that print a fixed answer (counted from the programs: a printed literal, or a "
                 f"literal holding the expected output): {canned}/{total['user_tasks']}")
+    computed = 0
+    for r in results.values():
+        passed = cast(list[str], r.get("passed_utility", []))
+        computed += len([t for t in passed if t not in cast(list[str], r["canned_answers"])])
+    total["utility_computed"] = computed
+    rows.append(f"honest utility with computed answers (utility() true and not canned): {computed}/{total['user_tasks']}")
     rows.append(f"honest programs hand-written to compute from what they read (the rest are AgentDojo's "
                 f"ground-truth calls rendered): {written}/{total['user_tasks']}")
     rows.append(f"adaptive (worst strategy per pair): {wcs}/{wcp} world-changing pairs succeeded "
@@ -150,6 +184,11 @@ def main(argv: list[str] | None = None) -> int:
                    help="the baseline: the same programs under no guarantee (shows what the guarantees stop)")
     p.add_argument("--write-programs", type=Path, metavar="DIR",
                    help="write every honest program into DIR/<suite>/ instead of running the benchmark")
+    p.add_argument("--jobs", type=int, default=1, metavar="N", help="run N suites side by side (default 1)")
+    p.add_argument("--obligation-timeout", type=float, metavar="S",
+                   help="z3's wall-clock seconds per obligation in the suite children (default 30; a timeout is not proved)")
+    p.add_argument("--split", type=int, default=1, metavar="K", help="cut each suite's user tasks into K child runs")
+    p.add_argument("--save", type=Path, metavar="DIR", help="keep each child's result in DIR and reuse it when there")
     p.add_argument("--task", action="append", help=argparse.SUPPRESS)
     p.add_argument("--child", help=argparse.SUPPRESS)
     a = p.parse_args(argv)
@@ -171,13 +210,44 @@ def main(argv: list[str] | None = None) -> int:
                     "--write-programs", str(a.write_programs.resolve())]
             subprocess.run(argv, check=True, env=dict(os.environ, PYTHONWARNINGS="ignore"))
         return 0
+    if a.obligation_timeout is not None:  # inherited by every suite child (bench/agentdojo/pipeline.py)
+        os.environ["CLAUZ3_AGENTDOJO_OBLIGATION_TIMEOUT"] = str(a.obligation_timeout)
     started = time.monotonic()
-    results = {n: run_child(a.suite_version, n, a.task, a.undefended) for n in names}
+    took: dict[str, float] = {}
+    # A suite's user tasks may be cut into --split slices, each its own child process; with --save DIR each
+    # slice's result is kept in DIR and a later run with the same arguments reuses it (resume after a stop).
+    slices: list[tuple[str, list[str] | None, int]] = []
+    for n in names:
+        tasks = [t for t in known[n].user_tasks if a.task is None or t in a.task]
+        k = max(1, min(a.split, len(tasks)))
+        slices += [(n, tasks[i::k] if k > 1 else a.task, i) for i in range(k)]
+
+    def one(n: str, tasks: list[str] | None, i: int) -> dict[str, object]:
+        saved = None
+        if a.save is not None:
+            tag = "-undefended" if a.undefended else ""
+            saved = a.save / f"{a.suite_version}{tag}-{n}-{i + 1}of{a.split}{'-' + '-'.join(a.task) if a.task else ''}.json"
+            if saved.is_file():
+                return cast(dict[str, object], json.loads(saved.read_text()))
+        r = run_child(a.suite_version, n, tasks, a.undefended)
+        took[n] = max(took.get(n, 0.0), time.monotonic() - started)
+        if saved is not None:
+            saved.parent.mkdir(parents=True, exist_ok=True)
+            saved.write_text(json.dumps(r) + "\n")
+        return r
+
+    # Each suite (or slice) is its own child process (one layer per process), so they may run side by side; the
+    # figures do not depend on it (a proof's time limit is per obligation, a timeout is "not proved" either way).
+    with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, a.jobs)) as pool:
+        futures = [(n, pool.submit(one, n, tasks, i)) for n, tasks, i in slices]
+        results = {n: merge([f.result() for m, f in futures if m == n]) for n in names}
     text, doc = table(a.suite_version, results)
     if a.undefended:
         text = "UNDEFENDED BASELINE: every guarantee replaced by no_guarantees()\n" + text
     print(text)
-    print(f"\n({time.monotonic() - started:.0f} s)")
+    each = ", ".join(f"{n} done at {took[n]:.0f} s" if n in took else f"{n} saved" for n in names)
+    print(f"\n({time.monotonic() - started:.0f} s; {each}; {max(1, a.jobs)} child process(es) at a time, "
+          f"each suite in {max(1, a.split)} slice(s))")
     if a.json:
         tmp = a.json.with_name(a.json.name + ".tmp")
         tmp.write_text(json.dumps(doc, indent=2) + "\n")

@@ -14,7 +14,7 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 KEYS = {"user_tasks", "utility", "utility_under_attack", "pairs", "world_changing_pairs", "blocked_at_proof",
         "flagged", "attack_success", "strategies"}
-STRATEGIES = {"verbatim", "smuggle", "unpinned", "exfiltrate", "answer", "replace"}
+STRATEGIES = {"verbatim", "smuggle", "unpinned", "exfiltrate", "answer", "replace", "honest"}
 
 pytestmark = pytest.mark.agentdojo
 

@@ -79,10 +79,14 @@ def link(text: str) -> str:
 
 
 def first_sentence(text: str) -> str:
-    """The first sentence of text (up to its first '.' before a space or a line break), stripped."""
-    parts = text.strip().replace(".\n", ". ").split(". ")
+    """The first sentence of text: up to its first '. ' or its first line break, whichever comes first, stripped.
+    A sentence never runs past a line break: what follows one is another paragraph (or whatever was put there)."""
+    lines = text.strip().split("\n")
+    if len(lines) < 1:
+        return ""
+    parts = lines[0].split(". ")
     if len(parts) < 1:
-        return text.strip()
+        return lines[0].strip()
     return parts[0].strip()
 
 
