@@ -17,10 +17,12 @@ order (:meth:`TranscriptIndex.names`). Nothing here imports anything of clauz3: 
 
 from __future__ import annotations
 
+import html
 import re
 import unicodedata
 from dataclasses import dataclass
 from itertools import pairwise
+from urllib.parse import unquote
 
 # What a protected parameter holds (the trusted layer's declaration): each is classified whole,
 # except ``text``, whose links, addresses, accounts, phone numbers and long numbers are classified.
@@ -71,8 +73,24 @@ _TRAILING = ".,;:!?)]}>'\""
 _INDEX_KIND = {"phone": "digits", "number": "digits"}
 
 
+# Characters that draw nothing (Unicode category Cf: zero-width space and joiners, soft hyphen, word joiner,
+# bidi controls, BOM, tags; and the variation selectors and the combining grapheme joiner), so
+# ``www.secure\u200b-systems-252.com`` reads as the link it hides; NFKC keeps them, so they are dropped before it
+# (redteam w2). Written out (a scan of every code point costs half a second at import); a test checks that
+# every Cf character of this Python's Unicode database is here.
+_INVISIBLE_RANGES = ((0xAD, 0xAD), (0x34F, 0x34F), (0x600, 0x605), (0x61C, 0x61C), (0x6DD, 0x6DD), (0x70F, 0x70F),
+                     (0x890, 0x891), (0x8E2, 0x8E2), (0x180B, 0x180F), (0x200B, 0x200F), (0x202A, 0x202E),
+                     (0x2060, 0x2064), (0x2066, 0x206F), (0xFE00, 0xFE0F), (0xFEFF, 0xFEFF), (0xFFF9, 0xFFFB),
+                     (0x110BD, 0x110BD), (0x110CD, 0x110CD), (0x13430, 0x1343F), (0x1BCA0, 0x1BCA3),
+                     (0x1D173, 0x1D17A), (0xE0001, 0xE0001), (0xE0020, 0xE007F), (0xE0100, 0xE01EF))
+_INVISIBLE = re.compile("[" + "".join(f"\\U{a:08x}-\\U{b:08x}" for a, b in _INVISIBLE_RANGES) + "]")
+
+
 def normalise(text: str) -> str:
-    """NFKC: full-width letters, ligatures and compatibility forms become their plain spelling."""
+    """NFKC without invisible format characters: full-width letters, ligatures and compatibility forms
+    become their plain spelling, zero-width characters go."""
+    if not text.isascii():
+        text = _INVISIBLE.sub("", text)
     return unicodedata.normalize("NFKC", text)
 
 
@@ -84,13 +102,19 @@ def _url_key(text: str) -> str:
     """A link as compared: case-folded, without its scheme or a trailing slash (the same page)."""
     key = fold(text).rstrip(_TRAILING)
     key = re.sub(r"^(?:https?|ftp)://", "", key)
-    return key.rstrip("/")
+    return _site(key.rstrip("/"))
+
+
+def _site(key: str) -> str:
+    """A link or host key without a leading ``www.``: ``secure-systems-252.com`` is the page read as
+    ``www.secure-systems-252.com`` (redteam w2)."""
+    return key[4:] if key.startswith("www.") and len(key) > 4 else key
 
 
 def _host(url_key: str) -> str:
     """The host of a link key (scheme already gone): up to the first ``/``, ``?`` or ``#``, without a port."""
     host = re.split(r"[/?#]", url_key, maxsplit=1)[0]
-    return host.rsplit("@", 1)[-1].split(":", 1)[0]
+    return _site(host.rsplit("@", 1)[-1].split(":", 1)[0])
 
 
 @dataclass(frozen=True)
@@ -114,10 +138,26 @@ def extract(text: str) -> list[Token]:
     out: list[Token] = []
     seen: set[tuple[str, str]] = set()
     for line in normalise(text).split("\n"):
-        for token in _extract_line(line):
+        for token in [t for variant in _decoded(line) for t in _extract_line(variant)]:
             if (token.kind, token.key) not in seen:
                 seen.add((token.kind, token.key))
                 out.append(token)
+    return out
+
+
+_ESCAPE = re.compile(r"%[0-9A-Fa-f]{2}|&#?\w+;")
+
+
+def _decoded(line: str) -> list[str]:
+    """The line, and where it holds %-escapes or HTML character references, the line decoded too
+    (``www%2Esecure-systems-252%2Ecom`` is the link; redteam w2)."""
+    if not _ESCAPE.search(line):
+        return [line]
+    out = [line]
+    for decode in (unquote, html.unescape):
+        text = normalise(decode(line))
+        if text not in out:
+            out.append(text)
     return out
 
 
@@ -261,6 +301,31 @@ def _continues(text: str, i: int, step: int, edge: str) -> bool:
     return ch in ".-@" and 0 <= nxt < len(text) and text[nxt].isalnum()
 
 
+_SKELETON_KINDS = frozenset({"account", "code", "phone", "number"})
+MIN_PHONE_TAIL = 7  # a phone number read is also found by its last 7+ digits (written without its country code)
+
+
+def skeleton(text: str) -> str:
+    """The letters and digits of ``text`` alone, case-folded, every decimal digit as an ASCII one:
+    ``GB33-BUKB 2020`` → ``gb33bukb2020``, ``٤٨١`` → ``481``."""
+    out: list[str] = []
+    for ch in normalise(text).casefold():
+        if ch.isdecimal():
+            out.append(str(unicodedata.decimal(ch)))
+        elif ch.isalnum():
+            out.append(ch)
+    return "".join(out)
+
+
+def _skeleton_keys(token: Token) -> list[str]:
+    sk = skeleton(token.key)
+    if len(sk) < MIN_CODE:
+        return []
+    if token.kind != "phone":
+        return [sk]
+    return [sk[i:] for i in range(len(sk) - MIN_PHONE_TAIL + 1)]  # +1 555 010 9999 is 555 010 9999 too
+
+
 class TranscriptIndex:
     """What the person wrote and what the agent read, indexed as messages arrive (one pass per message).
 
@@ -280,6 +345,11 @@ class TranscriptIndex:
         self._pairs: dict[str, dict[str, tuple[str, tuple[str, ...], tuple[int, ...], int, list[int]]]] = {}
         # Every pair of adjacent words the person wrote, folded, one-letter words skipped ("John F Kennedy": john, kennedy).
         self._you_pairs: set[tuple[str, str]] = set()
+        # Accounts, codes, phone numbers and long numbers by their letters and digits alone (skeleton → origin
+        # → source ids), and the skeletons by their first MIN_CODE characters (redteam w2).
+        self._skeletons: dict[str, dict[str, list[int]]] = {}
+        self._skeleton_kind: dict[str, str] = {}
+        self._skeleton_heads: dict[str, set[str]] = {}
         self.chars = 0
 
     def add(self, origin: str, text: str, label: str) -> None:
@@ -303,12 +373,17 @@ class TranscriptIndex:
             keys = [(_INDEX_KIND.get(token.kind, token.kind), token.key)]
             if token.kind == "url":
                 keys.append(("host", _host(token.key)))
+            elif token.kind == "email":  # its domain is a site named in this message (redteam w2)
+                keys.append(("host", _site(token.key.rsplit("@", 1)[-1])))
             elif token.kind == "account":  # an account is a code too (a program may lower its case)
                 keys.append(("code", token.key.casefold()))
             for key in keys:
                 ids = self._tokens.setdefault(key, {}).setdefault(origin, [])
                 if len(ids) < MAX_SOURCES and sid not in ids:
                     ids.append(sid)
+            if token.kind in _SKELETON_KINDS:
+                for sk in _skeleton_keys(token):
+                    self._add_skeleton(sk, token.kind, origin, sid)
         for word in set(_WORD.findall(norm.casefold())):
             ids = self._words.setdefault(word, {}).setdefault(origin, [])
             if len(ids) < MAX_WORD_SOURCES:
@@ -385,7 +460,45 @@ class TranscriptIndex:
         if found.status == NEW and token.kind == "url":
             places = self._tokens.get(("host", _host(token.key)), {})
             found = self._finding(places.get("you", []), places.get("read", []))
+        elif found.status == NEW and token.kind == "email":
+            # An address nobody wrote, at a site named only in what the agent read (``support@`` the phishing
+            # site, or ``user@www.site`` in a link): from read data (redteam w2). A site the person named too
+            # does not make the address theirs: it stays new.
+            places = self._tokens.get(("host", _site(token.key.rsplit("@", 1)[-1])), {})
+            if places.get("read") and not places.get("you"):
+                found = self._finding([], places["read"])
+        elif found.status == NEW and token.kind in _SKELETON_KINDS:
+            found = self.skeleton_value(token.key)
         return found
+
+    def _add_skeleton(self, sk: str, kind: str, origin: str, sid: int) -> None:
+        kinds = self._skeletons.setdefault(sk, {})
+        ids = kinds.setdefault(origin, [])
+        if len(ids) < MAX_SOURCES and sid not in ids:
+            ids.append(sid)
+        self._skeleton_kind.setdefault(sk, kind)
+        self._skeleton_heads.setdefault(sk[:MIN_CODE], set()).add(sk)
+
+    def skeleton_value(self, value: str) -> Finding:
+        """A value compared by its letters and digits alone (:func:`skeleton`): ``GB33-BUKB-2020-…``,
+        ``4,815,162,342`` or ``H G K 1 3 7 8 0 3`` is the account, number or code read."""
+        places = self._skeletons.get(skeleton(value), {})
+        return self._finding(places.get("you", []), places.get("read", []))
+
+    def skeleton_hits(self, text: str) -> list[tuple[str, str, Finding]]:
+        """(skeleton, kind, finding) of every account, code, phone or long number read (or written by you)
+        whose letters and digits occur in a row among those of ``text``, whatever stands between them —
+        spaces, separators, line breaks, invisible characters, pieces joined at run time (redteam w2).
+        One dictionary lookup per letter or digit of the text."""
+        sk = skeleton(text)
+        out: dict[str, tuple[str, str, Finding]] = {}
+        for i in range(len(sk) - MIN_CODE + 1):
+            for key in self._skeleton_heads.get(sk[i:i + MIN_CODE], ()):
+                if key not in out and sk.startswith(key, i):
+                    places = self._skeletons[key]
+                    out[key] = (key, self._skeleton_kind[key], self._finding(places.get("you", []),
+                                                                              places.get("read", [])))
+        return list(out.values())
 
     def value(self, kind: str, value: str) -> Finding:
         """A whole protected value (a recipient, an account, an amount, a path), exact after NFKC
@@ -394,7 +507,10 @@ class TranscriptIndex:
         tokens = [t for t in extract(norm) if t.kind != "name"]  # a name as a whole value: by its words below
         if len(tokens) == 1 and tokens[0].text.strip() == norm:
             return self.token(tokens[0])  # the value is itself a token: the token index is the answer
-        return self._whole(norm, folded=kind in ADDRESS_KINDS)
+        found = self._whole(norm, folded=kind in ADDRESS_KINDS)
+        if found.status == NEW and len(skeleton(norm)) >= MIN_CODE:
+            found = self.skeleton_value(norm)  # an account written with other separators (redteam w2)
+        return found
 
     def _whole(self, norm: str, *, folded: bool) -> Finding:
         needle = norm.casefold() if folded else norm

@@ -16,6 +16,8 @@ Riverside View Hotel, which appears only in …").
 from __future__ import annotations
 
 import ast
+import re
+import unicodedata
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -31,6 +33,8 @@ from clauz3._provenance import (
     TranscriptIndex,
     extract,
     name_words,
+    normalise,
+    skeleton,
 )
 
 # The conversation's index for a conversation id, or None (no host, or the conversation is not open).
@@ -133,6 +137,11 @@ def _tokens(index: TranscriptIndex, text: str, words: set[str] | None = None) ->
     found: list[tuple[str, str | None, Finding]] = [(t.text, t.kind, index.token(t)) for t in extract(text)
                                                     if t.kind != "name"]
     found += [(shown, "name", f) for shown, f in index.names(set(name_words(text)) if words is None else words)]
+    # An account, code, phone or long number read, spelt with other separators, spaces, line breaks or in
+    # pieces joined at run time: found by its letters and digits alone (redteam w2).
+    said = [skeleton(shown) for shown, kind, f in found if f.status == FROM_READ and kind != "name"]
+    found += [(sk, kind, f) for sk, kind, f in index.skeleton_hits(text)
+              if f.status == FROM_READ and not any(sk in other for other in said)]
     read = [shown for shown, _, f in found if f.status == FROM_READ]
     return [(shown, kind, f) for shown, kind, f in found
             if f.status != FROM_READ or not any(shown != other and shown in other for other in read)]
@@ -253,11 +262,42 @@ def provenance_block(index: TranscriptIndex | None, facts: Mapping[str, Any] | N
     for shown, token, finding in reported or []:
         if not any(shown.casefold() in s for s in shown_before):  # not said already, nor inside a value said
             add(place, shown, token, finding, maybe=False, param="output")
-    warnings = _warnings(items)
+    warnings = _warnings(items) + lookalikes(program)
     if reported is None:
         warnings.append(TOO_MANY)
     notes = [i["text"] for i in items if i["status"] in (FROM_YOU, NEW)]
     return {"checked": True, "items": items, "warnings": warnings, "notes": notes}
+
+
+# Scripts whose letters look like Latin ones (and like each other): a word mixing two of them is spelt to look
+# like another (``www.sеcure-systems-252.com`` with a Cyrillic е is no link anyone read, nor one anyone wrote).
+LOOKALIKE_SCRIPTS = frozenset({"LATIN", "CYRILLIC", "GREEK", "ARMENIAN", "CHEROKEE", "COPTIC"})
+MAX_LOOKALIKES = 5
+_CHUNK = re.compile(r"\S+")
+
+
+def _scripts(chunk: str) -> set[str]:
+    return {unicodedata.name(ch, "?").split(" ", 1)[0] for ch in chunk if ch.isalpha()} & LOOKALIKE_SCRIPTS
+
+
+def lookalikes(program: str) -> list[str]:
+    """One warning per piece of a literal (a run without spaces: a link, an address, a word) whose letters
+    come from two scripts that look alike (redteam w2): exact matching cannot say where such a value came
+    from, so the card says what it is and a person decides. Pure ASCII pieces are skipped at once."""
+    out: list[str] = []
+    for literal in source_literals(program) or []:
+        if literal.isascii():
+            continue
+        for chunk in _CHUNK.findall(normalise(literal)):
+            scripts = _scripts(chunk) if not chunk.isascii() else set()
+            if len(scripts) > 1:
+                shown = _quoted(chunk)
+                out.append(f"This program spells {shown} with letters of more than one alphabet "
+                           f"({prose_join(sorted(s.capitalize() for s in scripts))}), so it can look like a value it "
+                           "is not; clauz3 cannot tell where it came from — check it.")
+                if len(out) >= MAX_LOOKALIKES:
+                    return list(dict.fromkeys(out))
+    return list(dict.fromkeys(out))
 
 
 def _warnings(items: list[dict[str, Any]]) -> list[str]:
