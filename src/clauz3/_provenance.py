@@ -301,6 +301,32 @@ def _continues(text: str, i: int, step: int, edge: str) -> bool:
     return ch in ".-@" and 0 <= nxt < len(text) and text[nxt].isalnum()
 
 
+# An amount as a program passes it (``98.7``, ``1250.0``) is the ``98.70 EUR`` or ``1,250.00`` read: amounts are
+# also compared by their value, every plausible reading of separators counted (``1,250`` is 1250 and 1.25;
+# redteam w2).
+_AMOUNT = re.compile(r"(?<![\d.,'])\d{1,3}(?: \d{3})+(?:[.,]\d+)?(?!\d)|(?<![\d.,'])\d+(?:[.,']\d+)*(?!\d)")
+MAX_AMOUNT_CHARS = 32
+
+
+def amount_keys(text: str) -> set[str]:
+    """The values ``text`` (one number, written with separators or not) may stand for, as canonical decimals."""
+    from decimal import Decimal, InvalidOperation
+
+    groups = re.split(r"[.,' ]", text)
+    if len(text) > MAX_AMOUNT_CHARS or not all(g.isdigit() and g.isascii() for g in groups):
+        return set()
+    readings = {"".join(groups)}  # every separator a thousands one
+    if len(groups) > 1:
+        readings.add("".join(groups[:-1]) + "." + groups[-1])  # the last one the decimal point
+    out: set[str] = set()
+    for r in readings:
+        try:
+            out.add(format(Decimal(r).normalize(), "f"))
+        except InvalidOperation:
+            continue
+    return out
+
+
 _SKELETON_KINDS = frozenset({"account", "code", "phone", "number"})
 MIN_PHONE_TAIL = 7  # a phone number read is also found by its last 7+ digits (written without its country code)
 
@@ -384,6 +410,12 @@ class TranscriptIndex:
             if token.kind in _SKELETON_KINDS:
                 for sk in _skeleton_keys(token):
                     self._add_skeleton(sk, token.kind, origin, sid)
+        if _DIGIT.search(norm):
+            for m in _AMOUNT.finditer(norm):
+                for key in amount_keys(m.group(0).strip()):
+                    ids = self._tokens.setdefault(("amount", key), {}).setdefault(origin, [])
+                    if len(ids) < MAX_SOURCES and sid not in ids:
+                        ids.append(sid)
         for word in set(_WORD.findall(norm.casefold())):
             ids = self._words.setdefault(word, {}).setdefault(origin, [])
             if len(ids) < MAX_WORD_SOURCES:
@@ -504,6 +536,15 @@ class TranscriptIndex:
         """A whole protected value (a recipient, an account, an amount, a path), exact after NFKC
         (case-folded for recipients and links)."""
         norm = normalise(value).strip()
+        if kind == "amount" and (keys := amount_keys(norm)):
+            you: list[int] = []
+            read: list[int] = []
+            for key in sorted(keys):
+                places = self._tokens.get(("amount", key), {})
+                you += places.get("you", [])
+                read += [i for i in places.get("read", []) if i not in read]
+            if you or read:
+                return self._finding(you, sorted(read))
         tokens = [t for t in extract(norm) if t.kind != "name"]  # a name as a whole value: by its words below
         if len(tokens) == 1 and tokens[0].text.strip() == norm:
             return self.token(tokens[0])  # the value is itself a token: the token index is the answer

@@ -41,12 +41,14 @@ from clauz3._provenance import (
 ProvenanceLookup = Callable[[str | None], TranscriptIndex | None]
 
 MAX_ITEMS = 200
-MAX_PROGRAM_LITERALS = 256  # literals classified as whole values where an argument's value is unknown
+MAX_PROGRAM_LITERALS = 2048  # literals classified as whole values where an argument's value is unknown
 MAX_REPORTED_CHARS = 1_000_000  # literal text classified for what a program reports; more is not checked
 REPORTS = "what this program reports"
 MAX_NAMES = 5  # names listed in one sentence about what a program reports
 TOO_MANY = ("This program holds more literal text than clauz3 checks for values from data the agent read "
             f"({MAX_REPORTED_CHARS:,} characters); you decide.")
+TOO_MANY_LITERALS = (f"This program holds more than {MAX_PROGRAM_LITERALS:,} different literals where a protected value "
+                     "is computed; clauz3 did not check them all for values from data the agent read; you decide.")
 NOT_CHECKED = "clauz3 could not check where this program's values came from (no conversation transcript)."
 _WHOLE_VERB = {"recipient": "goes to", "url": "uses the link", "account": "uses the account",
                "amount": "uses the amount", "path": "uses the path"}
@@ -188,7 +190,8 @@ def _reported(index: TranscriptIndex, program: str) -> list[tuple[str, str | Non
 
 
 def program_literals(program: str) -> list[str]:
-    """The program's string constants and integers of six or more digits, in order, each once."""
+    """The program's string constants, floats and integers of six or more digits, each once; one more than
+    MAX_PROGRAM_LITERALS says there are more."""
     try:
         tree = parse_ast(program)
     except (SyntaxError, ValueError):
@@ -200,7 +203,9 @@ def program_literals(program: str) -> list[str]:
                 out[node.value] = None
             elif isinstance(node.value, int) and abs(node.value) >= 100_000:
                 out[str(node.value)] = None
-        if len(out) >= MAX_PROGRAM_LITERALS:
+            elif isinstance(node.value, float):  # an amount (redteam w2: 98.7 is the 98.70 read)
+                out[repr(node.value)] = None
+        if len(out) > MAX_PROGRAM_LITERALS:
             break
     return list(out)
 
@@ -222,6 +227,7 @@ def provenance_block(index: TranscriptIndex | None, facts: Mapping[str, Any] | N
             items.append(_item(place, shown, token, finding, maybe=maybe))
 
     unknown: list[_Place] = []
+    too_many_literals = False
     effects = facts.get("effects") if isinstance(facts, Mapping) else None
     complete = bool(isinstance(facts, Mapping) and facts.get("complete")) and isinstance(effects, list)
     for eff in effects or []:
@@ -246,12 +252,16 @@ def provenance_block(index: TranscriptIndex | None, facts: Mapping[str, Any] | N
         # Values the facts cannot show: every literal of the program text may reach those places.
         places = unknown or [_Place("?", "?", "text", None, "a protected argument")]
         whole_kinds = {p.kind for p in places if p.kind != "text"}
-        for literal in program_literals(program):
+        literals = program_literals(program)
+        if len(literals) > MAX_PROGRAM_LITERALS:  # padded: what is not classified is the person's to check
+            too_many_literals = True
+        for literal in literals[:MAX_PROGRAM_LITERALS]:
             candidates: list[tuple[str, str | None, Finding]] = [(t.text, t.kind, index.token(t))
                                                                  for t in extract(literal)]
-            for kind in sorted(whole_kinds):
-                if len(literal) <= 254:
-                    candidates.append((literal, None, index.value(kind, literal)))
+            for kind in sorted(whole_kinds) if len(literal) <= 254 else []:
+                # every kind the unknown places hold (an account is not looked up as an amount; redteam w2)
+                candidates.append((literal, None, index.value(kind, literal)))
+                if candidates[-1][2].status == FROM_READ:
                     break
             for shown, token, finding in candidates:
                 if finding.status == FROM_READ:
@@ -265,6 +275,8 @@ def provenance_block(index: TranscriptIndex | None, facts: Mapping[str, Any] | N
     warnings = _warnings(items) + lookalikes(program)
     if reported is None:
         warnings.append(TOO_MANY)
+    if too_many_literals:
+        warnings.append(TOO_MANY_LITERALS)
     notes = [i["text"] for i in items if i["status"] in (FROM_YOU, NEW)]
     return {"checked": True, "items": items, "warnings": warnings, "notes": notes}
 
