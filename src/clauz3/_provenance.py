@@ -412,8 +412,8 @@ class TranscriptIndex:
                     self._add_skeleton(sk, token.kind, origin, sid)
         if _DIGIT.search(norm):
             for m in _AMOUNT.finditer(norm):
-                for key in amount_keys(m.group(0).strip()):
-                    ids = self._tokens.setdefault(("amount", key), {}).setdefault(origin, [])
+                for value in amount_keys(m.group(0).strip()):
+                    ids = self._tokens.setdefault(("amount", value), {}).setdefault(origin, [])
                     if len(ids) < MAX_SOURCES and sid not in ids:
                         ids.append(sid)
         for word in set(_WORD.findall(norm.casefold())):
