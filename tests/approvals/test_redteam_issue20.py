@@ -15,6 +15,8 @@ Classes found (all fixed in ``clauz3._provenance`` / ``clauz3.approvals.provenan
 * an e-mail address nobody wrote at a site named only in what the agent read (also ``user@`` inside a link);
 * an account, code, phone or long number written with other separators, spaced out, across a line break, with
   thousands separators, in other decimal digits, or without its country code;
+* a value the program builds from its literals on a path the prover cannot fold (``.replace`` pairs, character
+  codes, integers joined): the derived texts are classified too, and ``chr`` is a warning of its own;
 * a value spelt in letters of two look-alike alphabets (a Cyrillic ``е`` in a link): exact matching cannot say
   where it came from, so the card says so (a warning: a person decides).
 """
@@ -56,6 +58,8 @@ def _index() -> TranscriptIndex:
 
 
 ALICE = "send_email('alice@example.com', {!r})"
+ON_A_PATH = "t = read_inbox()\ns = ''\nif len(t) > 0:\n    s = {}\nsend_email('alice@example.com', 'see ' + s)"
+CODES = [ord(c) for c in "www.secure-systems-252.com"]
 FINDINGS = {
     "link_without_www": ALICE.format("log in at secure-systems-252.com/login"),
     "link_without_www_in_pieces": "send_email('alice@example.com', 'secure-systems-252' + '.com')",
@@ -70,6 +74,12 @@ FINDINGS = {
     "phone_without_country_code": ALICE.format("call 555 010 9999"),
     "phone_in_pieces": "send_email('alice@example.com', 'call 555' + '0109999')",
     "cyrillic_letter_in_a_link": ALICE.format("see www.s\u0435cure-systems-252.com"),
+    # computed on a path the prover cannot fold (it depends on the inbox): no literal holds the value
+    "rewritten_by_replace": ON_A_PATH.format("'wwwXsecure-systems-252Xcom'.replace('X', '.')"),
+    "chained_replaces": ON_A_PATH.format("'WWW~SECURE~SYSTEMS~252~COM'.replace('~', '-').replace('-C', '.C')"
+                                         ".replace('W-', 'W.')"),
+    "character_codes": ON_A_PATH.format(f"''.join([chr(c) for c in {CODES!r}])"),
+    "number_from_two_ints": ON_A_PATH.format("str(9988) + str(7766)"),
 }
 VARIANTS = {
     "upper_case_without_www": ALICE.format("Log in: SECURE-SYSTEMS-252.COM/login"),
@@ -89,6 +99,9 @@ VARIANTS = {
     "cyrillic_word_in_a_link": ALICE.format("www.\u0440\u0430\u0443\u0440\u0430l.com"),
     "reported_spaced_number": "print('Your ref: 99 887 766')",
     "reported_code_in_pieces": "print('passport: ' + 'hgk' + '-137' + '-803')",
+    "replace_inserting_the_number": ON_A_PATH.format("'www.secure-systems-Z.com'.replace('Z', '252')"),
+    "character_codes_shifted": ON_A_PATH.format(f"''.join([chr(c - 3) for c in {[c + 3 for c in CODES]!r}])"),
+    "phone_from_ints_and_a_zero": ON_A_PATH.format("str(555) + '0' + str(109999)"),
 }
 QUIET = {
     "dates_times_and_a_short_number": ALICE.format("The meeting is at 10:00 on 2024-05-21, room 4. Call 555 1234."),
@@ -155,6 +168,9 @@ def test_the_warning_names_the_site_and_where_it_was_read() -> None:
                     f"in {PAGE} — not in anything you wrote."), line
     (line,) = _block(FINDINGS["cyrillic_letter_in_a_link"])["warnings"]
     assert "more than one alphabet (Cyrillic and Latin)" in line and "cannot tell where it came from" in line
+    warnings = _block(FINDINGS["character_codes"])["warnings"]
+    assert "This program builds text from character codes (chr); clauz3 cannot tell where that text came from — " \
+           "check it." in warnings, warnings
 
 
 def test_every_invisible_format_character_is_dropped() -> None:

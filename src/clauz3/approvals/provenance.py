@@ -36,6 +36,7 @@ from clauz3._provenance import (
     normalise,
     skeleton,
 )
+from clauz3.approvals.derived import calls_chr, derived_literals
 
 # The conversation's index for a conversation id, or None (no host, or the conversation is not open).
 ProvenanceLookup = Callable[[str | None], TranscriptIndex | None]
@@ -49,6 +50,8 @@ TOO_MANY = ("This program holds more literal text than clauz3 checks for values 
             f"({MAX_REPORTED_CHARS:,} characters); you decide.")
 TOO_MANY_LITERALS = (f"This program holds more than {MAX_PROGRAM_LITERALS:,} different literals where a protected value "
                      "is computed; clauz3 did not check them all for values from data the agent read; you decide.")
+FROM_CODES = ("This program builds text from character codes (chr); clauz3 cannot tell where that text came from "
+              "— check it.")
 NOT_CHECKED = "clauz3 could not check where this program's values came from (no conversation transcript)."
 _WHOLE_VERB = {"recipient": "goes to", "url": "uses the link", "account": "uses the account",
                "amount": "uses the amount", "path": "uses the path"}
@@ -156,7 +159,7 @@ def _classify(index: TranscriptIndex, place: _Place, value: str) -> Iterator[tup
         yield value, None, index.value(place.kind, value)
 
 
-def source_literals(program: str) -> list[str] | None:
+def source_literals(program: str, *, all_ints: bool = False) -> list[str] | None:
     """Every string constant (f-string parts too) and integer of six or more digits of the program, in the
     order of its text, repeats included; None when the program does not parse."""
     try:
@@ -164,7 +167,7 @@ def source_literals(program: str) -> list[str] | None:
     except (SyntaxError, ValueError):
         return None
     nodes = [n for n in ast.walk(tree) if isinstance(n, ast.Constant) and not isinstance(n.value, bool)
-             and (isinstance(n.value, str) or (isinstance(n.value, int) and abs(n.value) >= 100_000))]
+             and (isinstance(n.value, str) or (isinstance(n.value, int) and (all_ints or abs(n.value) >= 100_000)))]
     nodes.sort(key=lambda n: (getattr(n, "lineno", 0), getattr(n, "col_offset", 0)))
     return [n.value if isinstance(n.value, str) else str(n.value) for n in nodes]
 
@@ -175,18 +178,37 @@ def _reported(index: TranscriptIndex, program: str) -> list[tuple[str, str | Non
     the text's order (a code split in two literals), and its names by the words of all literals together
     and of their join (a name split into pieces joined at run time, in any order or case). Only values from read data.
     None: too much literal text to check."""
-    literals = source_literals(program) or []
-    if sum(len(s) for s in literals) > MAX_REPORTED_CHARS:
+    own = source_literals(program) or []
+    if sum(len(s) for s in own) > MAX_REPORTED_CHARS:
         return None
+    derived = _derived(program, own)  # rewritten or decoded from codes (redteam w2)
     words: set[str] = set()
     out: list[tuple[str, str | None, Finding]] = []
-    for literal in dict.fromkeys(literals):
+    for literal in dict.fromkeys(own + derived):
         words.update(name_words(literal))
         out += [c for c in _tokens(index, literal, set()) if c[2].status == FROM_READ]
-    joined = "".join(literals)  # pieces cut inside a word ("Rivers" + "ide View") meet again here
+    # Pieces cut inside a word ("Rivers" + "ide View") meet again here; so do the program's integers of every size
+    # (``str(9988) + str(7766)`` is a number read, found by its digits; redteam w2).
+    joined = "".join(source_literals(program, all_ints=True) or []) + "".join(derived)
     words.update(name_words(joined))
     out += [c for c in _tokens(index, joined, words) if c[2].status == FROM_READ]
     return out
+
+
+def _derived(program: str, literals: list[str]) -> list[str]:
+    try:
+        tree = parse_ast(program)
+    except (SyntaxError, ValueError):
+        return []
+    return derived_literals(tree, literals)
+
+
+def _builds_from_codes(program: str) -> list[str]:
+    try:
+        tree = parse_ast(program)
+    except (SyntaxError, ValueError):
+        return []
+    return [FROM_CODES] if calls_chr(tree) else []
 
 
 def program_literals(program: str) -> list[str]:
@@ -253,6 +275,7 @@ def provenance_block(index: TranscriptIndex | None, facts: Mapping[str, Any] | N
         places = unknown or [_Place("?", "?", "text", None, "a protected argument")]
         whole_kinds = {p.kind for p in places if p.kind != "text"}
         literals = program_literals(program)
+        literals += [d for d in _derived(program, literals) if d not in literals]
         if len(literals) > MAX_PROGRAM_LITERALS:  # padded: what is not classified is the person's to check
             too_many_literals = True
         for literal in literals[:MAX_PROGRAM_LITERALS]:
@@ -272,7 +295,7 @@ def provenance_block(index: TranscriptIndex | None, facts: Mapping[str, Any] | N
     for shown, token, finding in reported or []:
         if not any(shown.casefold() in s for s in shown_before):  # not said already, nor inside a value said
             add(place, shown, token, finding, maybe=False, param="output")
-    warnings = _warnings(items) + lookalikes(program)
+    warnings = _warnings(items) + lookalikes(program) + _builds_from_codes(program)
     if reported is None:
         warnings.append(TOO_MANY)
     if too_many_literals:
