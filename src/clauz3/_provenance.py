@@ -33,10 +33,11 @@ FROM_YOU = "from_you"
 FROM_READ = "from_read"
 NEW = "new"
 
-TOKEN_KINDS = ("url", "email", "account", "phone", "number", "code", "name")
-TOKEN_NOUNS = {"url": "a link", "email": "an e-mail address", "account": "an account number",
+TOKEN_KINDS = ("url", "email", "account", "phone", "number", "code", "name", "phrase")
+TOKEN_NOUNS = {"phrase": "a run of words", "url": "a link", "email": "an e-mail address", "account": "an account number",
                "phone": "a phone number", "number": "a number", "code": "a code", "name": "a name"}
 
+PHRASE_WORDS = 8  # a run of this many words read, repeated, is a phrase from read data (redteam w2)
 MAX_SOURCES = 3  # read sources named per value (the first ones, in conversation order)
 MAX_SCAN_HITS = 64  # bounded occurrences examined per whole-value lookup before giving up on a corpus
 
@@ -159,6 +160,14 @@ def _decoded(line: str) -> list[str]:
         if text not in out:
             out.append(text)
     return out
+
+
+_PHRASE_WORD = re.compile(r"[^\W_]+")
+
+
+def phrase_words(text: str) -> list[str]:
+    """The words of a text as phrases are compared: NFKC, case-folded, letters and digits (a number is a word)."""
+    return _PHRASE_WORD.findall(normalise(text).casefold())
 
 
 def name_words(name: str) -> list[str]:
@@ -376,6 +385,8 @@ class TranscriptIndex:
         self._skeletons: dict[str, dict[str, list[int]]] = {}
         self._skeleton_kind: dict[str, str] = {}
         self._skeleton_heads: dict[str, set[str]] = {}
+        # Every run of PHRASE_WORDS words (phrase_words), by its hash → origin → source ids (redteam w2).
+        self._phrases: dict[int, dict[str, list[int]]] = {}
         self.chars = 0
 
     def add(self, origin: str, text: str, label: str) -> None:
@@ -389,8 +400,14 @@ class TranscriptIndex:
         norm = normalise(text)
         self._texts.append(norm)
         self.chars += len(norm)
+        words = name_words(norm)
         if origin == "you":
-            self._you_pairs.update(pairwise([w for w in name_words(norm) if len(w) > 1]))
+            self._you_pairs.update(pairwise([w for w in words if len(w) > 1]))
+        runs = phrase_words(norm)
+        for at in range(len(runs) - PHRASE_WORDS + 1):
+            ids = self._phrases.setdefault(hash(tuple(runs[at:at + PHRASE_WORDS])), {}).setdefault(origin, [])
+            if len(ids) < MAX_SOURCES and (not ids or ids[-1] != sid):
+                ids.append(sid)
         for token in extract(norm):
             if token.kind == "name":
                 if origin == "read":
@@ -432,6 +449,27 @@ class TranscriptIndex:
                 seconds[b] = (token.text, words, at_words, at, [sid])
             elif len(entry[4]) < MAX_SOURCES and sid not in entry[4]:
                 entry[4].append(sid)
+
+    def phrases(self, text: str) -> list[tuple[str, Finding]]:
+        """The runs of PHRASE_WORDS or more words of ``text`` (:func:`phrase_words`: any case, any spacing or punctuation
+        between them) that occur as a run in what the agent read and not in the person's messages — a sentence
+        copied from a page, a review's recommendation (redteam w2). One lookup per word of the text."""
+        words = phrase_words(text)
+        out: list[tuple[str, Finding]] = []
+        start = end = -1
+        read: list[int] = []
+        for at in range(len(words) - PHRASE_WORDS + 1):
+            places = self._phrases.get(hash(tuple(words[at:at + PHRASE_WORDS])), {})
+            if places.get("read") and not places.get("you"):
+                if at > end:  # a new run
+                    if start >= 0:
+                        out.append((" ".join(words[start:end]), self._finding([], read)))
+                    start, read = at, []
+                end = at + PHRASE_WORDS
+                read += [i for i in places["read"] if i not in read]
+        if start >= 0:
+            out.append((" ".join(words[start:end]), self._finding([], sorted(read))))
+        return out
 
     def names(self, words: set[str]) -> list[tuple[str, Finding]]:
         """The names read whose words a text holds, in any order and any case (``words``: its folded words,

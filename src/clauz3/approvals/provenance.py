@@ -34,6 +34,7 @@ from clauz3._provenance import (
     extract,
     name_words,
     normalise,
+    phrase_words,
     skeleton,
 )
 from clauz3.approvals.derived import calls_chr, derived_literals
@@ -147,6 +148,10 @@ def _tokens(index: TranscriptIndex, text: str, words: set[str] | None = None) ->
     said = [skeleton(shown) for shown, kind, f in found if f.status == FROM_READ and kind != "name"]
     found += [(sk, kind, f) for sk, kind, f in index.skeleton_hits(text)
               if f.status == FROM_READ and not any(sk in other for other in said)]
+    # A sentence copied (redteam w2), unless it holds a value from read data named already: that one warns.
+    named = [" " + " ".join(phrase_words(shown)) + " " for shown, _, f in found if f.status == FROM_READ]
+    found += [(f"“{shown}”", "phrase", f) for shown, f in index.phrases(text)
+              if not any(n in f" {shown} " for n in named)]
     read = [shown for shown, _, f in found if f.status == FROM_READ]
     return [(shown, kind, f) for shown, kind, f in found
             if f.status != FROM_READ or not any(shown != other and shown in other for other in read)]
@@ -192,7 +197,14 @@ def _reported(index: TranscriptIndex, program: str) -> list[tuple[str, str | Non
     joined = "".join(source_literals(program, all_ints=True) or []) + "".join(derived)
     words.update(name_words(joined))
     out += [c for c in _tokens(index, joined, words) if c[2].status == FROM_READ]
-    return out
+    # A run of words is said once (not inside a longer one), and not when it holds a value named already.
+    phrases = [c[0].strip("“”") for c in out if c[1] == "phrase"]
+    named = [" " + " ".join(phrase_words(c[0])) + " " for c in out if c[1] != "phrase"]
+
+    def said(run: str) -> bool:
+        return any(run in p and run != p for p in phrases) or any(n in f" {run} " for n in named)
+
+    return [c for c in out if c[1] != "phrase" or not said(c[0].strip("“”"))]
 
 
 def _derived(program: str, literals: list[str]) -> list[str]:
