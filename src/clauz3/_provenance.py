@@ -170,6 +170,18 @@ def phrase_words(text: str) -> list[str]:
     return _PHRASE_WORD.findall(normalise(text).casefold())
 
 
+def _shingles(text: str) -> list[int]:
+    """The hash of every run of PHRASE_WORDS words of ``text`` (:func:`phrase_words`), in order."""
+    words = phrase_words(text)
+    if len(words) < PHRASE_WORDS:
+        return []
+    joined = " ".join(words)
+    starts = [0]
+    for w in words:
+        starts.append(starts[-1] + len(w) + 1)
+    return [hash(joined[starts[i]:starts[i + PHRASE_WORDS] - 1]) for i in range(len(words) - PHRASE_WORDS + 1)]
+
+
 def name_words(name: str) -> list[str]:
     """The words of a name (or of any text) as names are compared: NFKC, case-folded, letters only."""
     return _LETTERS.findall(normalise(name).casefold())
@@ -385,8 +397,10 @@ class TranscriptIndex:
         self._skeletons: dict[str, dict[str, list[int]]] = {}
         self._skeleton_kind: dict[str, str] = {}
         self._skeleton_heads: dict[str, set[str]] = {}
-        # Every run of PHRASE_WORDS words (phrase_words), by its hash → origin → source ids (redteam w2).
-        self._phrases: dict[int, dict[str, list[int]]] = {}
+        # Every run of PHRASE_WORDS words (phrase_words), by its hash: the first source read that holds it, and
+        # those the person wrote (redteam w2).
+        self._read_phrases: dict[int, int] = {}
+        self._you_phrases: set[int] = set()
         self.chars = 0
 
     def add(self, origin: str, text: str, label: str) -> None:
@@ -400,14 +414,13 @@ class TranscriptIndex:
         norm = normalise(text)
         self._texts.append(norm)
         self.chars += len(norm)
-        words = name_words(norm)
         if origin == "you":
-            self._you_pairs.update(pairwise([w for w in words if len(w) > 1]))
-        runs = phrase_words(norm)
-        for at in range(len(runs) - PHRASE_WORDS + 1):
-            ids = self._phrases.setdefault(hash(tuple(runs[at:at + PHRASE_WORDS])), {}).setdefault(origin, [])
-            if len(ids) < MAX_SOURCES and (not ids or ids[-1] != sid):
-                ids.append(sid)
+            self._you_pairs.update(pairwise([w for w in name_words(norm) if len(w) > 1]))
+            self._you_phrases.update(_shingles(norm))
+        else:
+            first = self._read_phrases
+            for shingle in _shingles(norm):
+                first.setdefault(shingle, sid)
         for token in extract(norm):
             if token.kind == "name":
                 if origin == "read":
@@ -458,15 +471,16 @@ class TranscriptIndex:
         out: list[tuple[str, Finding]] = []
         start = end = -1
         read: list[int] = []
-        for at in range(len(words) - PHRASE_WORDS + 1):
-            places = self._phrases.get(hash(tuple(words[at:at + PHRASE_WORDS])), {})
-            if places.get("read") and not places.get("you"):
+        for at, key in enumerate(_shingles(text)):
+            sid = self._read_phrases.get(key)
+            if sid is not None and key not in self._you_phrases:
                 if at > end:  # a new run
                     if start >= 0:
-                        out.append((" ".join(words[start:end]), self._finding([], read)))
+                        out.append((" ".join(words[start:end]), self._finding([], sorted(read))))
                     start, read = at, []
                 end = at + PHRASE_WORDS
-                read += [i for i in places["read"] if i not in read]
+                if sid not in read and len(read) < MAX_SOURCES:
+                    read.append(sid)
         if start >= 0:
             out.append((" ".join(words[start:end]), self._finding([], sorted(read))))
         return out
