@@ -16,6 +16,7 @@ Riverside View Hotel, which appears only in …").
 from __future__ import annotations
 
 import ast
+import functools
 import re
 import unicodedata
 from collections.abc import Callable, Iterator, Mapping
@@ -164,12 +165,21 @@ def _classify(index: TranscriptIndex, place: _Place, value: str) -> Iterator[tup
         yield value, None, index.value(place.kind, value)
 
 
-def source_literals(program: str, *, all_ints: bool = False) -> list[str] | None:
-    """Every string constant (f-string parts too) and integer of six or more digits of the program, in the
-    order of its text, repeats included; None when the program does not parse."""
+@functools.lru_cache(maxsize=8)
+def _tree(program: str) -> ast.Module | None:
+    """The program's syntax tree, parsed once per card (every pass below reads it; none changes it)."""
     try:
         tree = parse_ast(program)
     except (SyntaxError, ValueError):
+        return None
+    return tree if isinstance(tree, ast.Module) else None
+
+
+def source_literals(program: str, *, all_ints: bool = False) -> list[str] | None:
+    """Every string constant (f-string parts too) and integer of six or more digits of the program, in the
+    order of its text, repeats included; None when the program does not parse."""
+    tree = _tree(program)
+    if tree is None:
         return None
     nodes = [n for n in ast.walk(tree) if isinstance(n, ast.Constant) and not isinstance(n.value, bool)
              and (isinstance(n.value, str) or (isinstance(n.value, int) and (all_ints or abs(n.value) >= 100_000)))]
@@ -208,17 +218,15 @@ def _reported(index: TranscriptIndex, program: str) -> list[tuple[str, str | Non
 
 
 def _derived(program: str, literals: list[str]) -> list[str]:
-    try:
-        tree = parse_ast(program)
-    except (SyntaxError, ValueError):
+    tree = _tree(program)
+    if tree is None:
         return []
     return derived_literals(tree, literals)
 
 
 def _builds_from_codes(program: str) -> list[str]:
-    try:
-        tree = parse_ast(program)
-    except (SyntaxError, ValueError):
+    tree = _tree(program)
+    if tree is None:
         return []
     return [FROM_CODES] if calls_chr(tree) else []
 
@@ -226,9 +234,8 @@ def _builds_from_codes(program: str) -> list[str]:
 def program_literals(program: str) -> list[str]:
     """The program's string constants, floats and integers of six or more digits, each once; one more than
     MAX_PROGRAM_LITERALS says there are more."""
-    try:
-        tree = parse_ast(program)
-    except (SyntaxError, ValueError):
+    tree = _tree(program)
+    if tree is None:
         return []
     out: dict[str, None] = {}
     for node in ast.walk(tree):
