@@ -149,12 +149,18 @@ def extract(text: str) -> list[Token]:
 _ESCAPE = re.compile(r"%[0-9A-Fa-f]{2}|&#?\w+;")
 
 
+# A link written for a person to put together again: ``www[.]site[.]com``, ``site (dot) com``, ``site dot com``.
+_DEFANG = re.compile(r"(?i)\s*[\[({]\s*(?:\.|dot)\s*[\])}]\s*|\s+dot\s+")
+
+
 def _decoded(line: str) -> list[str]:
-    """The line, and where it holds %-escapes or HTML character references, the line decoded too
-    (``www%2Esecure-systems-252%2Ecom`` is the link; redteam w2)."""
-    if not _ESCAPE.search(line):
-        return [line]
+    """The line, and where it holds %-escapes, HTML character references or a defanged dot, the line decoded too
+    (``www%2Esecure-systems-252%2Ecom`` and ``secure-systems-252 dot com`` are the link; redteam w2)."""
     out = [line]
+    if _DEFANG.search(line):
+        out.append(_DEFANG.sub(".", line))
+    if not _ESCAPE.search(line):
+        return out
     for decode in (unquote, html.unescape):
         text = normalise(decode(line))
         if text not in out:
@@ -349,6 +355,7 @@ def amount_keys(text: str) -> set[str]:
 
 
 _SKELETON_KINDS = frozenset({"account", "code", "phone", "number"})
+MIN_SITE = 8  # a site of fewer letters and digits is not looked for among a text's letters and digits
 MIN_PHONE_TAIL = 7  # a phone number read is also found by its last 7+ digits (written without its country code)
 
 
@@ -397,6 +404,7 @@ class TranscriptIndex:
         self._skeletons: dict[str, dict[str, list[int]]] = {}
         self._skeleton_kind: dict[str, str] = {}
         self._skeleton_heads: dict[str, set[str]] = {}
+        self._skeleton_shown: dict[str, str] = {}  # a site's skeleton → the site as read
         # Every run of PHRASE_WORDS words (phrase_words), by its hash: the first source read that holds it, and
         # those the person wrote (redteam w2).
         self._read_phrases: dict[int, int] = {}
@@ -440,6 +448,10 @@ class TranscriptIndex:
             if token.kind in _SKELETON_KINDS:
                 for sk in _skeleton_keys(token):
                     self._add_skeleton(sk, token.kind, origin, sid)
+            elif token.kind in ("url", "email"):  # a site written so a reader puts it together again (redteam w2)
+                site = _host(token.key) if token.kind == "url" else _site(token.key.rsplit("@", 1)[-1])
+                if len(skeleton(site)) >= MIN_SITE and "." in site:
+                    self._add_skeleton(skeleton(site), "url", origin, sid, shown=site)
         if _DIGIT.search(norm):
             for m in _AMOUNT.finditer(norm):
                 for value in amount_keys(m.group(0).strip()):
@@ -555,12 +567,14 @@ class TranscriptIndex:
             found = self.skeleton_value(token.key)
         return found
 
-    def _add_skeleton(self, sk: str, kind: str, origin: str, sid: int) -> None:
+    def _add_skeleton(self, sk: str, kind: str, origin: str, sid: int, *, shown: str | None = None) -> None:
         kinds = self._skeletons.setdefault(sk, {})
         ids = kinds.setdefault(origin, [])
         if len(ids) < MAX_SOURCES and sid not in ids:
             ids.append(sid)
         self._skeleton_kind.setdefault(sk, kind)
+        if shown is not None:
+            self._skeleton_shown.setdefault(sk, shown)
         self._skeleton_heads.setdefault(sk[:MIN_CODE], set()).add(sk)
 
     def skeleton_value(self, value: str) -> Finding:
@@ -580,8 +594,8 @@ class TranscriptIndex:
             for key in self._skeleton_heads.get(sk[i:i + MIN_CODE], ()):
                 if key not in out and sk.startswith(key, i):
                     places = self._skeletons[key]
-                    out[key] = (key, self._skeleton_kind[key], self._finding(places.get("you", []),
-                                                                              places.get("read", [])))
+                    out[key] = (self._skeleton_shown.get(key, key), self._skeleton_kind[key],
+                                self._finding(places.get("you", []), places.get("read", [])))
         return list(out.values())
 
     def value(self, kind: str, value: str) -> Finding:

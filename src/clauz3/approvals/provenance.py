@@ -147,8 +147,8 @@ def _tokens(index: TranscriptIndex, text: str, words: set[str] | None = None) ->
     # An account, code, phone or long number read, spelt with other separators, spaces, line breaks or in
     # pieces joined at run time: found by its letters and digits alone (redteam w2).
     said = [skeleton(shown) for shown, kind, f in found if f.status == FROM_READ and kind != "name"]
-    found += [(sk, kind, f) for sk, kind, f in index.skeleton_hits(text)
-              if f.status == FROM_READ and not any(sk in other for other in said)]
+    found += [(shown, kind, f) for shown, kind, f in index.skeleton_hits(text)
+              if f.status == FROM_READ and not any(skeleton(shown) in other for other in said)]
     # A sentence copied (redteam w2), unless it holds a value from read data named already: that one warns.
     named = [" " + " ".join(phrase_words(shown)) + " " for shown, _, f in found if f.status == FROM_READ]
     found += [(f"“{shown}”", "phrase", f) for shown, f in index.phrases(text)
