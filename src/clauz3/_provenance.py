@@ -19,10 +19,13 @@ from __future__ import annotations
 
 import html
 import re
-import unicodedata
 from dataclasses import dataclass
 from itertools import pairwise
 from urllib.parse import unquote
+
+from clauz3._normal import AMOUNT, MAX_AMOUNT_CHARS, amount_keys, normalise, phrase_words, skeleton
+
+__all__ = ["MAX_AMOUNT_CHARS", "amount_keys", "normalise", "phrase_words", "skeleton"]  # re-exported
 
 # What a protected parameter holds (the trusted layer's declaration): each is classified whole,
 # except ``text``, whose links, addresses, accounts, phone numbers and long numbers are classified.
@@ -72,27 +75,6 @@ _TRAILING = ".,;:!?)]}>'\""
 # Phone numbers and long numbers are compared by their digits alone, across both kinds
 # ("+1 (555) 123-4567" read in a page is the "15551234567" in a message body).
 _INDEX_KIND = {"phone": "digits", "number": "digits"}
-
-
-# Characters that draw nothing (Unicode category Cf: zero-width space and joiners, soft hyphen, word joiner,
-# bidi controls, BOM, tags; and the variation selectors and the combining grapheme joiner), so
-# ``www.secure\u200b-systems-252.com`` reads as the link it hides; NFKC keeps them, so they are dropped before it
-# (redteam w2). Written out (a scan of every code point costs half a second at import); a test checks that
-# every Cf character of this Python's Unicode database is here.
-_INVISIBLE_RANGES = ((0xAD, 0xAD), (0x34F, 0x34F), (0x600, 0x605), (0x61C, 0x61C), (0x6DD, 0x6DD), (0x70F, 0x70F),
-                     (0x890, 0x891), (0x8E2, 0x8E2), (0x180B, 0x180F), (0x200B, 0x200F), (0x202A, 0x202E),
-                     (0x2060, 0x2064), (0x2066, 0x206F), (0xFE00, 0xFE0F), (0xFEFF, 0xFEFF), (0xFFF9, 0xFFFB),
-                     (0x110BD, 0x110BD), (0x110CD, 0x110CD), (0x13430, 0x1343F), (0x1BCA0, 0x1BCA3),
-                     (0x1D173, 0x1D17A), (0xE0001, 0xE0001), (0xE0020, 0xE007F), (0xE0100, 0xE01EF))
-_INVISIBLE = re.compile("[" + "".join(f"\\U{a:08x}-\\U{b:08x}" for a, b in _INVISIBLE_RANGES) + "]")
-
-
-def normalise(text: str) -> str:
-    """NFKC without invisible format characters: full-width letters, ligatures and compatibility forms
-    become their plain spelling, zero-width characters go."""
-    if not text.isascii():
-        text = _INVISIBLE.sub("", text)
-    return unicodedata.normalize("NFKC", text)
 
 
 def fold(text: str) -> str:
@@ -166,14 +148,6 @@ def _decoded(line: str) -> list[str]:
         if text not in out:
             out.append(text)
     return out
-
-
-_PHRASE_WORD = re.compile(r"[^\W_]+")
-
-
-def phrase_words(text: str) -> list[str]:
-    """The words of a text as phrases are compared: NFKC, case-folded, letters and digits (a number is a word)."""
-    return _PHRASE_WORD.findall(normalise(text).casefold())
 
 
 def _shingles(text: str) -> list[int]:
@@ -328,47 +302,9 @@ def _continues(text: str, i: int, step: int, edge: str) -> bool:
     return ch in ".-@" and 0 <= nxt < len(text) and text[nxt].isalnum()
 
 
-# An amount as a program passes it (``98.7``, ``1250.0``) is the ``98.70 EUR`` or ``1,250.00`` read: amounts are
-# also compared by their value, every plausible reading of separators counted (``1,250`` is 1250 and 1.25;
-# redteam w2).
-_AMOUNT = re.compile(r"(?<![\d.,'])\d{1,3}(?: \d{3})+(?:[.,]\d+)?(?!\d)|(?<![\d.,'])\d+(?:[.,']\d+)*(?!\d)")
-MAX_AMOUNT_CHARS = 32
-
-
-def amount_keys(text: str) -> set[str]:
-    """The values ``text`` (one number, written with separators or not) may stand for, as canonical decimals."""
-    from decimal import Decimal, InvalidOperation
-
-    groups = re.split(r"[.,' ]", text)
-    if len(text) > MAX_AMOUNT_CHARS or not all(g.isdigit() and g.isascii() for g in groups):
-        return set()
-    readings = {"".join(groups)}  # every separator a thousands one
-    if len(groups) > 1:
-        readings.add("".join(groups[:-1]) + "." + groups[-1])  # the last one the decimal point
-    out: set[str] = set()
-    for r in readings:
-        try:
-            out.add(format(Decimal(r).normalize(), "f"))
-        except InvalidOperation:
-            continue
-    return out
-
-
 _SKELETON_KINDS = frozenset({"account", "code", "phone", "number"})
 MIN_SITE = 8  # a site of fewer letters and digits is not looked for among a text's letters and digits
 MIN_PHONE_TAIL = 7  # a phone number read is also found by its last 7+ digits (written without its country code)
-
-
-def skeleton(text: str) -> str:
-    """The letters and digits of ``text`` alone, case-folded, every decimal digit as an ASCII one:
-    ``GB33-BUKB 2020`` → ``gb33bukb2020``, ``٤٨١`` → ``481``."""
-    out: list[str] = []
-    for ch in normalise(text).casefold():
-        if ch.isdecimal():
-            out.append(str(unicodedata.decimal(ch)))
-        elif ch.isalnum():
-            out.append(ch)
-    return "".join(out)
 
 
 def _skeleton_keys(token: Token) -> list[str]:
@@ -453,7 +389,7 @@ class TranscriptIndex:
                 if len(skeleton(site)) >= MIN_SITE and "." in site:
                     self._add_skeleton(skeleton(site), "url", origin, sid, shown=site)
         if _DIGIT.search(norm):
-            for m in _AMOUNT.finditer(norm):
+            for m in AMOUNT.finditer(norm):
                 for value in amount_keys(m.group(0).strip()):
                     ids = self._tokens.setdefault(("amount", value), {}).setdefault(origin, [])
                     if len(ids) < MAX_SOURCES and sid not in ids:

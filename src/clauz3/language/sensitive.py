@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import hashlib
 
-from clauz3._provenance import normalise, skeleton
+from clauz3._normal import normalise, skeleton
 
 Digests = tuple[tuple[int, tuple[str, ...]], ...]  # (length, sorted digests of values of that length)
 
