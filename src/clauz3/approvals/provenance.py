@@ -54,6 +54,8 @@ TOO_MANY_LITERALS = (f"This program holds more than {MAX_PROGRAM_LITERALS:,} dif
                      "is computed; clauz3 did not check them all for values from data the agent read; you decide.")
 FROM_CODES = ("This program builds text from character codes (chr); clauz3 cannot tell where that text came from "
               "— check it.")
+NOT_OPEN = ("clauz3 could not check where this program's values came from (its conversation's transcript is not "
+            "open here); you decide.")
 NOT_CHECKED = "clauz3 could not check where this program's values came from (no conversation transcript)."
 _WHOLE_VERB = {"recipient": "goes to", "url": "uses the link", "account": "uses the account",
                "amount": "uses the amount", "path": "uses the path"}
@@ -423,5 +425,5 @@ def warning_count(block: Mapping[str, Any] | None) -> int:
     return len(block.get("warnings") or []) if isinstance(block, Mapping) else 0
 
 
-__all__ = ["NEW", "NOT_CHECKED", "ProvenanceLookup", "provenance_block", "read_labels", "reads_label",
+__all__ = ["NEW", "NOT_CHECKED", "NOT_OPEN", "ProvenanceLookup", "provenance_block", "read_labels", "reads_label",
            "warning_count"]
