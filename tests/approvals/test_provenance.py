@@ -31,7 +31,8 @@ def test_extracts_each_token_kind_once() -> None:
     text = ("see https://www.secure-systems-252.com/login. Mail bob@example.com, IBAN DE89 3704 0044 0532 0130 00, "
             "phone +44 20 7946 0958, order 12345678, file notes/meeting.md, ref 12345")
     kinds = {(t.kind, t.key) for t in extract(text)}
-    assert kinds == {("url", "www.secure-systems-252.com/login"), ("email", "bob@example.com"),
+    # a link is keyed without its scheme and a leading www. (the same site; redteam w2)
+    assert kinds == {("url", "secure-systems-252.com/login"), ("email", "bob@example.com"),
                      ("account", "DE89370400440532013000"), ("phone", "442079460958"), ("number", "12345678")}
 
 

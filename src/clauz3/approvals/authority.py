@@ -44,7 +44,7 @@ from clauz3.approvals.policies import (
 from clauz3.approvals.presentation import build_presentation, revealed
 from clauz3.approvals.principals import APPROVER_IN_PROCESS, Conversation, Principal, submitter_key
 from clauz3.approvals.profiles import ProfileStore, ProfilesUnavailable
-from clauz3.approvals.provenance import ProvenanceLookup, provenance_block, warning_count
+from clauz3.approvals.provenance import NOT_OPEN, ProvenanceLookup, provenance_block, warning_count
 from clauz3.approvals.receipts import LIFETIME_SECONDS, data_sha256, issue_receipt
 from clauz3.approvals.requests import (
     APPROVED,
@@ -369,7 +369,13 @@ class ApprovalAuthority:
         if lookup is None:
             return
         try:
-            block = provenance_block(lookup(record.conversation_id), record.request.effects, record.request.program)
+            index = lookup(record.conversation_id)
+            if index is None and record.conversation_id is not None:
+                # A conversation of this host whose transcript the host does not hold (not the open one: a
+                # bridge left over from a switch): nothing says where its values came from (red team w2).
+                block = {"checked": False, "items": [], "notes": [], "warnings": [NOT_OPEN]}
+            else:
+                block = provenance_block(index, record.request.effects, record.request.program)
         except Exception as exc:  # fail closed: an unchecked program is one a person decides
             block = {"checked": False, "items": [], "notes": [],
                      "warnings": [f"clauz3 could not check where this program's values came from ({type(exc).__name__})."]}

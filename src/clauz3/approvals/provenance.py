@@ -16,10 +16,14 @@ Riverside View Hotel, which appears only in …").
 from __future__ import annotations
 
 import ast
+import functools
+import re
+import unicodedata
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from clauz3.approvals.derived import calls_chr, derived_literals
 from clauz3.base.astparse import parse_ast
 from clauz3.base.provenance import (
     FROM_READ,
@@ -30,6 +34,9 @@ from clauz3.base.provenance import (
     TranscriptIndex,
     extract,
     name_words,
+    normalise,
+    phrase_words,
+    skeleton,
 )
 from clauz3.vocabulary.describe import parse_template, prose_join
 
@@ -37,12 +44,18 @@ from clauz3.vocabulary.describe import parse_template, prose_join
 ProvenanceLookup = Callable[[str | None], TranscriptIndex | None]
 
 MAX_ITEMS = 200
-MAX_PROGRAM_LITERALS = 256  # literals classified as whole values where an argument's value is unknown
+MAX_PROGRAM_LITERALS = 2048  # literals classified as whole values where an argument's value is unknown
 MAX_REPORTED_CHARS = 1_000_000  # literal text classified for what a program reports; more is not checked
 REPORTS = "what this program reports"
 MAX_NAMES = 5  # names listed in one sentence about what a program reports
 TOO_MANY = ("This program holds more literal text than clauz3 checks for values from data the agent read "
             f"({MAX_REPORTED_CHARS:,} characters); you decide.")
+TOO_MANY_LITERALS = (f"This program holds more than {MAX_PROGRAM_LITERALS:,} different literals where a protected value "
+                     "is computed; clauz3 did not check them all for values from data the agent read; you decide.")
+FROM_CODES = ("This program builds text from character codes (chr); clauz3 cannot tell where that text came from "
+              "— check it.")
+NOT_OPEN = ("clauz3 could not check where this program's values came from (its conversation's transcript is not "
+            "open here); you decide.")
 NOT_CHECKED = "clauz3 could not check where this program's values came from (no conversation transcript)."
 _WHOLE_VERB = {"recipient": "goes to", "url": "uses the link", "account": "uses the account",
                "amount": "uses the amount", "path": "uses the path"}
@@ -133,6 +146,15 @@ def _tokens(index: TranscriptIndex, text: str, words: set[str] | None = None) ->
     found: list[tuple[str, str | None, Finding]] = [(t.text, t.kind, index.token(t)) for t in extract(text)
                                                     if t.kind != "name"]
     found += [(shown, "name", f) for shown, f in index.names(set(name_words(text)) if words is None else words)]
+    # An account, code, phone or long number read, spelt with other separators, spaces, line breaks or in
+    # pieces joined at run time: found by its letters and digits alone (redteam w2).
+    said = [skeleton(shown) for shown, kind, f in found if f.status == FROM_READ and kind != "name"]
+    found += [(shown, kind, f) for shown, kind, f in index.skeleton_hits(text)
+              if f.status == FROM_READ and not any(skeleton(shown) in other for other in said)]
+    # A sentence copied (redteam w2), unless it holds a value from read data named already: that one warns.
+    named = [" " + " ".join(phrase_words(shown)) + " " for shown, _, f in found if f.status == FROM_READ]
+    found += [(f"“{shown}”", "phrase", f) for shown, f in index.phrases(text)
+              if not any(n in f" {shown} " for n in named)]
     read = [shown for shown, _, f in found if f.status == FROM_READ]
     return [(shown, kind, f) for shown, kind, f in found
             if f.status != FROM_READ or not any(shown != other and shown in other for other in read)]
@@ -145,15 +167,24 @@ def _classify(index: TranscriptIndex, place: _Place, value: str) -> Iterator[tup
         yield value, None, index.value(place.kind, value)
 
 
-def source_literals(program: str) -> list[str] | None:
-    """Every string constant (f-string parts too) and integer of six or more digits of the program, in the
-    order of its text, repeats included; None when the program does not parse."""
+@functools.lru_cache(maxsize=8)
+def _tree(program: str) -> ast.Module | None:
+    """The program's syntax tree, parsed once per card (every pass below reads it; none changes it)."""
     try:
         tree = parse_ast(program)
     except (SyntaxError, ValueError):
         return None
+    return tree if isinstance(tree, ast.Module) else None
+
+
+def source_literals(program: str, *, all_ints: bool = False) -> list[str] | None:
+    """Every string constant (f-string parts too) and integer of six or more digits of the program, in the
+    order of its text, repeats included; None when the program does not parse."""
+    tree = _tree(program)
+    if tree is None:
+        return None
     nodes = [n for n in ast.walk(tree) if isinstance(n, ast.Constant) and not isinstance(n.value, bool)
-             and (isinstance(n.value, str) or (isinstance(n.value, int) and abs(n.value) >= 100_000))]
+             and (isinstance(n.value, str) or (isinstance(n.value, int) and (all_ints or abs(n.value) >= 100_000)))]
     nodes.sort(key=lambda n: (getattr(n, "lineno", 0), getattr(n, "col_offset", 0)))
     return [n.value if isinstance(n.value, str) else str(n.value) for n in nodes]
 
@@ -164,25 +195,49 @@ def _reported(index: TranscriptIndex, program: str) -> list[tuple[str, str | Non
     the text's order (a code split in two literals), and its names by the words of all literals together
     and of their join (a name split into pieces joined at run time, in any order or case). Only values from read data.
     None: too much literal text to check."""
-    literals = source_literals(program) or []
-    if sum(len(s) for s in literals) > MAX_REPORTED_CHARS:
+    own = source_literals(program) or []
+    if sum(len(s) for s in own) > MAX_REPORTED_CHARS:
         return None
+    derived = _derived(program, own)  # rewritten or decoded from codes (redteam w2)
     words: set[str] = set()
     out: list[tuple[str, str | None, Finding]] = []
-    for literal in dict.fromkeys(literals):
+    for literal in dict.fromkeys(own + derived):
         words.update(name_words(literal))
         out += [c for c in _tokens(index, literal, set()) if c[2].status == FROM_READ]
-    joined = "".join(literals)  # pieces cut inside a word ("Rivers" + "ide View") meet again here
+    # Pieces cut inside a word ("Rivers" + "ide View") meet again here; so do the program's integers of every size
+    # (``str(9988) + str(7766)`` is a number read, found by its digits; redteam w2).
+    joined = "".join(source_literals(program, all_ints=True) or []) + "".join(derived)
     words.update(name_words(joined))
     out += [c for c in _tokens(index, joined, words) if c[2].status == FROM_READ]
-    return out
+    # A run of words is said once (not inside a longer one), and not when it holds a value named already.
+    phrases = [c[0].strip("“”") for c in out if c[1] == "phrase"]
+    named = [" " + " ".join(phrase_words(c[0])) + " " for c in out if c[1] != "phrase"]
+
+    def said(run: str) -> bool:
+        return any(run in p and run != p for p in phrases) or any(n in f" {run} " for n in named)
+
+    return [c for c in out if c[1] != "phrase" or not said(c[0].strip("“”"))]
+
+
+def _derived(program: str, literals: list[str]) -> list[str]:
+    tree = _tree(program)
+    if tree is None:
+        return []
+    return derived_literals(tree, literals)
+
+
+def _builds_from_codes(program: str) -> list[str]:
+    tree = _tree(program)
+    if tree is None:
+        return []
+    return [FROM_CODES] if calls_chr(tree) else []
 
 
 def program_literals(program: str) -> list[str]:
-    """The program's string constants and integers of six or more digits, in order, each once."""
-    try:
-        tree = parse_ast(program)
-    except (SyntaxError, ValueError):
+    """The program's string constants, floats and integers of six or more digits, each once; one more than
+    MAX_PROGRAM_LITERALS says there are more."""
+    tree = _tree(program)
+    if tree is None:
         return []
     out: dict[str, None] = {}
     for node in ast.walk(tree):
@@ -191,7 +246,9 @@ def program_literals(program: str) -> list[str]:
                 out[node.value] = None
             elif isinstance(node.value, int) and abs(node.value) >= 100_000:
                 out[str(node.value)] = None
-        if len(out) >= MAX_PROGRAM_LITERALS:
+            elif isinstance(node.value, float):  # an amount (redteam w2: 98.7 is the 98.70 read)
+                out[repr(node.value)] = None
+        if len(out) > MAX_PROGRAM_LITERALS:
             break
     return list(out)
 
@@ -213,6 +270,7 @@ def provenance_block(index: TranscriptIndex | None, facts: Mapping[str, Any] | N
             items.append(_item(place, shown, token, finding, maybe=maybe))
 
     unknown: list[_Place] = []
+    too_many_literals = False
     effects = facts.get("effects") if isinstance(facts, Mapping) else None
     complete = bool(isinstance(facts, Mapping) and facts.get("complete")) and isinstance(effects, list)
     for eff in effects or []:
@@ -237,12 +295,17 @@ def provenance_block(index: TranscriptIndex | None, facts: Mapping[str, Any] | N
         # Values the facts cannot show: every literal of the program text may reach those places.
         places = unknown or [_Place("?", "?", "text", None, "a protected argument")]
         whole_kinds = {p.kind for p in places if p.kind != "text"}
-        for literal in program_literals(program):
+        literals = program_literals(program)
+        literals += [d for d in _derived(program, literals) if d not in literals]
+        if len(literals) > MAX_PROGRAM_LITERALS:  # padded: what is not classified is the person's to check
+            too_many_literals = True
+        for literal in literals[:MAX_PROGRAM_LITERALS]:
             candidates: list[tuple[str, str | None, Finding]] = [(t.text, t.kind, index.token(t))
                                                                  for t in extract(literal)]
-            for kind in sorted(whole_kinds):
-                if len(literal) <= 254:
-                    candidates.append((literal, None, index.value(kind, literal)))
+            for kind in sorted(whole_kinds) if len(literal) <= 254 else []:
+                # every kind the unknown places hold (an account is not looked up as an amount; redteam w2)
+                candidates.append((literal, None, index.value(kind, literal)))
+                if candidates[-1][2].status == FROM_READ:
                     break
             for shown, token, finding in candidates:
                 if finding.status == FROM_READ:
@@ -253,11 +316,44 @@ def provenance_block(index: TranscriptIndex | None, facts: Mapping[str, Any] | N
     for shown, token, finding in reported or []:
         if not any(shown.casefold() in s for s in shown_before):  # not said already, nor inside a value said
             add(place, shown, token, finding, maybe=False, param="output")
-    warnings = _warnings(items)
+    warnings = _warnings(items) + lookalikes(program) + _builds_from_codes(program)
     if reported is None:
         warnings.append(TOO_MANY)
+    if too_many_literals:
+        warnings.append(TOO_MANY_LITERALS)
     notes = [i["text"] for i in items if i["status"] in (FROM_YOU, NEW)]
     return {"checked": True, "items": items, "warnings": warnings, "notes": notes}
+
+
+# Scripts whose letters look like Latin ones (and like each other): a word mixing two of them is spelt to look
+# like another (``www.sеcure-systems-252.com`` with a Cyrillic е is no link anyone read, nor one anyone wrote).
+LOOKALIKE_SCRIPTS = frozenset({"LATIN", "CYRILLIC", "GREEK", "ARMENIAN", "CHEROKEE", "COPTIC"})
+MAX_LOOKALIKES = 5
+_CHUNK = re.compile(r"\S+")
+
+
+def _scripts(chunk: str) -> set[str]:
+    return {unicodedata.name(ch, "?").split(" ", 1)[0] for ch in chunk if ch.isalpha()} & LOOKALIKE_SCRIPTS
+
+
+def lookalikes(program: str) -> list[str]:
+    """One warning per piece of a literal (a run without spaces: a link, an address, a word) whose letters
+    come from two scripts that look alike (redteam w2): exact matching cannot say where such a value came
+    from, so the card says what it is and a person decides. Pure ASCII pieces are skipped at once."""
+    out: list[str] = []
+    for literal in source_literals(program) or []:
+        if literal.isascii():
+            continue
+        for chunk in _CHUNK.findall(normalise(literal)):
+            scripts = _scripts(chunk) if not chunk.isascii() else set()
+            if len(scripts) > 1:
+                shown = _quoted(chunk)
+                out.append(f"This program spells {shown} with letters of more than one alphabet "
+                           f"({prose_join(sorted(s.capitalize() for s in scripts))}), so it can look like a value it "
+                           "is not; clauz3 cannot tell where it came from — check it.")
+                if len(out) >= MAX_LOOKALIKES:
+                    return list(dict.fromkeys(out))
+    return list(dict.fromkeys(out))
 
 
 def _warnings(items: list[dict[str, Any]]) -> list[str]:
@@ -329,5 +425,5 @@ def warning_count(block: Mapping[str, Any] | None) -> int:
     return len(block.get("warnings") or []) if isinstance(block, Mapping) else 0
 
 
-__all__ = ["NEW", "NOT_CHECKED", "ProvenanceLookup", "provenance_block", "read_labels", "reads_label",
+__all__ = ["NEW", "NOT_CHECKED", "NOT_OPEN", "ProvenanceLookup", "provenance_block", "read_labels", "reads_label",
            "warning_count"]

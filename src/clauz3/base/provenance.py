@@ -17,10 +17,15 @@ order (:meth:`TranscriptIndex.names`). Nothing here imports anything of clauz3: 
 
 from __future__ import annotations
 
+import html
 import re
-import unicodedata
 from dataclasses import dataclass
 from itertools import pairwise
+from urllib.parse import unquote
+
+from clauz3.base.normal import AMOUNT, MAX_AMOUNT_CHARS, amount_keys, normalise, phrase_words, skeleton
+
+__all__ = ["MAX_AMOUNT_CHARS", "amount_keys", "normalise", "phrase_words", "skeleton"]  # re-exported
 
 # What a protected parameter holds (the trusted layer's declaration): each is classified whole,
 # except ``text``, whose links, addresses, accounts, phone numbers and long numbers are classified.
@@ -31,10 +36,11 @@ FROM_YOU = "from_you"
 FROM_READ = "from_read"
 NEW = "new"
 
-TOKEN_KINDS = ("url", "email", "account", "phone", "number", "code", "name")
-TOKEN_NOUNS = {"url": "a link", "email": "an e-mail address", "account": "an account number",
+TOKEN_KINDS = ("url", "email", "account", "phone", "number", "code", "name", "phrase")
+TOKEN_NOUNS = {"phrase": "a run of words", "url": "a link", "email": "an e-mail address", "account": "an account number",
                "phone": "a phone number", "number": "a number", "code": "a code", "name": "a name"}
 
+PHRASE_WORDS = 8  # a run of this many words read, repeated, is a phrase from read data (redteam w2)
 MAX_SOURCES = 3  # read sources named per value (the first ones, in conversation order)
 MAX_SCAN_HITS = 64  # bounded occurrences examined per whole-value lookup before giving up on a corpus
 
@@ -71,11 +77,6 @@ _TRAILING = ".,;:!?)]}>'\""
 _INDEX_KIND = {"phone": "digits", "number": "digits"}
 
 
-def normalise(text: str) -> str:
-    """NFKC: full-width letters, ligatures and compatibility forms become their plain spelling."""
-    return unicodedata.normalize("NFKC", text)
-
-
 def fold(text: str) -> str:
     return normalise(text).casefold()
 
@@ -84,13 +85,19 @@ def _url_key(text: str) -> str:
     """A link as compared: case-folded, without its scheme or a trailing slash (the same page)."""
     key = fold(text).rstrip(_TRAILING)
     key = re.sub(r"^(?:https?|ftp)://", "", key)
-    return key.rstrip("/")
+    return _site(key.rstrip("/"))
+
+
+def _site(key: str) -> str:
+    """A link or host key without a leading ``www.``: ``secure-systems-252.com`` is the page read as
+    ``www.secure-systems-252.com`` (redteam w2)."""
+    return key[4:] if key.startswith("www.") and len(key) > 4 else key
 
 
 def _host(url_key: str) -> str:
     """The host of a link key (scheme already gone): up to the first ``/``, ``?`` or ``#``, without a port."""
     host = re.split(r"[/?#]", url_key, maxsplit=1)[0]
-    return host.rsplit("@", 1)[-1].split(":", 1)[0]
+    return _site(host.rsplit("@", 1)[-1].split(":", 1)[0])
 
 
 @dataclass(frozen=True)
@@ -114,11 +121,45 @@ def extract(text: str) -> list[Token]:
     out: list[Token] = []
     seen: set[tuple[str, str]] = set()
     for line in normalise(text).split("\n"):
-        for token in _extract_line(line):
+        for token in [t for variant in _decoded(line) for t in _extract_line(variant)]:
             if (token.kind, token.key) not in seen:
                 seen.add((token.kind, token.key))
                 out.append(token)
     return out
+
+
+_ESCAPE = re.compile(r"%[0-9A-Fa-f]{2}|&#?\w+;")
+
+
+# A link written for a person to put together again: ``www[.]site[.]com``, ``site (dot) com``, ``site dot com``.
+_DEFANG = re.compile(r"(?i)\s*[\[({]\s*(?:\.|dot)\s*[\])}]\s*|\s+dot\s+")
+
+
+def _decoded(line: str) -> list[str]:
+    """The line, and where it holds %-escapes, HTML character references or a defanged dot, the line decoded too
+    (``www%2Esecure-systems-252%2Ecom`` and ``secure-systems-252 dot com`` are the link; redteam w2)."""
+    out = [line]
+    if _DEFANG.search(line):
+        out.append(_DEFANG.sub(".", line))
+    if not _ESCAPE.search(line):
+        return out
+    for decode in (unquote, html.unescape):
+        text = normalise(decode(line))
+        if text not in out:
+            out.append(text)
+    return out
+
+
+def _shingles(text: str) -> list[int]:
+    """The hash of every run of PHRASE_WORDS words of ``text`` (:func:`phrase_words`), in order."""
+    words = phrase_words(text)
+    if len(words) < PHRASE_WORDS:
+        return []
+    joined = " ".join(words)
+    starts = [0]
+    for w in words:
+        starts.append(starts[-1] + len(w) + 1)
+    return [hash(joined[starts[i]:starts[i + PHRASE_WORDS] - 1]) for i in range(len(words) - PHRASE_WORDS + 1)]
 
 
 def name_words(name: str) -> list[str]:
@@ -261,6 +302,20 @@ def _continues(text: str, i: int, step: int, edge: str) -> bool:
     return ch in ".-@" and 0 <= nxt < len(text) and text[nxt].isalnum()
 
 
+_SKELETON_KINDS = frozenset({"account", "code", "phone", "number"})
+MIN_SITE = 8  # a site of fewer letters and digits is not looked for among a text's letters and digits
+MIN_PHONE_TAIL = 7  # a phone number read is also found by its last 7+ digits (written without its country code)
+
+
+def _skeleton_keys(token: Token) -> list[str]:
+    sk = skeleton(token.key)
+    if len(sk) < MIN_CODE:
+        return []
+    if token.kind != "phone":
+        return [sk]
+    return [sk[i:] for i in range(len(sk) - MIN_PHONE_TAIL + 1)]  # +1 555 010 9999 is 555 010 9999 too
+
+
 class TranscriptIndex:
     """What the person wrote and what the agent read, indexed as messages arrive (one pass per message).
 
@@ -280,6 +335,16 @@ class TranscriptIndex:
         self._pairs: dict[str, dict[str, tuple[str, tuple[str, ...], tuple[int, ...], int, list[int]]]] = {}
         # Every pair of adjacent words the person wrote, folded, one-letter words skipped ("John F Kennedy": john, kennedy).
         self._you_pairs: set[tuple[str, str]] = set()
+        # Accounts, codes, phone numbers and long numbers by their letters and digits alone (skeleton → origin
+        # → source ids), and the skeletons by their first MIN_CODE characters (redteam w2).
+        self._skeletons: dict[str, dict[str, list[int]]] = {}
+        self._skeleton_kind: dict[str, str] = {}
+        self._skeleton_heads: dict[str, set[str]] = {}
+        self._skeleton_shown: dict[str, str] = {}  # a site's skeleton → the site as read
+        # Every run of PHRASE_WORDS words (phrase_words), by its hash: the first source read that holds it, and
+        # those the person wrote (redteam w2).
+        self._read_phrases: dict[int, int] = {}
+        self._you_phrases: set[int] = set()
         self.chars = 0
 
     def add(self, origin: str, text: str, label: str) -> None:
@@ -295,6 +360,11 @@ class TranscriptIndex:
         self.chars += len(norm)
         if origin == "you":
             self._you_pairs.update(pairwise([w for w in name_words(norm) if len(w) > 1]))
+            self._you_phrases.update(_shingles(norm))
+        else:
+            first = self._read_phrases
+            for shingle in _shingles(norm):
+                first.setdefault(shingle, sid)
         for token in extract(norm):
             if token.kind == "name":
                 if origin == "read":
@@ -303,12 +373,27 @@ class TranscriptIndex:
             keys = [(_INDEX_KIND.get(token.kind, token.kind), token.key)]
             if token.kind == "url":
                 keys.append(("host", _host(token.key)))
+            elif token.kind == "email":  # its domain is a site named in this message (redteam w2)
+                keys.append(("host", _site(token.key.rsplit("@", 1)[-1])))
             elif token.kind == "account":  # an account is a code too (a program may lower its case)
                 keys.append(("code", token.key.casefold()))
             for key in keys:
                 ids = self._tokens.setdefault(key, {}).setdefault(origin, [])
                 if len(ids) < MAX_SOURCES and sid not in ids:
                     ids.append(sid)
+            if token.kind in _SKELETON_KINDS:
+                for sk in _skeleton_keys(token):
+                    self._add_skeleton(sk, token.kind, origin, sid)
+            elif token.kind in ("url", "email"):  # a site written so a reader puts it together again (redteam w2)
+                site = _host(token.key) if token.kind == "url" else _site(token.key.rsplit("@", 1)[-1])
+                if len(skeleton(site)) >= MIN_SITE and "." in site:
+                    self._add_skeleton(skeleton(site), "url", origin, sid, shown=site)
+        if _DIGIT.search(norm):
+            for m in AMOUNT.finditer(norm):
+                for value in amount_keys(m.group(0).strip()):
+                    ids = self._tokens.setdefault(("amount", value), {}).setdefault(origin, [])
+                    if len(ids) < MAX_SOURCES and sid not in ids:
+                        ids.append(sid)
         for word in set(_WORD.findall(norm.casefold())):
             ids = self._words.setdefault(word, {}).setdefault(origin, [])
             if len(ids) < MAX_WORD_SOURCES:
@@ -325,6 +410,28 @@ class TranscriptIndex:
                 seconds[b] = (token.text, words, at_words, at, [sid])
             elif len(entry[4]) < MAX_SOURCES and sid not in entry[4]:
                 entry[4].append(sid)
+
+    def phrases(self, text: str) -> list[tuple[str, Finding]]:
+        """The runs of PHRASE_WORDS or more words of ``text`` (:func:`phrase_words`: any case, any spacing or punctuation
+        between them) that occur as a run in what the agent read and not in the person's messages — a sentence
+        copied from a page, a review's recommendation (redteam w2). One lookup per word of the text."""
+        words = phrase_words(text)
+        out: list[tuple[str, Finding]] = []
+        start = end = -1
+        read: list[int] = []
+        for at, key in enumerate(_shingles(text)):
+            sid = self._read_phrases.get(key)
+            if sid is not None and key not in self._you_phrases:
+                if at > end:  # a new run
+                    if start >= 0:
+                        out.append((" ".join(words[start:end]), self._finding([], sorted(read))))
+                    start, read = at, []
+                end = at + PHRASE_WORDS
+                if sid not in read and len(read) < MAX_SOURCES:
+                    read.append(sid)
+        if start >= 0:
+            out.append((" ".join(words[start:end]), self._finding([], sorted(read))))
+        return out
 
     def names(self, words: set[str]) -> list[tuple[str, Finding]]:
         """The names read whose words a text holds, in any order and any case (``words``: its folded words,
@@ -385,16 +492,68 @@ class TranscriptIndex:
         if found.status == NEW and token.kind == "url":
             places = self._tokens.get(("host", _host(token.key)), {})
             found = self._finding(places.get("you", []), places.get("read", []))
+        elif found.status == NEW and token.kind == "email":
+            # An address nobody wrote, at a site named only in what the agent read (``support@`` the phishing
+            # site, or ``user@www.site`` in a link): from read data (redteam w2). A site the person named too
+            # does not make the address theirs: it stays new.
+            places = self._tokens.get(("host", _site(token.key.rsplit("@", 1)[-1])), {})
+            if places.get("read") and not places.get("you"):
+                found = self._finding([], places["read"])
+        elif found.status == NEW and token.kind in _SKELETON_KINDS:
+            found = self.skeleton_value(token.key)
         return found
+
+    def _add_skeleton(self, sk: str, kind: str, origin: str, sid: int, *, shown: str | None = None) -> None:
+        kinds = self._skeletons.setdefault(sk, {})
+        ids = kinds.setdefault(origin, [])
+        if len(ids) < MAX_SOURCES and sid not in ids:
+            ids.append(sid)
+        self._skeleton_kind.setdefault(sk, kind)
+        if shown is not None:
+            self._skeleton_shown.setdefault(sk, shown)
+        self._skeleton_heads.setdefault(sk[:MIN_CODE], set()).add(sk)
+
+    def skeleton_value(self, value: str) -> Finding:
+        """A value compared by its letters and digits alone (:func:`skeleton`): ``GB33-BUKB-2020-…``,
+        ``4,815,162,342`` or ``H G K 1 3 7 8 0 3`` is the account, number or code read."""
+        places = self._skeletons.get(skeleton(value), {})
+        return self._finding(places.get("you", []), places.get("read", []))
+
+    def skeleton_hits(self, text: str) -> list[tuple[str, str, Finding]]:
+        """(skeleton, kind, finding) of every account, code, phone or long number read (or written by you)
+        whose letters and digits occur in a row among those of ``text``, whatever stands between them —
+        spaces, separators, line breaks, invisible characters, pieces joined at run time (redteam w2).
+        One dictionary lookup per letter or digit of the text."""
+        sk = skeleton(text)
+        out: dict[str, tuple[str, str, Finding]] = {}
+        for i in range(len(sk) - MIN_CODE + 1):
+            for key in self._skeleton_heads.get(sk[i:i + MIN_CODE], ()):
+                if key not in out and sk.startswith(key, i):
+                    places = self._skeletons[key]
+                    out[key] = (self._skeleton_shown.get(key, key), self._skeleton_kind[key],
+                                self._finding(places.get("you", []), places.get("read", [])))
+        return list(out.values())
 
     def value(self, kind: str, value: str) -> Finding:
         """A whole protected value (a recipient, an account, an amount, a path), exact after NFKC
         (case-folded for recipients and links)."""
         norm = normalise(value).strip()
+        if kind == "amount" and (keys := amount_keys(norm)):
+            you: list[int] = []
+            read: list[int] = []
+            for key in sorted(keys):
+                places = self._tokens.get(("amount", key), {})
+                you += places.get("you", [])
+                read += [i for i in places.get("read", []) if i not in read]
+            if you or read:
+                return self._finding(you, sorted(read))
         tokens = [t for t in extract(norm) if t.kind != "name"]  # a name as a whole value: by its words below
         if len(tokens) == 1 and tokens[0].text.strip() == norm:
             return self.token(tokens[0])  # the value is itself a token: the token index is the answer
-        return self._whole(norm, folded=kind in ADDRESS_KINDS)
+        found = self._whole(norm, folded=kind in ADDRESS_KINDS)
+        if found.status == NEW and len(skeleton(norm)) >= MIN_CODE:
+            found = self.skeleton_value(norm)  # an account written with other separators (redteam w2)
+        return found
 
     def _whole(self, norm: str, *, folded: bool) -> Finding:
         needle = norm.casefold() if folded else norm

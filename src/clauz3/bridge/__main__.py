@@ -70,7 +70,7 @@ def main(argv: list[str] | None = None) -> int:
 def _serve(args: argparse.Namespace, project: Path, link: object, creds: object) -> int:
     import anyio
 
-    from clauz3._memory import bare_packages
+    from clauz3.base.memory import bare_packages
 
     # A stdio server: the SDK's package inits would import its HTTP client and cryptography (06 tree_rss).
     bare_packages("mcp", "mcp.server")

@@ -69,6 +69,21 @@ def _domain(effect: ir.Effect) -> str:
     return domain_of(module) or module
 
 
+_LINK_NAMES = frozenset({"url", "link", "uri", "href"})
+
+
+def _fetched_links(eff: Any) -> dict[str, str]:
+    """Issue 20 (red team w2): the link a read effect fetches is a protected place of kind ``url`` unless the layer
+    says otherwise — visiting a page tells its server the visit (and whatever the link carries), so a link that
+    appears only in what the agent read is the person's call, like one in a message body. A parameter counts
+    when the read's template names it and its name says it is a link (``url``, ``*_url``, ``link``, ``uri``)."""
+    if not eff.reads_data:
+        return {}
+    return {p.name: "url" for p in eff.params
+            if p.name not in dict(eff.protected) and "{" + p.name + "}" in eff.reads_data
+            and (p.name in _LINK_NAMES or p.name.endswith("_url"))}
+
+
 def effect_facts(program: ir.CheckedProgram) -> dict[str, Any] | None:
     """``{"complete": bool, "effects": [...]}``, or None when the program cannot be executed symbolically.
 
@@ -101,8 +116,9 @@ def effect_facts(program: ir.CheckedProgram) -> dict[str, Any] | None:
                 "exact": True, "calls": []}
             # Issue 20: the layer's protected parameters and the name of what the effect reads travel
             # with the facts, so the authority classifies literals from facts it proved itself.
-            if eff.protected:
-                entry["protected"] = dict(eff.protected)
+            protected = dict(eff.protected) | _fetched_links(eff)
+            if protected:
+                entry["protected"] = protected
             if eff.reads_data:
                 entry["reads"] = eff.reads_data
         if n >= MAX_CALLS:

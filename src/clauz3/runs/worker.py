@@ -494,7 +494,7 @@ def _outcome_summary(program: CheckedProgram, result: ExecutionResult) -> dict[s
 
 def _while_the_authority_proves() -> None:
     """This worker then waits on the person: without z3's context (06 tree_rss), with the receipt check loaded."""
-    from clauz3._memory import give_back
+    from clauz3.base.memory import give_back
     from clauz3.prover.z3context import release
 
     release()

@@ -172,6 +172,11 @@ class Turn:
         if isinstance(record, dict) and record.get("phase") == "completed":
             stdout = record.get("stdout")
             self._session.last_output = stdout if isinstance(stdout, str) else ""
+        elif isinstance(record, dict) and record.get("phase") == "failed":
+            # What a failed run's record said is read too (an error quoting a page): `{{output:KEY}}` copies
+            # from it, as an injected agent would (issue 20 red team, w2).
+            told = [record.get(k) for k in ("stdout", "message")]
+            self._session.last_output = "\n".join(t for t in told if isinstance(t, str) and t)
         await self.say(replies.outcome(result.structured, result.text, result.is_error))
         return result
 

@@ -3,8 +3,8 @@
 Fed one retained frame at a time, as the frame is stored (:meth:`ConversationRuntime.retain`), and
 once from the stored history when a conversation opens, so a submission never rescans the
 transcript. The person's own messages (``clauz3/user``) are *you*; what the agent received from a
-tool is *read*: a run's output (its stdout and stderr only: the record's own sentences repeat the
-program's literals), a clauz3 tool's answer other than ``status`` (which repeats earlier runs), and
+tool is *read*: a run's output (its stdout and stderr, and what its record says about the values the run
+saw — an error quoting a page, a stopped call's arguments — without the program's own literals), a clauz3 tool's answer other than ``status`` (which repeats earlier runs), and
 any other tool's result. The agent's own words and the arguments it passes are neither: a value only
 the agent wrote is *new*.
 """
@@ -16,7 +16,7 @@ import time
 from collections.abc import Mapping
 from typing import Any
 
-from clauz3.approvals.provenance import read_labels
+from clauz3.approvals.provenance import read_labels, source_literals
 from clauz3.base.provenance import TranscriptIndex
 from clauz3.sessions.agent.acp_messages import ToolCall, message_of
 
@@ -46,6 +46,31 @@ def run_output(call: ToolCall) -> str:
     return text[start: end if end > start else len(text)]
 
 
+TOLD_FIELDS = ("message", "summary", "obligation", "end_state")  # record fields that may quote a run's values
+
+
+def run_told(call: ToolCall, program: str | None) -> str:
+    """What else a ``run`` result tells the agent about the values the run saw (redteam w2): the record's
+    message (``KeyError: '<the page>'``, the arguments of a call the monitor stopped), its outcome summary
+    and obligation, without the program's own literals (they are the agent's words, not read data; a
+    literal the record escapes differently stays, and at worst makes a value the agent made up look read)."""
+    raw = call.raw_output
+    if isinstance(raw, dict):
+        parts = [raw.get(k) for k in TOLD_FIELDS]
+        text = "\n".join(p if isinstance(p, str) else json.dumps(p, ensure_ascii=False, default=str)
+                         for p in parts if p)
+    else:
+        text = call.text
+        start = text.find("\nreason: ")
+        text = text[start:] if start >= 0 else ""
+    if not text:
+        return ""
+    for literal in sorted(set(source_literals(program or "") or []), key=len, reverse=True):
+        if len(literal) >= 2:
+            text = text.replace(literal, " ")
+    return text
+
+
 def _request_id(call: ToolCall) -> str | None:
     raw = call.raw_output
     if isinstance(raw, dict) and isinstance(raw.get("request_id"), str):
@@ -67,6 +92,7 @@ class ConversationProvenance:
         self._tools: dict[tuple[int, str], tuple[str | None, str | None]] = {}  # → (tool, title)
         self._runs: dict[str, int] = {}  # request id → run number in this conversation
         self._done: set[tuple[int, str]] = set()  # calls whose final result is indexed
+        self._programs: dict[tuple[int, str], str] = {}  # the program a ``run`` call submitted (its input)
 
     def observe(self, frame: Mapping[str, Any], approvals: Mapping[str, Mapping[str, Any]],
                 at: float | None = None, *, live: bool = True) -> None:
@@ -91,6 +117,9 @@ class ConversationProvenance:
         tool = message.tool or tool
         title = message.title or title
         self._tools[key] = (tool, title)
+        raw_in = message.raw_input
+        if isinstance(raw_in, dict) and isinstance(raw_in.get("source"), str):
+            self._programs[key] = raw_in["source"]
         if message.status not in FINAL_STATUSES or key in self._done:
             return
         self._done.add(key)
@@ -98,9 +127,10 @@ class ConversationProvenance:
             return
         if tool == "run":
             request_id = _request_id(message)
-            text = run_output(message)
-            number = self._runs.setdefault(request_id or f"{self._turn}:{message.tool_call_id}", len(self._runs) + 1)
             record = approvals.get(request_id or "") or {}
+            program = self._programs.pop(key, None) or (record.get("program") if isinstance(record, Mapping) else None)
+            text = "\n".join(t for t in (run_output(message), run_told(message, program)) if t)
+            number = self._runs.setdefault(request_id or f"{self._turn}:{message.tool_call_id}", len(self._runs) + 1)
             reads = read_labels(record.get("effects") if isinstance(record, Mapping) else None)
             what = " and ".join(reads[:2])
             label = f"{what}, read in run {number}{_at(when)}" if reads else f"the output of run {number}{_at(when)}"
