@@ -9,12 +9,10 @@ joined at run time in any order, f-strings, ``str.format``, the name inside a lo
 
 from __future__ import annotations
 
-import json
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+from effect_facts import effect_facts_of
 
 from clauz3.approvals.provenance import provenance_block
 from clauz3.base.provenance import FROM_READ, FROM_YOU, NEW, TranscriptIndex, extract
@@ -70,33 +68,10 @@ HOSTILE = {
 @pytest.fixture(scope="module")
 def facts() -> dict[str, dict]:
     sources = {name: HEAD + "    " + body + "\n" for name, body in {**HOSTILE, **HONEST}.items()}
-    done = subprocess.run([sys.executable, "-c", _CHILD, str(TUTORIAL)], input=json.dumps(list(sources.values())),
-                          capture_output=True, text=True, timeout=180)
-    assert done.returncode == 0, done.stderr[-2000:]  # every program is in the checked subset
-    got = json.loads(done.stdout)
+    got = effect_facts_of(TUTORIAL, "email", list(sources.values()), timeout=180)
     return {name: {"program": src, "facts": f} for (name, src), f in zip(sources.items(), got, strict=True)}
 
 
-_CHILD = """
-import json, sys, tempfile
-from pathlib import Path
-from clauz3.language import check_program
-from clauz3.language.layer import load_layer
-from clauz3.prover.facts import effect_facts
-root = Path(sys.argv[1])
-layer = load_layer([root / "tools" / "email" / "trusted"], [root])
-out = []
-for source in json.loads(sys.stdin.read()):
-    with tempfile.TemporaryDirectory() as d:
-        path = Path(d) / "prog.py"
-        path.write_text(source)
-        try:
-            checked = check_program(path, layer)
-        except Exception as exc:
-            raise SystemExit(f"refused: {source!r}: {exc}")
-        out.append(effect_facts(checked))
-print(json.dumps(out))
-"""
 
 
 def _block(facts: dict[str, dict], name: str, *mine: str) -> dict:

@@ -9,6 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from effect_facts import effect_facts_of
 
 from clauz3.approvals.provenance import provenance_block, read_labels
 from clauz3.base.provenance import FROM_READ, FROM_YOU, NEW, TranscriptIndex, extract
@@ -68,22 +69,6 @@ def test_free_text_tokens(text: str, token: str | list[str], status: str) -> Non
     assert [(k, f.status) for k, f in found] == [(k, status) for k in ([token] if isinstance(token, str) else token)]
 
 
-_CHILD = """
-import json, sys, tempfile
-from pathlib import Path
-from clauz3.language import check_program
-from clauz3.language.layer import load_layer
-from clauz3.prover.facts import effect_facts
-root = Path(sys.argv[1])
-layer = load_layer([root / "tools" / "email" / "trusted"], [root])
-out = []
-for source in json.loads(sys.stdin.read()):
-    with tempfile.TemporaryDirectory() as d:
-        path = Path(d) / "prog.py"
-        path.write_text(source)
-        out.append(effect_facts(check_program(path, layer)))
-print(json.dumps(out))
-"""
 _FACTS: dict[str, dict] = {}
 
 
@@ -91,14 +76,8 @@ def _facts(program: str) -> dict:
     """The prover's effect facts of ``program`` (one child process per layer, 01 TL-6; every program of
     this module at once)."""
     if program not in _FACTS:
-        import json
-        import subprocess
-        import sys
-
         sources = [program, *PROGRAMS]
-        done = subprocess.run([sys.executable, "-c", _CHILD, str(TUTORIAL)], input=json.dumps(sources),
-                              capture_output=True, text=True, timeout=120, check=True)
-        _FACTS.update(zip(sources, json.loads(done.stdout), strict=True))
+        _FACTS.update(zip(sources, effect_facts_of(TUTORIAL, "email", sources, timeout=120), strict=True))
     facts = _FACTS[program]
     assert facts is not None
     return facts

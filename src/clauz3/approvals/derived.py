@@ -22,10 +22,9 @@ def _rewrites(tree: ast.AST) -> list[tuple[str, str]]:
     pairs: dict[tuple[str, str], None] = {}
     for node in ast.walk(tree):
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "replace" \
-                and len(node.args) >= 2 and all(isinstance(a, ast.Constant) and isinstance(a.value, str)
-                                                for a in node.args[:2]):
-            old, new = node.args[0].value, node.args[1].value  # type: ignore[attr-defined]
-            if old:
+                and len(node.args) >= 2:
+            old, new = (a.value if isinstance(a, ast.Constant) else None for a in node.args[:2])
+            if isinstance(old, str) and isinstance(new, str) and old:
                 pairs[(old, new)] = None
     return list(pairs)
 
@@ -50,9 +49,10 @@ def _code_texts(tree: ast.AST) -> list[str]:
     offsets = _offsets(tree)
     out: list[str] = []
     for node in ast.walk(tree):
-        if isinstance(node, ast.List | ast.Tuple) and len(node.elts) >= MIN_CODES and all(
-                isinstance(e, ast.Constant) and type(e.value) is int for e in node.elts):
-            codes = [e.value for e in node.elts]  # type: ignore[attr-defined]
+        if isinstance(node, ast.List | ast.Tuple) and len(node.elts) >= MIN_CODES:
+            codes = [e.value for e in node.elts if isinstance(e, ast.Constant) and type(e.value) is int]
+            if len(codes) < len(node.elts):  # not every element an integer constant: no list of codes
+                continue
             for k in sorted(offsets):
                 if all(0 <= c + k < 0x110000 for c in codes):
                     out.append("".join(chr(c + k) for c in codes))

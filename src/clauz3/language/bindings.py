@@ -17,8 +17,9 @@ from typing import Any
 
 from clauz3.language import ir
 from clauz3.language.builtins_table import BUILTINS, EXCEPTIONS, MATH_CONSTANTS
-from clauz3.language.context import ProgramContext, library_of
+from clauz3.language.context import ProgramContext
 from clauz3.language.types import const_type, join_all
+from clauz3.vocabulary.meta import library_name
 
 PATH_PREDICATES = ("has_no_parent_segments", "is_plain_path", "url_has_no_parent_segments",
                    "is_single_path_component")
@@ -191,7 +192,7 @@ def classify(obj: Any, qualname: str, ctx: ProgramContext, line: int = 0, col: i
         meta = getattr(obj, "__clauz3__", None)
         if meta is not None and getattr(meta, "trusted", False):
             return BOther(qualname, f"effect `{name}` outside the selected layer")
-        if library_of(mod) is not None and lv.is_trusted_module(mod):
+        if library_name(mod) is not None and lv.is_trusted_module(mod):
             return BFunction(f"{mod}.{obj.__qualname__}", "trusted", obj)
         return BOther(qualname, f"function `{name}`")
     const = literal_const(obj, line, col)

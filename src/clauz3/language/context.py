@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from clauz3.language import ir
 from clauz3.language.diagnostics import Diagnostics
+from clauz3.vocabulary.meta import library_name
 
 if TYPE_CHECKING:
     from clauz3.language.layer import Layer
@@ -32,18 +33,8 @@ def _as_dict(value: Any) -> dict[str, Any]:
     return out
 
 
-def library_of(module: str) -> str | None:
-    """``tools.<d>.trusted…`` → ``d``; ``tools.<o>.<d>.trusted…`` → ``o.d`` (CON-6)."""
-    parts = module.split(".")
-    if len(parts) >= 3 and parts[0] == "tools" and parts[2] == "trusted":
-        return parts[1]
-    if len(parts) >= 4 and parts[0] == "tools" and parts[3] == "trusted":
-        return f"{parts[1]}.{parts[2]}"
-    return None
-
-
 def domain_of(module: str) -> str | None:
-    lib = library_of(module)
+    lib = library_name(module)
     return lib.replace(".", "/") if lib else None
 
 
