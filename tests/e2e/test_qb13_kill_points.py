@@ -316,8 +316,12 @@ def kill_at(ws: Workspace, point: Point, needs: tuple[str, ...]) -> Killed:
                 else:
                     assert any(part in text for text in names.values()), (part, names)
             os.kill(services[0], signal.SIGKILL)
-            await asyncio.sleep(2.0)
-            survivors = [p for p in descendants if alive(p)]
+            # Each child notices its parent's death (a closed pipe, the parent-death signal) and ends; a big
+            # process can take a while to tear down on a busy machine, so wait for the event with a generous
+            # deadline rather than a fixed delay: an orphan is one still alive after it.
+            deadline = loop.time() + 60
+            while (survivors := [p for p in descendants if alive(p)]) and loop.time() < deadline:
+                await asyncio.sleep(0.1)
             with contextlib.suppress(Exception):
                 await s.ws.close()
             return Killed(s.cid, list(descendants), survivors)

@@ -63,5 +63,6 @@ def test_prove_exits_only_0_1_or_2_on_random_programs(tmp_path: Path) -> None:
 
 
 @pytest.mark.soak
-def test_prove_exits_only_0_1_or_2_on_2000_random_programs(tmp_path: Path) -> None:
-    fuzz(2000, int.from_bytes(os.urandom(4), "big"), tmp_path)
+@pytest.mark.timeout(1500)  # ~0.3 s a program on a busy 2-core machine; the tier's 300 s is for one scenario
+def test_prove_exits_only_0_1_or_2_on_1000_random_programs(tmp_path: Path) -> None:
+    fuzz(1000, int.from_bytes(os.urandom(4), "big"), tmp_path)

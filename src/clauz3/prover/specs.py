@@ -348,7 +348,13 @@ def _aggregate(ex: SymbolicExecutor, spec: ir.AggregateSpec) -> SpecEnc:
             ex.ctx.assume(z3.Implies(mk_not(mk_and(*outer)), k == 0))
             total = total + value * k
             count = count + k
-            every = z3.If(mk_and(*rest), size, 0) if all(
+            # Runs where every list's rows all equal its row at the free index: then each condition
+            # holds on every iteration or on none, so the call happens exactly ``size`` times or never.
+            # Such a run exists only when the loops walk different lists (two loops over one list
+            # would force their two rows equal), so a shared length term keeps the weaker bound.
+            lengths = [lp.length for lp in it.loops]
+            distinct = all(not a.eq(b) for n, a in enumerate(lengths) for b in lengths[n + 1:])
+            every = z3.If(mk_and(*rest), size, 0) if distinct or all(
                 not any(occurs(c, i) for i in indices) for c in rest) else z3.IntVal(0)
             under = under + value * every
             under_count = under_count + every
