@@ -186,7 +186,7 @@ def main(argv: list[str] | None = None) -> int:
                    help="write every honest program into DIR/<suite>/ instead of running the benchmark")
     p.add_argument("--jobs", type=int, default=1, metavar="N", help="run N suites side by side (default 1)")
     p.add_argument("--obligation-timeout", type=float, metavar="S",
-                   help="z3's wall-clock seconds per obligation in the suite children (default 30; a timeout is not proved)")
+                   help="z3's wall-clock seconds per obligation in the suite children (default 120; a timeout is not proved)")
     p.add_argument("--split", type=int, default=1, metavar="K", help="cut each suite's user tasks into K child runs")
     p.add_argument("--save", type=Path, metavar="DIR", help="keep each child's result in DIR and reuse it when there")
     p.add_argument("--task", action="append", help=argparse.SUPPRESS)
