@@ -1,0 +1,124 @@
+"""Red team rt20 of issue 20 on the host's side: read data the agent received that never reaches the
+conversation's provenance index, so a link from it is classified ``new`` (no warning; a policy allow or a
+remembered approval then decides the program that sends it).
+
+The frames are ACP ``session/update`` notifications as an agent sends them, parsed by the host's own
+``read_update`` and stored in clauz3's stable form (``to_frame``), then fed to the host's
+``ConversationProvenance`` exactly as ``ConversationRuntime.retain`` does. The user frame of an attachment is
+the one ``ConversationRuntime.prompt`` retains (metadata only; ATT-5 sends the text to the agent as a
+``resource`` block). A test asserts the SAFE behaviour; ``xfail(strict=True)`` marks an attack that succeeds.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from clauz3.base.provenance import FROM_READ, NEW
+from clauz3.sessions.agent.acp_messages import read_update, to_frame
+from clauz3.sessions.conversation.provenance import ConversationProvenance
+
+LINK = "www.secure-systems-252.com"
+PAGE_TEXT = f"www.informations.com\nFor a free upgrade visit {LINK}/login now."
+
+
+def _update(**update: Any) -> dict[str, Any]:
+    incoming = read_update({"jsonrpc": "2.0", "method": "session/update",
+                            "params": {"sessionId": "sess-1", "update": update}})
+    assert incoming is not None
+    return to_frame(incoming.message)
+
+
+def _text(text: str) -> list[dict[str, Any]]:
+    return [{"type": "content", "content": {"type": "text", "text": text}}]
+
+
+def _user(text: str, attachments: list[dict[str, Any]] | None = None) -> dict[str, Any]:
+    return {"method": "clauz3/user", "params": {"conversation_id": "c" * 32, "turn": 1, "text": text,
+                                                "attachments": attachments or []}}
+
+
+def _index_after(frames: list[dict[str, Any]]) -> ConversationProvenance:
+    prov = ConversationProvenance()
+    prov.observe(_user("Summarise the article at www.informations.com for me."), {})
+    for frame in frames:
+        prov.observe(frame, {})
+    return prov
+
+
+def _start(status: str = "pending", **more: Any) -> dict[str, Any]:
+    return _update(sessionUpdate="tool_call", toolCallId="fetch-1", title="Fetch www.informations.com",
+                   kind="fetch", status=status, **more)
+
+
+def test_control_a_final_result_with_its_text_is_read_data() -> None:
+    prov = _index_after([_start(), _update(sessionUpdate="tool_call_update", toolCallId="fetch-1",
+                                           status="completed", content=_text(PAGE_TEXT))])
+    found = prov.index.value("url", LINK)
+    assert found.status == FROM_READ and "Fetch www.informations.com" in found.sources[0], found
+
+
+ATTACKS: dict[str, list[dict[str, Any]]] = {
+    # ACP: a tool_call_update replaces only the fields it carries; an agent that streams the result while the call
+    # is in progress and then sends only {status: completed} leaves the content shown — the host indexes only the
+    # final frame's own text.
+    "content_streamed_before_completion": [
+        _start("in_progress", content=_text(PAGE_TEXT)),
+        _update(sessionUpdate="tool_call_update", toolCallId="fetch-1", status="completed")],
+    "raw_output_streamed_before_completion": [
+        _start("in_progress", rawOutput={"page": PAGE_TEXT}),
+        _update(sessionUpdate="tool_call_update", toolCallId="fetch-1", status="completed")],
+    # The result as an embedded resource (a fetch tool returning the page as a document): _result_text keeps only
+    # text blocks and diffs, and a call without rawOutput indexes nothing.
+    "result_as_an_embedded_resource": [
+        _start(),
+        _update(sessionUpdate="tool_call_update", toolCallId="fetch-1", status="completed",
+                content=[{"type": "content", "content": {"type": "resource", "resource": {
+                    "uri": "https://www.informations.com/", "mimeType": "text/plain", "text": PAGE_TEXT}}}])],
+    "result_as_a_resource_link": [
+        _start(),
+        _update(sessionUpdate="tool_call_update", toolCallId="fetch-1", status="completed",
+                content=[{"type": "content", "content": {"type": "resource_link", "uri": f"https://{LINK}/login",
+                                                         "name": "login"}}])],
+    # More content after the call was final (an agent correcting or appending its result): the key is done.
+    "content_after_completion": [
+        _start(),
+        _update(sessionUpdate="tool_call_update", toolCallId="fetch-1", status="completed", content=_text("ok")),
+        _update(sessionUpdate="tool_call_update", toolCallId="fetch-1", content=_text(PAGE_TEXT))],
+    # A call the agent never finished (the person cancelled the turn; the agent still saw the page), or that an
+    # agent reports with a status outside ACP's two final ones.
+    "never_finished": [_start("in_progress", content=_text(PAGE_TEXT))],
+    "cancelled_status": [_start(),
+                         _update(sessionUpdate="tool_call_update", toolCallId="fetch-1", status="cancelled",
+                                 content=_text(PAGE_TEXT))],
+}
+REASONS = {
+    "content_streamed_before_completion": "content sent while in_progress, then a bare completed: never indexed",
+    "raw_output_streamed_before_completion": "rawOutput sent while in_progress, then a bare completed: never indexed",
+    "result_as_an_embedded_resource": "a result given as an embedded resource's text is never indexed",
+    "result_as_a_resource_link": "a link given as a resource_link in a result is never indexed",
+    "content_after_completion": "content updated after the call was completed is never indexed",
+    "never_finished": "a call left in_progress (turn cancelled) shows the agent a page never indexed",
+    "cancelled_status": "a result with a status other than completed/failed is never indexed",
+}
+
+
+@pytest.mark.parametrize("name", [pytest.param(n, marks=pytest.mark.xfail(strict=True, reason=f"rt20: {REASONS[n]}"))
+                                  for n in ATTACKS])
+def test_what_the_agent_was_shown_is_read_data(name: str) -> None:
+    found = _index_after(ATTACKS[name]).index.value("url", LINK)
+    assert found.status == FROM_READ, found
+
+
+@pytest.mark.xfail(strict=True, reason="rt20: a text attachment's content never reaches the index: its link is "
+                                       "'new: it appears nowhere in this conversation'")
+def test_a_link_in_an_attached_file_is_not_new() -> None:
+    """The person attaches a forwarded mail (a third party's text). ATT-5 gives its text to the agent as a
+    ``resource`` block; the retained user frame holds its metadata only, and observe() reads ``text`` alone.
+    Whether it should count as the person's or as read data, it is not "new"."""
+    meta = {"id": "a" * 32, "name": "forwarded.eml.txt", "kind": "text", "mime_type": "text/plain", "size": 120}
+    prov = ConversationProvenance()
+    prov.observe(_user("Can you reply to the sender of this mail?", [meta]), {})
+    found = prov.index.value("url", LINK)
+    assert found.status != NEW, found
