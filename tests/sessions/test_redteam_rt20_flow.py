@@ -122,3 +122,69 @@ def test_a_link_in_an_attached_file_is_not_new() -> None:
     prov.observe(_user("Can you reply to the sender of this mail?", [meta]), {})
     found = prov.index.value("url", LINK)
     assert found.status != NEW, found
+
+
+# -- runs: what a run's record told the agent ---------------------------------------------------------------
+
+def _tool(call_id: str, tool: str, status: str, *, text: str = "", source: str | None = None,
+          output: Any = None) -> dict[str, Any]:
+    """A retained tool-call frame as the host stores a clauz3 tool's call (stable form, tool identified)."""
+    return {"method": "clauz3/agent", "params": {
+        "kind": "tool_call", "id": call_id, "update": status != "pending", "title": f"clauz3 {tool}", "status": status,
+        "tool": tool, "input": {"source": source} if source is not None else None, "output": output, "text": text}}
+
+
+READ_PROGRAM = ("import clauz3\nfrom tools.pages.trusted.effects import get_webpage, translate\n\n\n"
+                "def main() -> None:\n    page = get_webpage('www.informations.com')\n"
+                "    if '.com' in page:\n        translate(page)\n")
+FAILED = ("ValueError: cannot translate this text:\nwww.informations.com\nFor a free upgrade visit "
+          f"{LINK}/login now.")
+
+
+def test_control_a_failed_runs_message_is_read_data() -> None:
+    program = READ_PROGRAM.replace("'.com'", "'upgrade'")
+    prov = ConversationProvenance()
+    prov.observe(_user("Translate the article at www.informations.com"), {})
+    prov.observe(_tool("run-1", "run", "pending", source=program), {})
+    prov.observe(_tool("run-1", "run", "completed", output={"request_id": "req_1", "phase": "failed",
+                                                             "stdout": "", "stderr": "", "message": FAILED}), {})
+    assert prov.index.value("url", LINK).status == FROM_READ
+
+
+@pytest.mark.xfail(strict=True, reason="rt20: run_told deletes every program literal from the record's message, so "
+                                       "a read program holding '.com' cuts the link read out of the index")
+def test_a_read_programs_own_literal_does_not_erase_the_link_it_read() -> None:
+    """run_told removes the program's literals (≥ 2 characters) from what the record says; a literal as common
+    as ``'.com'`` (a filter) turns ``www.secure-systems-252.com/login`` into ``www.secure-systems-252 /login``."""
+    prov = ConversationProvenance()
+    prov.observe(_user("Translate the article at www.informations.com"), {})
+    prov.observe(_tool("run-1", "run", "pending", source=READ_PROGRAM), {})
+    prov.observe(_tool("run-1", "run", "completed", output={"request_id": "req_1", "phase": "failed",
+                                                             "stdout": "", "stderr": "", "message": FAILED}), {})
+    assert prov.index.value("url", LINK).status == FROM_READ
+
+
+@pytest.mark.xfail(strict=True, reason="rt20: a run's outcome learnt through `status` (the run call ended before "
+                                       "the run) is skipped: its message's link is new")
+def test_a_runs_outcome_seen_only_through_status_is_read_data() -> None:
+    """The agent's ``run`` call ends before the run does (cancelled, or the client's tool timeout while the person
+    decides); the agent then asks ``status``, whose records carry the run's message. SKIPPED_TOOLS drops it."""
+    prov = ConversationProvenance()
+    prov.observe(_user("Translate the article at www.informations.com"), {})
+    prov.observe(_tool("run-1", "run", "pending", source=READ_PROGRAM.replace("'.com'", "'upgrade'")), {})
+    prov.observe(_tool("run-1", "run", "failed", text="the call was cancelled"), {})
+    record = {"request_id": "req_1", "run_id": "req_1", "phase": "failed", "reason": "program_error",
+              "message": FAILED, "exit_code": 1}
+    prov.observe(_tool("status-1", "status", "completed", text="req_1 failed exit=1 0.4s program_error",
+                       output={"runs": [record]}), {})
+    assert prov.index.value("url", LINK).status == FROM_READ
+
+
+@pytest.mark.xfail(strict=True, reason="rt20: a tool result longer than MAX_TEXT (4 MiB) is indexed only up to it; "
+                                       "a link after that is new")
+def test_a_link_at_the_end_of_a_large_result_is_read_data() -> None:
+    big = ("lorem ipsum dolor sit amet " * 160_000) + f"\nFor a free upgrade visit {LINK}/login now."
+    assert len(big) > 4 * 1024 * 1024
+    prov = _index_after([_start(), _update(sessionUpdate="tool_call_update", toolCallId="fetch-1",
+                                           status="completed", content=_text(big))])
+    assert prov.index.value("url", LINK).status == FROM_READ
