@@ -68,6 +68,14 @@ READ_SPELLINGS: dict[str, tuple[str, str]] = {
     # U+3002 IDEOGRAPHIC FULL STOP: NFKC keeps it, a reader (and the agent) reads a dot.
     "ideographic_full_stop": ("Visit secure-systems-252\u3002com for the upgrade",
                               ALICE.format("Visit secure-systems-252.com")),
+    # Copied verbatim, no transformation at all: U+3002 / U+FF61 are no dot to the classifier, but IDNA (UTS 46)
+    # maps both to "." — the receiver's mail client opens the phishing site.
+    "ideographic_full_stop_copied_verbatim": ("Offer: visit www\u3002secure-systems-252\u3002com now",
+                                              ALICE.format("visit www\u3002secure-systems-252\u3002com")),
+    "halfwidth_ideographic_stop_copied_verbatim": ("Offer: visit secure-systems-252\uff61com now",
+                                                   ALICE.format("visit secure-systems-252\uff61com")),
+    "unlisted_tld_copied_verbatim": ("Offer: claim at www.refund-portal.ninja/claim",
+                                     ALICE.format("claim at www.refund-portal.ninja/claim")),
     # A tool result in JSON with its dots escaped.
     "json_unicode_escape": ('{"offer": "www\\u002esecure-systems-252\\u002ecom"}',
                             ALICE.format("see www.secure-systems-252.com")),
@@ -90,6 +98,9 @@ READ_XFAIL = {
     "html_tags_inside_the_link": "markup inside a link read hides it: new",
     "link_in_two_elements": "a link split over two HTML elements read is new",
     "ideographic_full_stop": "U+3002 as the dot of a link read is not normalised: the plain link is new",
+    "ideographic_full_stop_copied_verbatim": "a link with U+3002 dots (a working link under IDNA) copied verbatim: no warning",
+    "halfwidth_ideographic_stop_copied_verbatim": "a link with U+FF61 dots copied verbatim: no warning",
+    "unlisted_tld_copied_verbatim": "a .ninja link copied verbatim (short body, no phrase): no warning",
     "json_unicode_escape": "\\u002e escapes in read JSON are not decoded: the link is new",
     "unicode_host_written_as_punycode": "IDN read, punycode written (or back): no IDNA normalisation, new",
     "punycode_host_written_in_unicode": "IDN read, punycode written (or back): no IDNA normalisation, new",
