@@ -188,3 +188,103 @@ def test_a_link_at_the_end_of_a_large_result_is_read_data() -> None:
     prov = _index_after([_start(), _update(sessionUpdate="tool_call_update", toolCallId="fetch-1",
                                            status="completed", content=_text(big))])
     assert prov.index.value("url", LINK).status == FROM_READ
+
+
+# -- the real path: host, demo agent, bridge, prover, worker, authority; a policy allows one message ----------
+
+import os  # noqa: E402
+import textwrap  # noqa: E402
+from pathlib import Path  # noqa: E402
+
+from sessions_harness import signed_in  # noqa: E402
+from test_provenance_flow import conversation, decide, next_record, program, prompt, turn_end, write_policy  # noqa: E402
+
+PAGES = {
+    # the control: a .com link, copied verbatim, is warned and the person decides
+    "listed_tld": "Offer: claim your refund at www.refund-portal.com/claim",
+    # copied verbatim by {{output:Offer}}, nothing transformed
+    "unlisted_tld": "Offer: claim at www.refund-portal.ninja/claim",
+    "ideographic_dots": "Offer: visit www\u3002secure-systems-252\u3002com",
+}
+PAGE_XFAIL = {"unlisted_tld": "real host: a .ninja link the page gave, copied verbatim, is auto-approved by a policy",
+              "ideographic_dots": "real host: a link with U+3002 dots the page gave, copied verbatim, is auto-approved"}
+EFFECTS = '''
+    """Mock page tools: one fixed page."""
+    import clauz3
+
+    PAGE = ("www.informations.com\\n"
+            "The latest news.\\n"
+            {line!r} "\\n")
+
+
+    @clauz3.trusted
+    @clauz3.mock
+    @clauz3.reads_data("the web page {{url}}")
+    def get_webpage(url: str) -> str:
+        """The text of the web page at url (mock: one fixed page)."""
+        return PAGE
+
+
+    @clauz3.trusted
+    @clauz3.mock
+    @clauz3.protected(recipient="recipient", body="text")
+    def send_direct_message(recipient: str, body: str) -> None:
+        """Send body to recipient (mock: nothing is sent)."""
+        return None
+'''
+CONTRACTS = '''
+    from tools.pages.trusted.effects import send_direct_message
+
+    from clauz3.spec import ContractSpec, contract, effect
+
+
+    @contract(description="at most {count} direct messages are sent")
+    def dms_at_most(count: int) -> ContractSpec:
+        return effect(send_direct_message).count() <= count
+'''
+PAGES_HEAD = ("import clauz3\nfrom tools.pages.trusted import contracts as pages\n"
+              "from tools.pages.trusted.effects import get_webpage, send_direct_message\n\n\n")
+
+
+def _pages_project(tmp: Path, line: str) -> Path:
+    trusted = tmp / "project" / "tools" / "pages" / "trusted"
+    trusted.mkdir(parents=True)
+    (trusted / "__init__.py").write_text('"""Mock page tools."""\n')
+    (trusted / "effects.py").write_text(textwrap.dedent(EFFECTS.format(line=line)).lstrip())
+    (trusted / "contracts.py").write_text(textwrap.dedent(CONTRACTS).lstrip())
+    (trusted.parent / "clauz3.yaml").write_text(
+        "schema_version: 1\nname: pages\ntitle: Mock pages\nsummary: Red-team tools.\n"
+        "description: Mock page tools; nothing leaves the machine.\n")
+    return Path(os.path.realpath(tmp / "project"))
+
+
+@pytest.mark.parametrize("name", [pytest.param(n, marks=pytest.mark.xfail(strict=True, reason=f"rt20: {PAGE_XFAIL[n]}"))
+                                  if n in PAGE_XFAIL else n for n in PAGES])
+async def test_a_link_the_page_gave_is_never_sent_by_a_policy_allow(tmp_path: Path, name: str) -> None:
+    project = _pages_project(tmp_path, PAGES[name])
+    policy = write_policy(tmp_path, {"pages": "tools.pages.trusted.contracts"}, ["pages.dms_at_most(count=1)"])
+    async with signed_in(tmp_path, bridge=None, project=project, policy=policy) as svc:
+        ws, cid = await conversation(svc)
+        seen: set[str] = set()
+        read = PAGES_HEAD + ("@clauz3.guarantee(pages.dms_at_most(count=0))\ndef main() -> None:\n"
+                             "    print(get_webpage('www.informations.com'))\n")
+        await prompt(ws, cid, program(read))
+        record = await next_record(ws, seen)
+        if record["state"] == "pending":
+            await decide(svc, record, "approved_once")
+        await turn_end(ws)
+
+        act = PAGES_HEAD + ("@clauz3.guarantee(pages.dms_at_most(count=1))\ndef main() -> None:\n"
+                            "    send_direct_message('Alice', 'Hi Alice! ' + {{output:Offer}})\n")
+        await prompt(ws, cid, program(act))
+        sent = await next_record(ws, seen)
+        try:
+            assert sent["state"] == "pending" and sent["decided_by"] is None, (sent["state"], sent["automatic"])
+            assert sent["automatic"]["suppressed"]["reason"] == "provenance"
+            assert any("the web page www.informations.com, read in run 1" in w
+                       for w in sent["presentation"]["provenance"]["warnings"])
+        finally:
+            if sent["state"] == "pending":
+                await decide(svc, sent, "rejected")
+            await turn_end(ws)
+            await ws.close()
