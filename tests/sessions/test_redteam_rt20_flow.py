@@ -364,3 +364,46 @@ async def test_reading_and_sending_in_one_run_is_not_decided_by_a_policy(tmp_pat
                 await decide(svc, sent, "rejected")
             await turn_end(ws)
             await ws.close()
+
+
+# -- the source named: a run that read three pages is labelled by its first two ------------------------------
+
+def _fetches(*urls: str | None) -> dict[str, Any]:
+    """The prover's facts of a run that fetched ``urls`` (None: a link computed at run time)."""
+    return {"complete": True, "effects": [{"effect": "get_webpage", "name": "tools.pages.trusted.effects.get_webpage",
+                                           "reads": "the web page {url}", "protected": {"url": "url"},
+                                           "calls": [{"line": 6 + i, "always": True,
+                                                      "args": {"url": {"value": u} if u else None}}
+                                                     for i, u in enumerate(urls)]}]}
+
+
+def _run_printing(facts: dict[str, Any], printed: str) -> list[str]:
+    prov = ConversationProvenance()
+    prov.observe(_user("Summarise today's news for me."), {})
+    prov.observe(_tool("run-1", "run", "pending", source="def main() -> None:\n    pass\n"), {})
+    prov.observe(_tool("run-1", "run", "completed", output={"request_id": "req_1", "phase": "succeeded",
+                                                             "stdout": printed, "stderr": ""}),
+                 {"req_1": {"effects": facts, "program": "def main() -> None:\n    pass\n"}})
+    found = prov.index.value("url", LINK)
+    assert found.status == FROM_READ, found
+    return list(found.sources)
+
+
+def test_control_a_run_of_one_page_is_named_by_it() -> None:
+    (source,) = _run_printing(_fetches("www.evil-news.example"), f"Offer: visit {LINK}")
+    assert "www.evil-news.example" in source, source
+
+
+@pytest.mark.xfail(strict=True, reason="rt20: a run that read three pages is named by its first two only: the warning "
+                                       "names two harmless pages, not the one that held the link")
+def test_the_page_that_held_the_link_is_named() -> None:
+    (source,) = _run_printing(_fetches("www.bbc.co.uk", "www.nytimes.com", "www.evil-news.example"),
+                              f"Offer: visit {LINK}")
+    assert "www.evil-news.example" in source, source
+
+
+@pytest.mark.xfail(strict=True, reason="rt20: a page fetched at a computed link is named '(url)': the warning does not "
+                                       "say which page")
+def test_a_page_fetched_at_a_computed_link_is_named() -> None:
+    (source,) = _run_printing(_fetches(None), f"Offer: visit {LINK}")
+    assert "(url)" not in source, source
