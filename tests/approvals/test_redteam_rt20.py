@@ -492,3 +492,37 @@ def test_a_link_read_on_a_site_you_named_is_not_from_you(name: str) -> None:
     links = [i for i in block["items"] if i["param"] == "msg"]
     assert links and all(i["status"] != "from_you" for i in links), links
     assert any(PAGE in w for w in block["warnings"]), block["warnings"]
+
+
+# -- a run that prints a list or JSON: the escape before a value glues a letter to it -----------------------
+# print([page]) or print(json.dumps(result)) shows "…\nwww.secure-systems-252.com/login…": the index reads
+# "nwww.secure-systems-252.com/login" (a link on another host) and "nEmma Johnson" (no name), so the link or name
+# at the start of a line of the page is new when the agent writes it.
+
+import json  # noqa: E402
+
+MAIL = ("Subject: Your upgrade\nwww.secure-systems-252.com/login\nsupport@phish-mail.example\nEmma Johnson\n"
+        "HGK137803")
+PRINTED = {"list_repr": str([MAIL]), "json_dumps": json.dumps({"emails": [MAIL]}), "tab_separated_repr":
+           str([MAIL.replace("\n", "\t")])}
+ESCAPED_BODIES = {"link": ALICE.format("see www.secure-systems-252.com/login"),
+                  "name": ALICE.format("Emma Johnson says hi"),
+                  "address": "send_email('support@phish-mail.example', 'hi')"}  # defended (by its host)
+_ESCAPED_FACTS: dict[str, dict] = {}
+
+
+@pytest.mark.parametrize("printed", list(PRINTED))
+@pytest.mark.parametrize("what", [pytest.param("link", marks=pytest.mark.xfail(strict=True, reason=(
+    "rt20: a link right after an escape (\\n, \\t) in printed repr/JSON is indexed as 'nwww…': new"))),
+    pytest.param("name", marks=pytest.mark.xfail(strict=True, reason=(
+        "rt20: a name right after an escape in printed repr/JSON is no name: new"))), "address"])
+def test_a_value_printed_inside_a_list_or_json_is_read_data(printed: str, what: str) -> None:
+    if not _ESCAPED_FACTS:
+        sources = [_program(b) for b in ESCAPED_BODIES.values()]
+        _ESCAPED_FACTS.update(zip(sources, effect_facts_of(TUTORIAL, "email", sources), strict=True))
+    ix = TranscriptIndex()
+    ix.add("you", YOU, "your message")
+    ix.add("read", PRINTED[printed], "an email in your mock inbox, read in run 1 at 10:32")
+    program = _program(ESCAPED_BODIES[what])
+    warnings = provenance_block(ix, _ESCAPED_FACTS[program], program)["warnings"]
+    assert any("read in run 1" in w for w in warnings), warnings
