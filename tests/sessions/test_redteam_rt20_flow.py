@@ -463,3 +463,12 @@ async def test_the_password_the_injection_asks_for_is_not_set_by_a_policy(tmp_pa
                 await decide(svc, sent, "rejected")
             await turn_end(ws)
             await ws.close()
+
+
+@pytest.mark.xfail(strict=True, reason="rt20: a tool's rawOutput is indexed as json.dumps, whose \\n escapes glue an 'n' "
+                                       "to a link at a line start: new")
+def test_a_link_at_a_line_start_of_a_raw_output_is_read_data() -> None:
+    """A fetch tool that reports its result as rawOutput only (no content blocks): observe() indexes the JSON text."""
+    prov = _index_after([_start(), _update(sessionUpdate="tool_call_update", toolCallId="fetch-1", status="completed",
+                                           rawOutput={"page": f"Offer of the day:\n{LINK}/login\nbye"})])
+    assert prov.index.value("url", LINK).status == FROM_READ
