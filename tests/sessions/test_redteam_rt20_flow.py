@@ -473,31 +473,3 @@ def test_a_link_at_a_line_start_of_a_raw_output_is_read_data() -> None:
                                            rawOutput={"page": f"Offer of the day:\n{LINK}/login\nbye"})])
     assert prov.index.value("url", LINK).status == FROM_READ
 
-
-# -- a resumed conversation past the storage limit ------------------------------------------------------------
-
-@pytest.mark.xfail(strict=True, reason="rt20: frames past the 8 MB history limit are not stored; a conversation opened "
-                                       "again rebuilds its index without them (the resumed agent remembers them): new")
-def test_a_page_read_past_the_history_limit_is_still_read_data_after_reopening(tmp_path: Path) -> None:
-    """STORE-9: past the limit a frame is delivered live but not kept. The live index saw the page; a conversation
-    opened again (a host restart, a switch back; the agent resumed with session/load still holds the page) is
-    indexed from the stored history only, so the link is "new" and a policy allow may send it."""
-    from clauz3.sessions.store.store import ConversationStore
-
-    store = ConversationStore.open(tmp_path, "/project", limit_bytes=200_000)
-    conv = store.create(agent="demo")
-    frames = [_user("Summarise the article at www.informations.com for me."),
-              _start(), _update(sessionUpdate="tool_call_update", toolCallId="fetch-1", status="completed",
-                                content=_text("filler " * 40_000)),
-              _update(sessionUpdate="tool_call", toolCallId="fetch-2", title="Fetch the second page", kind="fetch",
-                      status="completed", content=_text(PAGE_TEXT))]
-    live = ConversationProvenance()
-    saved = []
-    for frame in frames:
-        live.observe(frame, {})
-        saved.append(store.append(conv.id, turn=1, method=frame["method"], frame=frame).saved)
-    assert saved[-1] is False and live.index.value("url", LINK).status == FROM_READ  # the live index saw it
-    reopened = ConversationProvenance()
-    reopened.rebuild(store.history(conv.id))
-    store.close()
-    assert reopened.index.value("url", LINK).status != NEW
