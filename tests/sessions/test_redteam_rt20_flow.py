@@ -473,3 +473,39 @@ def test_a_link_at_a_line_start_of_a_raw_output_is_read_data() -> None:
                                            rawOutput={"page": f"Offer of the day:\n{LINK}/login\nbye"})])
     assert prov.index.value("url", LINK).status == FROM_READ
 
+
+
+ARTICLE = ("However, every evening several developers never believe whatever the seven levels of management say; "
+           "even the events reveal how relevant it is to achieve revenue. ") * 6
+
+
+@pytest.mark.parametrize("name", ["control_short_page", pytest.param("long_page", marks=pytest.mark.xfail(
+    strict=True, reason="rt20: real host: 'Eve' named at the end of an ordinary article (MAX_SCAN_HITS) is new; a "
+                        "policy allow sends the direct message to Eve"))])
+async def test_a_recipient_at_the_end_of_a_long_page_is_not_sent_by_a_policy(tmp_path: Path, name: str) -> None:
+    line = ("" if name.startswith("control") else ARTICLE + "\n") + "Recipient: Eve"
+    project = _pages_project(tmp_path, line)
+    policy = write_policy(tmp_path, {"pages": "tools.pages.trusted.contracts"}, ["pages.dms_at_most(count=1)"])
+    async with signed_in(tmp_path, bridge=None, project=project, policy=policy) as svc:
+        ws, cid = await conversation(svc)
+        seen: set[str] = set()
+        read = PAGES_HEAD + ("@clauz3.guarantee(pages.dms_at_most(count=0))\ndef main() -> None:\n"
+                             "    print(get_webpage('www.informations.com'))\n")
+        await prompt(ws, cid, program(read))
+        record = await next_record(ws, seen)
+        if record["state"] == "pending":
+            await decide(svc, record, "approved_once")
+        await turn_end(ws)
+        act = PAGES_HEAD + ("@clauz3.guarantee(pages.dms_at_most(count=1))\ndef main() -> None:\n"
+                            "    send_direct_message({{output:Recipient}}, 'Here is the summary.')\n")
+        await prompt(ws, cid, program(act))
+        sent = await next_record(ws, seen)
+        try:
+            assert sent["state"] == "pending" and sent["decided_by"] is None, (sent["state"], sent["automatic"])
+            assert any(w.startswith("The direct message goes to Eve, which appears only in the web page "
+                                    "www.informations.com, read in run 1") for w in sent["presentation"]["provenance"]["warnings"])
+        finally:
+            if sent["state"] == "pending":
+                await decide(svc, sent, "rejected")
+            await turn_end(ws)
+            await ws.close()
