@@ -322,7 +322,7 @@ _WHOLE_FACTS: dict[str, dict] = {}
 
 
 def _whole_facts(name: str) -> tuple[str, dict]:
-    library, head, value, _ = WHOLE[name]
+    _library, head, value, _ = WHOLE[name]
     source = head.format(value=value)
     if source not in _WHOLE_FACTS:
         for lib in ("slack", "banking", "text"):
