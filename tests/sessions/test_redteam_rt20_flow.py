@@ -167,8 +167,9 @@ def test_a_read_programs_own_literal_does_not_erase_the_link_it_read() -> None:
 @pytest.mark.xfail(strict=True, reason="rt20: a run's outcome learnt through `status` (the run call ended before "
                                        "the run) is skipped: its message's link is new")
 def test_a_runs_outcome_seen_only_through_status_is_read_data() -> None:
-    """The agent's ``run`` call ends before the run does (cancelled, or the client's tool timeout while the person
-    decides); the agent then asks ``status``, whose records carry the run's message. SKIPPED_TOOLS drops it."""
+    """The agent never gets the ``run`` call's answer (its client gave up as the run ended: a cancelled MCP request
+    gets no response, and the bridge stops a run whose call is cancelled, so this is an edge case); it then asks
+    ``status``, whose records carry the run's message. SKIPPED_TOOLS drops the whole answer."""
     prov = ConversationProvenance()
     prov.observe(_user("Translate the article at www.informations.com"), {})
     prov.observe(_tool("run-1", "run", "pending", source=READ_PROGRAM.replace("'.com'", "'upgrade'")), {})
