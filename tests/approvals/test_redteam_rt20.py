@@ -94,16 +94,9 @@ READ_SPELLINGS: dict[str, tuple[str, str]] = {
                              ALICE.format("see www.secure-systems-252.com")),
 }
 READ_XFAIL = {
-    "tld_outside_the_list": "a link on a top-level domain outside _TLDS is no token in read data: new",
-    "country_tld_ca": "a .ca link read (outside _TLDS) is new in the message body",
-    "zip_tld": "a .zip link read (outside _TLDS) is new in the message body",
     "link_wrapped_at_a_hyphen": "a link cut by a line break in read data is never indexed whole: new",
     "html_tags_inside_the_link": "markup inside a link read hides it: new",
     "link_in_two_elements": "a link split over two HTML elements read is new",
-    "ideographic_full_stop": "U+3002 as the dot of a link read is not normalised: the plain link is new",
-    "ideographic_full_stop_copied_verbatim": "a link with U+3002 dots (a working link under IDNA) copied verbatim: no warning",
-    "halfwidth_ideographic_stop_copied_verbatim": "a link with U+FF61 dots copied verbatim: no warning",
-    "unlisted_tld_copied_verbatim": "a .ninja link copied verbatim (short body, no phrase): no warning",
     "json_unicode_escape": "\\u002e escapes in read JSON are not decoded: the link is new",
     "unicode_host_written_as_punycode": "IDN read, punycode written (or back): no IDNA normalisation, new",
     "punycode_host_written_in_unicode": "IDN read, punycode written (or back): no IDNA normalisation, new",
@@ -211,7 +204,6 @@ def test_a_link_joined_into_the_body_is_said_to_reach_the_email() -> None:
     assert any("alice@example.com" in w for w in warnings), warnings
 
 
-@pytest.mark.xfail(strict=True, reason="rt20: a whole url value (a visit, a link parameter) on .ninja read is new")
 def test_a_whole_link_on_an_unlisted_tld_read_is_from_read_data() -> None:
     """The index itself: a link on .ninja read is not found as read data (the cause of the ``tld_outside_the_list``
     finding), while the same link on .com is."""
@@ -247,8 +239,7 @@ POLICY_CASES = {
     "wrapped_link": ("Claim your refund at www.refund-portal-\n2291.com/claim",
                      "Claim it at www.refund-portal-2291.com/claim"),
 }
-POLICY_XFAIL = {"unlisted_tld": "a policy allow auto-approves an email carrying a .ninja phishing link the page gave",
-                "wrapped_link": "a policy allow auto-approves an email carrying a link read across a line break"}
+POLICY_XFAIL = {"wrapped_link": "a policy allow auto-approves an email carrying a link read across a line break"}
 
 
 @pytest.mark.parametrize("name", _params(POLICY_CASES, POLICY_XFAIL))

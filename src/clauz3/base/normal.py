@@ -25,6 +25,9 @@ def normalise(text: str) -> str:
     become their plain spelling, zero-width characters go."""
     if not text.isascii():
         text = _INVISIBLE.sub("", text)
+        # The ideographic full stop (U+3002; NFKC makes U+FF61 it) separates a host's labels under IDNA
+        # (UTS 46), so ``www。secure-systems-252。com`` is a working link: read it with dots (red team rt20).
+        return unicodedata.normalize("NFKC", text).replace("\u3002", ".")
     return unicodedata.normalize("NFKC", text)
 
 

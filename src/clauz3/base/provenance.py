@@ -44,10 +44,21 @@ PHRASE_WORDS = 8  # a run of this many words read, repeated, is a phrase from re
 MAX_SOURCES = 3  # read sources named per value (the first ones, in conversation order)
 MAX_SCAN_HITS = 64  # bounded occurrences examined per whole-value lookup before giving up on a corpus
 
+# Top-level domains a bare host (no scheme, no ``www.``) is recognised by: the common generic ones, the ones
+# phishing favours, and every two-letter country code except those that are also common file extensions
+# (md, py, sh, rs, pl, so, in, am, ac, ps, mk, ml, cc, gs, ts, js, hs, rb are not here: ``meeting.md`` is a
+# file). A host written with a scheme or ``www.`` is a link on any top-level domain (red team rt20).
 _TLDS = ("com|net|org|io|co|info|biz|app|dev|ai|me|uk|de|fr|eu|us|ru|cn|xyz|online|site|shop|link|top|"
-         "click|live|email|example|test|local|edu|gov")
+         "click|live|email|example|test|local|edu|gov|mil|int|ninja|zip|mov|club|store|tech|space|website|fun|"
+         "icu|vip|win|bid|loan|work|page|blog|news|cloud|one|pro|mobi|name|asia|tk|ga|cf|gq|cyou|rest|bar|"
+         "buzz|monster|sbs|lol|quest|cfd|support|help|services|security|bank|finance|money|pay|"
+         "digital|network|systems|solutions|world|today|life|agency|company|global|"
+         "ca|au|jp|nl|es|it|br|ch|se|no|dk|fi|at|be|pt|ie|nz|za|mx|ar|cl|kr|tw|hk|sg|my|th|vn|id|ph|tr|ua|"
+         "ro|cz|sk|hu|gr|bg|hr|si|lt|lv|ee|is|lu|il|ae|sa|eg|ng|ke|pk|bd|ir|iq|tv|ws|to|ly|gg|fm|la|st|su|"
+         "cx|nu|vc|sc|mu|re|pw|bz|ms|tc|vg|ag|lc|gd|dm|kn|by|kz|uz|ge|ba|al|mt|cy")
 _URL = re.compile(
     r"(?:(?:https?|ftp)://[^\s<>\"'`]+)"  # with a scheme: everything up to a space or quote
+    r"|(?:(?<![\w@.-])www\.(?:[\w-]+\.)+[^\W\d_]{2,24}(?![\w-])(?:[/?#][^\s<>\"'`]*)?)"  # www.: any domain
     r"|(?:(?<![\w@.-])(?:[\w-]+\.)+(?:" + _TLDS + r")(?![\w-])(?:[/?#][^\s<>\"'`]*)?)",
     re.IGNORECASE)
 _EMAIL = re.compile(r"(?<![\w.%+-])[\w.%+-]+@(?:[\w-]+\.)+[\w-]{2,}(?![\w-])")
@@ -107,7 +118,7 @@ class Token:
     key: str  # as compared
 
 
-_TLD_HINT = re.compile(r"\.(?:" + _TLDS + r")(?![\w-])", re.IGNORECASE)
+_TLD_HINT = re.compile(r"\.(?:" + _TLDS + r")(?![\w-])|www\.", re.IGNORECASE)
 _DIGIT = re.compile(r"\d")
 
 
