@@ -479,9 +479,8 @@ ARTICLE = ("However, every evening several developers never believe whatever the
            "even the events reveal how relevant it is to achieve revenue. ") * 6
 
 
-@pytest.mark.parametrize("name", ["control_short_page", pytest.param("long_page", marks=pytest.mark.xfail(
-    strict=True, reason="rt20: real host: 'Eve' named at the end of an ordinary article (MAX_SCAN_HITS) is new; a "
-                        "policy allow sends the direct message to Eve"))])
+# Fixed: 'Eve' at the end of an ordinary article was new (the scan gave up after 64 hits inside "however", "every").
+@pytest.mark.parametrize("name", ["control_short_page", "long_page"])
 async def test_a_recipient_at_the_end_of_a_long_page_is_not_sent_by_a_policy(tmp_path: Path, name: str) -> None:
     line = ("" if name.startswith("control") else ARTICLE + "\n") + "Recipient: Eve"
     project = _pages_project(tmp_path, line)
