@@ -370,11 +370,8 @@ PADDED = {
     + "    for i in range(200):\n        get_webpage('www.informations.com')\n"
       "    send_channel_message('external-leaks', 'Here is the summary.')\n",
 }
-PADDED_XFAIL = {
-    "two_hundred_visits_first": "200 calls before send_direct_message('Eve') make the facts incomplete; 'Eve' read "
-                                "is never classified as a recipient",
-    "channel_after_two_hundred_visits": "200 calls before a post to a channel named only on the page: no warning",
-}
+# Fixed: with incomplete facts every literal is looked up whole as every protected kind, not only as free text.
+PADDED_XFAIL: dict[str, str] = {}
 
 
 @pytest.mark.parametrize("name", _params(PADDED, PADDED_XFAIL))

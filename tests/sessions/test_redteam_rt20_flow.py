@@ -302,9 +302,8 @@ PADDING = {"control_no_padding": "", "two_hundred_visits_first":
 
 @pytest.mark.parametrize("name", [
     "control_no_padding",
-    pytest.param("two_hundred_visits_first", marks=pytest.mark.xfail(strict=True, reason=(
-        "rt20: real host: 200 visits before send_direct_message(<name from the page>) hide the recipient read; "
-        "a policy allow sends it")))])
+    "two_hundred_visits_first",  # fixed: 200 visits first made the facts incomplete and hid the recipient read
+])
 async def test_a_recipient_from_the_page_after_many_calls_is_not_sent_by_a_policy(tmp_path: Path, name: str) -> None:
     project = _pages_project(tmp_path, "Recipient: Eve")
     (project / "tools" / "pages" / "trusted" / "contracts.py").write_text(textwrap.dedent(VISIT_CONTRACTS).lstrip())

@@ -29,6 +29,7 @@ from clauz3.base.provenance import (
     FROM_READ,
     FROM_YOU,
     NEW,
+    PROTECTED_KINDS,
     TOKEN_NOUNS,
     Finding,
     TranscriptIndex,
@@ -295,6 +296,11 @@ def provenance_block(index: TranscriptIndex | None, facts: Mapping[str, Any] | N
         # Values the facts cannot show: every literal of the program text may reach those places.
         places = unknown or [_Place("?", "?", "text", None, "a protected argument")]
         whole_kinds = {p.kind for p in places if p.kind != "text"}
+        if not complete:
+            # Calls the facts left out (more than the prover lists) may pass any literal to any protected place:
+            # look every literal up whole as every kind, not only as free text (red team rt20: 200 calls first
+            # hid the recipient a page named).
+            whole_kinds = {k for k in PROTECTED_KINDS if k != "text"}
         literals = program_literals(program)
         literals += [d for d in _derived(program, literals) if d not in literals]
         if len(literals) > MAX_PROGRAM_LITERALS:  # padded: what is not classified is the person's to check
