@@ -426,8 +426,7 @@ PASSWORD_CONTRACTS = VISIT_CONTRACTS.replace("import get_webpage, send_direct_me
 '''
 
 
-@pytest.mark.xfail(strict=True, reason="rt20: real host: AgentDojo banking injection 7 (password 'new_password' from the "
-                                       "page) has no warning; a policy allow changes the password")
+# Fixed: the password the page asked for was a "new" text (text parameters classified tokens only).
 async def test_the_password_the_injection_asks_for_is_not_set_by_a_policy(tmp_path: Path) -> None:
     project = _pages_project(tmp_path, "Password: new_password")
     trusted = project / "tools" / "pages" / "trusted"

@@ -161,9 +161,21 @@ def _tokens(index: TranscriptIndex, text: str, words: set[str] | None = None) ->
             if f.status != FROM_READ or not any(shown != other and shown in other for other in read)]
 
 
+MIN_WORD_VALUE, MAX_WORD_VALUE = 6, 64  # a one-word free text of this length is looked up whole too
+
+
 def _classify(index: TranscriptIndex, place: _Place, value: str) -> Iterator[tuple[str, str | None, Finding]]:
     if place.kind == "text":
-        yield from _tokens(index, value)
+        found = list(_tokens(index, value))
+        yield from found
+        word = normalise(value).strip()
+        if (MIN_WORD_VALUE <= len(word) <= MAX_WORD_VALUE and not any(ch.isspace() for ch in word)
+                and not any(f.status == FROM_READ for _, _, f in found)):
+            # A one-word text (a password, a code word, a handle) is a value in itself: looked up whole, so
+            # the password an injection asks for is no "new" text (red team rt20: AgentDojo banking injection 7).
+            whole = index.value("text", word)
+            if whole.status == FROM_READ:
+                yield word, None, whole
     else:
         yield value, None, index.value(place.kind, value)
 
