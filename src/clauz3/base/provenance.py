@@ -283,13 +283,13 @@ class Finding:
 
 
 # A "word" as whole values are compared: letters, digits and ``_``, joined by ``.``, ``-`` or ``@`` between
-# them (``bob@example.com``, ``meeting.md``, ``DE89``); the same boundaries as :func:`_continues`.
+# them (``bob@example.com``, ``meeting.md``, ``DE89``); the same boundaries as :func:`_boundary_pattern`.
 _WORD = re.compile(r"\w+(?:[.@-]\w+)*")
 MAX_WORD_SOURCES = 64  # sources remembered per word; a word in more is verified by a scan of its origin
 
 
 def _occurs(text: str, value: str) -> bool:
-    """Does ``value`` occur in ``text`` between word boundaries (the rule of :func:`_continues`)? One regular
+    """Does ``value`` occur in ``text`` between word boundaries (:func:`_boundary_pattern`)? One regular
     expression scans the whole text: a bounded loop of ``find`` gave up when the value's letters occurred
     inside many longer words first ("Eve" in "however", "every", "never": red team rt20)."""
     return _boundary_pattern(value).search(text) is not None
@@ -297,21 +297,11 @@ def _occurs(text: str, value: str) -> bool:
 
 @functools.lru_cache(maxsize=1024)
 def _boundary_pattern(value: str) -> re.Pattern[str]:
+    """The value, where its edge is a letter, digit or ``_``, not continued past it by one of those, nor by
+    ``.``, ``-`` or ``@`` followed by a letter or digit (``bob@example.com`` is not in ``bob@example.com.evil``)."""
     left = r"(?<!\w)(?<![^\W_][.@-])" if value[:1].isalnum() or value[:1] == "_" else ""
     right = r"(?!\w)(?![.@-][^\W_])" if value[-1:].isalnum() or value[-1:] == "_" else ""
     return re.compile(left + re.escape(value) + right)
-
-
-def _continues(text: str, i: int, step: int, edge: str) -> bool:
-    """Does the text at ``i`` continue the value's word past its ``edge`` character? A letter, a digit or
-    ``_`` does; so does ``.``, ``-`` or ``@`` followed by one (``bob@example.com`` in ``bob@example.com.evil``)."""
-    if not (edge.isalnum() or edge == "_") or not 0 <= i < len(text):
-        return False
-    ch = text[i]
-    if ch.isalnum() or ch == "_":
-        return True
-    nxt = i + step
-    return ch in ".-@" and 0 <= nxt < len(text) and text[nxt].isalnum()
 
 
 _SKELETON_KINDS = frozenset({"account", "code", "phone", "number"})
