@@ -62,9 +62,9 @@ CLEAN = {
 
 @pytest.fixture(scope="module")
 def layer() -> Any:
-    from clauz3.language.layer import load_layer
+    from inproc_layer import load_test_layer
 
-    return load_layer([ROOT / "tools" / "flow" / "trusted"], [ROOT])
+    return load_test_layer([ROOT / "tools" / "flow" / "trusted"], [ROOT])
 
 
 def verdict(layer: Any, tmp_path: Path, body: str) -> tuple[str, str]:
