@@ -34,6 +34,10 @@ MOBILE = {"width": 390, "height": 844}
 LOGIN_LINK = re.compile(r"Open this private link: (http://127\.0\.0\.1:\d+/ui/login\?key=\S+)")
 
 HAS_CHROMIUM = os.path.exists(CHROMIUM)
+# A behaviour that does not depend on the width runs at phone width in the default tier and at desktop
+# width too in the soak tier (00 DEC-2): the default tier stays inside its ten minutes on two cores.
+WIDTHS = [390, pytest.param(1280, marks=pytest.mark.soak)]
+
 needs_chromium = [
     pytest.mark.browser,
     pytest.mark.skipif(not HAS_CHROMIUM, reason="chromium is not installed at /usr/bin/chromium"),

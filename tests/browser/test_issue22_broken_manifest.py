@@ -12,7 +12,7 @@ import shutil
 from pathlib import Path
 
 import pytest
-from browser_harness import needs_chromium
+from browser_harness import WIDTHS, needs_chromium
 from real_stack import LIBRARIES, real_stack
 
 pytestmark = needs_chromium
@@ -27,7 +27,7 @@ def add_broken(project: Path) -> None:
     (folder / "clauz3.yaml").write_text(BROKEN, encoding="utf-8")
 
 
-@pytest.mark.parametrize("width", [1280, 390])
+@pytest.mark.parametrize("width", WIDTHS)
 async def test_broken_manifest_is_shown_and_kept_out(tmp_path, width: int) -> None:
     from playwright.async_api import expect
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from browser_harness import needs_chromium
+from browser_harness import WIDTHS, needs_chromium
 from real_stack import real_stack
 
 pytestmark = needs_chromium
@@ -17,7 +17,7 @@ TYPED = ('Send bob@example.com "Hi there". Guarantee that only bob@example.com c
          "at most one email is sent.")
 
 
-@pytest.mark.parametrize("width", [1280, 390])
+@pytest.mark.parametrize("width", WIDTHS)
 async def test_ordinary_phrasing_gets_its_card(tmp_path, width: int) -> None:
     from playwright.async_api import expect
 

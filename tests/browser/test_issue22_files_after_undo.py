@@ -8,7 +8,7 @@ bytes on disk, in the listing and in the open preview. At 1280 px and 390 px.
 from __future__ import annotations
 
 import pytest
-from browser_harness import needs_chromium
+from browser_harness import WIDTHS, needs_chromium
 from real_stack import real_stack
 
 pytestmark = needs_chromium
@@ -20,7 +20,7 @@ def size_text(n: int) -> str:
     return f"{n} B"
 
 
-@pytest.mark.parametrize("width", [1280, 390])
+@pytest.mark.parametrize("width", WIDTHS)
 async def test_files_panel_follows_runs_and_undo(tmp_path, width: int) -> None:
     from playwright.async_api import expect
 

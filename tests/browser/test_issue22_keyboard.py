@@ -5,14 +5,14 @@ after a decision the focus moves to the card's outcome, not the page body. Real 
 from __future__ import annotations
 
 import pytest
-from browser_harness import needs_chromium
+from browser_harness import WIDTHS, needs_chromium
 from real_stack import real_stack
 
 pytestmark = needs_chromium
 EMAIL = 'email bob@example.com "Hi"'
 
 
-@pytest.mark.parametrize("width", [1280, 390])
+@pytest.mark.parametrize("width", WIDTHS)
 async def test_keyboard_remember_more_skip_and_focus_after_decision(tmp_path, width: int) -> None:
     from playwright.async_api import expect
 

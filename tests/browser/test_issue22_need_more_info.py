@@ -4,13 +4,13 @@ is no longer labelled "(optional)", is marked invalid and described by the error
 from __future__ import annotations
 
 import pytest
-from browser_harness import needs_chromium
+from browser_harness import WIDTHS, needs_chromium
 from real_stack import real_stack
 
 pytestmark = needs_chromium
 
 
-@pytest.mark.parametrize("width", [1280, 390])
+@pytest.mark.parametrize("width", WIDTHS)
 async def test_need_more_info_needs_a_question_at_the_box(tmp_path, width: int) -> None:
     from playwright.async_api import expect
 

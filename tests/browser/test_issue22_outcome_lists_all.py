@@ -8,7 +8,7 @@ Real path: `clauz3 ui demo --tutorial real-files`, the real prover, worker and a
 from __future__ import annotations
 
 import pytest
-from browser_harness import needs_chromium
+from browser_harness import WIDTHS, needs_chromium
 from real_stack import real_stack
 
 from clauz3.agents.demo.script import STARTERS, WriteSummary
@@ -17,7 +17,7 @@ pytestmark = needs_chromium
 PROMPT = next(text for text, intent in STARTERS.items() if isinstance(intent, WriteSummary))
 
 
-@pytest.mark.parametrize("width", [1280, 390])
+@pytest.mark.parametrize("width", WIDTHS)
 async def test_outcome_names_the_read_and_the_write(tmp_path, width: int) -> None:
     from playwright.async_api import expect
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from browser_harness import needs_chromium
+from browser_harness import WIDTHS, needs_chromium
 from real_stack import real_stack
 
 from clauz3.tutorials import EMAIL
@@ -26,7 +26,7 @@ async def transcript_text(page) -> str:
     return await page.locator("#messages").inner_text()
 
 
-@pytest.mark.parametrize("width", [1280, 390])
+@pytest.mark.parametrize("width", WIDTHS)
 async def test_syntax_error_reads_as_a_sentence(tmp_path, width: int) -> None:
     from playwright.async_api import expect
 

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import httpx
 import pytest
-from browser_harness import ARGS, CHROMIUM, launch_ui, needs_chromium, sign_in_page, stop_ui, ui_env
+from browser_harness import ARGS, CHROMIUM, WIDTHS, launch_ui, needs_chromium, sign_in_page, stop_ui, ui_env
 from real_stack import make_project
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "e2e"))
@@ -63,7 +63,7 @@ def terminal_turn(args: list[str], env: dict[str, str], project: Path, prompt: s
 
 
 @pytest.mark.asyncio
-@pytest.mark.parametrize("width", [1280, 390])
+@pytest.mark.parametrize("width", WIDTHS)
 async def test_resumed_turn_card_sits_under_its_own_prompt(tmp_path: Path, width: int) -> None:
     from playwright.async_api import async_playwright, expect
 

@@ -5,13 +5,13 @@ for text starting with "/" what "/" commands there are. Real path (real_stack)."
 from __future__ import annotations
 
 import pytest
-from browser_harness import needs_chromium
+from browser_harness import WIDTHS, needs_chromium
 from real_stack import real_stack
 
 pytestmark = needs_chromium
 
 
-@pytest.mark.parametrize("width", [1280, 390])
+@pytest.mark.parametrize("width", WIDTHS)
 async def test_composer_says_why_send_is_disabled(tmp_path, width: int) -> None:
     from playwright.async_api import expect
 

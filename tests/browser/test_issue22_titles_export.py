@@ -9,7 +9,7 @@ the clipboard. At 1280 px and 390 px (the sidebar). Real path (real_stack).
 from __future__ import annotations
 
 import pytest
-from browser_harness import needs_chromium, page_api
+from browser_harness import WIDTHS, needs_chromium, page_api
 from real_stack import real_stack
 
 pytestmark = needs_chromium
@@ -39,7 +39,7 @@ async def run_and_approve(s) -> None:
     await s.idle()
 
 
-@pytest.mark.parametrize("width", [1280, 390])
+@pytest.mark.parametrize("width", WIDTHS)
 async def test_titles_export_and_copied_transcript(tmp_path, width: int) -> None:
     from playwright.async_api import expect
 

@@ -422,7 +422,7 @@ def test_sweep_nan_and_numeric_keys_in_containers() -> None:
 
 
 def test_sweep_merged_numbers() -> None:
-    _sweep(_merge_conditions(["True", "1", "2 ** 53 + 1"]))
+    _sweep(_merge_conditions(["True", "1"]))  # the soak tier merges every pair of MERGE_VALUES
 
 
 @pytest.mark.soak

@@ -144,14 +144,20 @@ def test_the_second_red_team_catches_a_prover_that_drops_a_guarantee(driver: str
     assert rows[program]["violation"], rows
 
 
-@pytest.mark.parametrize("which", ["numbers", "strings"])
-def test_a_sweep_of_operator_and_builtin_texts_never_proves_a_lie(tmp_path: Path, which: str) -> None:
-    """Every 4th (5th) case of the number (string) sweep, ≈1,100 programs each: the lie must never hold
-    in a proof (a proved one would send its text and be caught), and the truths must mostly prove, or
-    the sweep means nothing. Full sweeps: 4,443 number lies and 5,398 string lies, none proved."""
+# The default tier samples every 16th (20th) case, ≈275 programs each; the soak tier every 4th (5th),
+# ≈1,100 each (00 DEC-2: the default tier's ten minutes on two cores).
+@pytest.mark.parametrize(("which", "every", "least"), [
+    ("numbers", 16, 250), ("strings", 20, 250),
+    pytest.param("numbers", 4, 1000, marks=pytest.mark.soak), pytest.param("strings", 5, 1000, marks=pytest.mark.soak),
+])
+def test_a_sweep_of_operator_and_builtin_texts_never_proves_a_lie(tmp_path: Path, which: str, every: int,
+                                                                  least: int) -> None:
+    """Every N-th case of the number (string) sweep: the lie must never hold in a proof (a proved one would
+    send its text and be caught), and the truths must mostly prove, or the sweep means nothing. Full
+    sweeps: 4,443 number lies and 5,398 string lies, none proved."""
     from redteam2_programs import string_sweep, sweep
 
-    cases = sweep(every=4) if which == "numbers" else string_sweep(every=5)
+    cases = sweep(every=every) if which == "numbers" else string_sweep(every=every)
     for kind, index in (("lie", 0), ("truth", 1)):
         folder = tmp_path / kind
         folder.mkdir()
@@ -161,7 +167,7 @@ def test_a_sweep_of_operator_and_builtin_texts_never_proves_a_lie(tmp_path: Path
             path.write_text(render(HEADER + GEN_DEFS + DEFS, case[index], case[2]))
             files.append(path)
         rows, summary = run_driver(GEN_DRIVER, files, runs=2)
-        assert summary["tried"] == len(cases) >= 1000, summary
+        assert summary["tried"] == len(cases) >= least, summary
         assert_clean(rows)
         if kind == "lie":
             assert summary["proved"] == 0, [n for n, r in rows.items() if r["verdict"] == "proved"][:20]
