@@ -23,7 +23,7 @@ from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from clauz3.approvals.derived import calls_chr, derived_literals
+from clauz3.approvals.derived import calls_chr, derived_literals, folded_constants
 from clauz3.base.astparse import parse_ast
 from clauz3.base.provenance import (
     FROM_READ,
@@ -219,7 +219,10 @@ def _reported(index: TranscriptIndex, program: str) -> list[tuple[str, str | Non
         out += [c for c in _tokens(index, literal, set()) if c[2].status == FROM_READ]
     # Pieces cut inside a word ("Rivers" + "ide View") meet again here; so do the program's integers of every size
     # (``str(9988) + str(7766)`` is a number read, found by its digits; redteam w2).
-    joined = "".join(source_literals(program, all_ints=True) or []) + "".join(derived)
+    # Folded expressions of constants are whole texts already classified above: not glued to the pieces.
+    tree = _tree(program)
+    folded = set(folded_constants(tree)) if tree is not None else set()
+    joined = "".join(source_literals(program, all_ints=True) or []) + "".join(d for d in derived if d not in folded)
     words.update(name_words(joined))
     out += [c for c in _tokens(index, joined, words) if c[2].status == FROM_READ]
     # A run of words is said once (not inside a longer one), and not when it holds a value named already.
@@ -229,7 +232,14 @@ def _reported(index: TranscriptIndex, program: str) -> list[tuple[str, str | Non
     def said(run: str) -> bool:
         return any(run in p and run != p for p in phrases) or any(n in f" {run} " for n in named)
 
-    return [c for c in out if c[1] != "phrase" or not said(c[0].strip("“”"))]
+    kept: list[tuple[str, str | None, Finding]] = []
+    spelt: set[str] = set()  # a code found in a folded expression and again among the joined pieces: said once
+    for c in out:
+        key = skeleton(c[0]) if c[1] not in ("phrase", "name") else ""
+        if (c[1] != "phrase" or not said(c[0].strip("“”"))) and key not in spelt:
+            spelt.update([key] if key else [])
+            kept.append(c)
+    return kept
 
 
 def _derived(program: str, literals: list[str]) -> list[str]:

@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from itertools import pairwise
 from urllib.parse import unquote
 
+from clauz3.base.disguise import disguised, fold_confusables, host_unicode, unwrapped
 from clauz3.base.normal import AMOUNT, MAX_AMOUNT_CHARS, amount_keys, normalise, phrase_words, skeleton
 
 __all__ = ["MAX_AMOUNT_CHARS", "amount_keys", "normalise", "phrase_words", "skeleton"]  # re-exported
@@ -96,7 +97,20 @@ def _url_key(text: str) -> str:
     """A link as compared: case-folded, without its scheme or a trailing slash (the same page)."""
     key = fold(text).rstrip(_TRAILING)
     key = re.sub(r"^(?:https?|ftp)://", "", key)
-    return _site(key.rstrip("/"))
+    return _idna(_site(key.rstrip("/")))
+
+
+def _idna(key: str) -> str:
+    """A link or host key with its punycode host labels decoded (one key for both IDNA spellings; red team rt20)."""
+    if "xn--" not in key:
+        return key
+    host = re.split(r"[/?#@:]", key, maxsplit=1)[0]
+    return fold(host_unicode(host)) + key[len(host):]
+
+
+def _email_key(text: str) -> str:
+    local, _, domain = text.casefold().rpartition("@")
+    return f"{local}@{_idna(domain)}"
 
 
 def _site(key: str) -> str:
@@ -122,16 +136,20 @@ _TLD_HINT = re.compile(r"\.(?:" + _TLDS + r")(?![\w-])|www\.", re.IGNORECASE)
 _DIGIT = re.compile(r"\d")
 
 
-def extract(text: str) -> list[Token]:
+def extract(text: str, *, read: bool = False) -> list[Token]:
     """Every link, e-mail address, account number, phone number, number of ≥ 6 digits, code (letters and
     digits mixed, ≥ 6) and name (two or more capitalised words) in ``text``, in order, each once. E-mail
     addresses are not also reported as links; a phone number's digits are not also reported as a number;
     a number inside a code is (a program may print the digits alone). No token spans a line, so each
     pattern runs only on the lines that can hold one (a ``@``, a known top-level domain or a scheme, a
-    digit): most text is prose."""
+    digit): most text is prose. ``read``: the text is what the agent read, so its disguised readings count
+    too (:mod:`clauz3.base.disguise`: a hard wrap, markup, escapes, base64, reversed, lookalike letters)."""
     out: list[Token] = []
     seen: set[tuple[str, str]] = set()
-    for line in normalise(text).split("\n"):
+    lines = normalise(text).split("\n")
+    if read:  # what the agent read may spell a value so that only a reader puts it together (red team rt20)
+        lines = lines + [v for v in unwrapped(lines) + [d for line in lines for d in disguised(line)] if v]
+    for line in lines:
         for token in [t for variant in _decoded(line) for t in _extract_line(variant)]:
             if (token.kind, token.key) not in seen:
                 seen.add((token.kind, token.key))
@@ -206,7 +224,7 @@ def _extract_line(norm: str) -> list[Token]:
 
     if "@" in norm:
         for m in _EMAIL.finditer(norm):
-            add("email", m.group(0), m.group(0).casefold(), m.span())
+            add("email", m.group(0), _email_key(m.group(0)), m.span())
     if "://" in norm or _TLD_HINT.search(norm):
         for m in _URL.finditer(norm):
             raw = m.group(0).rstrip(_TRAILING)
@@ -348,6 +366,7 @@ class TranscriptIndex:
         self._read_phrases: dict[int, int] = {}
         self._you_phrases: set[int] = set()
         self.chars = 0
+        self.reads = 0  # messages the agent read: a conversation with none keeps "new" a quiet note
 
     def add(self, origin: str, text: str, label: str) -> None:
         """Index one message; ``origin`` is ``you`` (the person's own words) or ``read``."""
@@ -360,6 +379,7 @@ class TranscriptIndex:
         norm = normalise(text)
         self._texts.append(norm)
         self.chars += len(norm)
+        self.reads += origin == "read"
         if origin == "you":
             self._you_pairs.update(pairwise([w for w in name_words(norm) if len(w) > 1]))
             self._you_phrases.update(_shingles(norm))
@@ -367,7 +387,7 @@ class TranscriptIndex:
             first = self._read_phrases
             for shingle in _shingles(norm):
                 first.setdefault(shingle, sid)
-        for token in extract(norm):
+        for token in extract(norm, read=origin == "read"):
             if token.kind == "name":
                 if origin == "read":
                     self._add_name(token, sid)
@@ -491,9 +511,21 @@ class TranscriptIndex:
             return Finding(FROM_YOU) if found_names else self._whole(token.text, folded=True)
         places = self._tokens.get((_INDEX_KIND.get(token.kind, token.kind), token.key), {})
         found = self._finding(places.get("you", []), places.get("read", []))
+        if found.status == NEW and token.kind in ("url", "email") and not token.key.isascii():
+            # Lookalike letters: the program's spelling folded is a value read (never one of yours; red team rt20).
+            folded = fold_confusables(token.key)
+            places = self._tokens.get((token.kind, folded), {}) if folded != token.key else {}
+            if places.get("read"):
+                found = self._finding([], places["read"])
         if found.status == NEW and token.kind == "url":
-            places = self._tokens.get(("host", _host(token.key)), {})
-            found = self._finding(places.get("you", []), places.get("read", []))
+            host = _host(token.key)
+            places = self._tokens.get(("host", host), {})
+            if places.get("read") and token.key != host:
+                # A page on a host named in what the agent read, written as nobody wrote it: from read data even
+                # where the person named the host too (an open redirect, the attacker's folder; red team rt20).
+                found = self._finding([], places["read"])
+            elif token.key == host:  # a path nobody wrote on a host only you named stays new
+                found = self._finding(places.get("you", []), places.get("read", []))
         elif found.status == NEW and token.kind == "email":
             # An address nobody wrote, at a site named only in what the agent read (``support@`` the phishing
             # site, or ``user@www.site`` in a link): from read data (redteam w2). A site the person named too
