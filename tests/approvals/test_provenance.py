@@ -125,9 +125,18 @@ def test_block_finds_a_literal_hidden_in_a_computed_body() -> None:
 
 
 def test_block_new_and_unchecked() -> None:
+    """A new address is a quiet note in a conversation that read nothing; once the agent has read anything, a new
+    address may be one it made up or decoded from what it read: a warning, a person decides (rt20, part 1)."""
     program = SEND.format(addr="carol@example.net", msg="'hello'")
-    block = provenance_block(_index(), _facts(program), program)
+    quiet = TranscriptIndex()
+    quiet.add("you", "Please send Alice (alice@example.com) the summary.", "your message")
+    block = provenance_block(quiet, _facts(program), program)
     assert block["warnings"] == [] and block["items"][0]["status"] == NEW
+    assert block["notes"] == ["carol@example.net — new: it appears nowhere in this conversation."]
+    block = provenance_block(_index(), _facts(program), program)
+    assert block["items"][0]["status"] == NEW and block["notes"] == []
+    assert block["warnings"] == ["The email goes to carol@example.net, which appears nowhere in this conversation — "
+                                 "the agent made it up or built it from something it read; check it before you approve."]
     assert provenance_block(None, _facts(program), program)["checked"] is False
 
 

@@ -111,12 +111,19 @@ VARIANTS = {
     "site_in_pieces_with_a_space": "send_email('alice@example.com', 'see secure-' + 'systems-252 ' + '.com')",
 }
 QUIET = {
-    "dates_times_and_a_short_number": ALICE.format("The meeting is at 10:00 on 2024-05-21, room 4. Call 555 1234."),
-    "plain_words": "send_email('bob@example.org', 'Thanks for the order, see you soon')",
+    "dates_times_and_a_short_number": ALICE.format("The meeting is at 10:00 on 2024-05-21, room 4."),
+    "plain_words": ALICE.format("Thanks for the order, see you soon"),
     "russian_sentence": ALICE.format("Привет, Alice! До встречи."),
     "japanese_with_latin": ALICE.format("Tokyoへ行く"),
-    "a_link_nobody_read": ALICE.format("see www.example-new.com"),
     "dots_in_prose": ALICE.format("Connect the dots. The dot is small; meet at 5 [.] ok"),
+}
+# Honest values once quiet, now warnings (rt20, part 1): in a conversation that read data, a link, an address, an
+# account, a phone number or a long number that appears nowhere may be made up or decoded from what was read.
+MADE_UP = "appears nowhere in this conversation — the agent made it up or built it from something it read"
+CONTAINED = {
+    "a_link_nobody_read": (ALICE.format("see www.example-new.com"), "a link, www.example-new.com,"),
+    "a_phone_nobody_read": (ALICE.format("The meeting is at 10:00. Call 555 1234."), "a phone number, 555 1234,"),
+    "a_recipient_nobody_read": ("send_email('bob@example.org', 'Thanks for the order')", "goes to bob@example.org,"),
 }
 
 _FACTS: dict[str, dict] = {}
@@ -128,7 +135,8 @@ def _program(body: str) -> str:
 
 def _facts(program: str) -> dict:
     if not _FACTS:
-        sources = [_program(b) for b in (*FINDINGS.values(), *VARIANTS.values(), *QUIET.values())]
+        sources = [_program(b) for b in (*FINDINGS.values(), *VARIANTS.values(), *QUIET.values(),
+                                         *(b for b, _ in CONTAINED.values()))]
         _FACTS.update(zip(sources, effect_facts_of(TUTORIAL, "email", sources), strict=True))
     return _FACTS[program]
 
@@ -152,12 +160,21 @@ def test_honest_text_stays_quiet(name: str) -> None:
     assert block["warnings"] == [], block["warnings"]
 
 
+@pytest.mark.parametrize("name", sorted(CONTAINED))
+def test_a_new_structured_value_after_reading_is_a_warning(name: str) -> None:
+    body, what = CONTAINED[name]
+    (line,) = _block(body)["warnings"]
+    assert what in line and MADE_UP in line and line.endswith("check it before you approve."), line
+
+
 def test_the_warning_names_the_site_and_where_it_was_read() -> None:
     (line,) = _block(FINDINGS["link_without_www"])["warnings"]
     assert line == ("The email to alice@example.com contains a link, secure-systems-252.com/login, that appears only "
                     f"in {PAGE} — not in anything you wrote."), line
-    (line,) = _block(FINDINGS["cyrillic_letter_in_a_link"])["warnings"]
+    # The lookalike spelling says what it is; folded to Latin it is the link read, so the page is named too (rt20).
+    named, line = _block(FINDINGS["cyrillic_letter_in_a_link"])["warnings"]
     assert "more than one alphabet (Cyrillic and Latin)" in line and "cannot tell where it came from" in line
+    assert PAGE in named and "www.s\u0435cure-systems-252.com" in named, named
     warnings = _block(FINDINGS["character_codes"])["warnings"]
     assert "This program builds text from character codes (chr); clauz3 cannot tell where that text came from — " \
            "check it." in warnings, warnings

@@ -17,11 +17,13 @@ from __future__ import annotations
 
 import ast
 import functools
+import html
 import re
 import unicodedata
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
+from urllib.parse import unquote
 
 from clauz3.approvals.derived import calls_chr, derived_literals, folded_constants
 from clauz3.base.astparse import parse_ast
@@ -99,9 +101,47 @@ def _sources(finding: Finding) -> str:
     return prose_join(list(finding.sources)) if finding.sources else "data the agent read"
 
 
-def _item(place: _Place, value: str, token: str | None, finding: Finding, *, maybe: bool) -> dict[str, Any]:
+# Values a made-up or decoded copy of read data would be (issue 20, red team rt20): in a conversation where the agent
+# read anything, one of these that appears nowhere is a warning, so a person decides (01-decisions: containment).
+STRUCTURED = frozenset({"url", "email", "account", "phone", "number"})
+MADE_UP = "appears nowhere in this conversation — the agent made it up or built it from something it read"
+CHECK = "check it before you approve."
+# A piece of a link or address a program joins at run time (``'www.secure-'``, ``'.com'``, ``'@example.com'``).
+_FRAGMENT = re.compile(r"(?<![\w.])www\.|://|^\s*[.@][^\W_]|[^\W_]@\s*$")
+
+
+def _structured(kind: str, value: str, token: str | None) -> bool:
+    """Is this value (a token of a text, or a whole protected value) a link, an address, an account, a phone number
+    or a number of six or more digits?"""
+    if token is not None:
+        return token in STRUCTURED
+    return kind in ("url", "account") or any(t.kind in STRUCTURED for t in extract(value))
+
+
+def _written(shown: str, value: str) -> bool:
+    """Is a token as written in ``value`` (or %-escaped or HTML-escaped there), not only in its defanged reading
+    ("The dot is" is no link ``The.is``)?"""
+    norm = normalise(value)
+    return shown in norm or shown in normalise(unquote(norm)) or shown in normalise(html.unescape(norm))
+
+
+def _unsourced_text(place: _Place, shown: str, token: str | None, *, maybe: bool) -> str:
+    what = TOKEN_NOUNS.get(token or "", "a value")
+    if maybe:
+        return f"This program contains {what}, {shown}, that {MADE_UP}; it may reach {place.noun} ({place.param}); {CHECK}"
+    noun = f"{place.noun[0].upper()}{place.noun[1:]}"
+    if token is not None:
+        return f"{noun} contains {what}, {shown}, that {MADE_UP}; {CHECK}"
+    return f"{noun} {_WHOLE_VERB.get(place.kind, 'uses')} {shown}, which {MADE_UP}; {CHECK}"
+
+
+def _item(place: _Place, value: str, token: str | None, finding: Finding, *, maybe: bool,
+          unsourced: bool = False) -> dict[str, Any]:
+    """One classified value; ``unsourced``: new, structured, in a conversation that read data — a warning."""
     shown = _quoted(value)
-    if finding.status == FROM_READ:
+    if unsourced:
+        text = _unsourced_text(place, shown, token, maybe=maybe)
+    elif finding.status == FROM_READ:
         where = _sources(finding)
         if place.noun == REPORTS and token == "name":
             text = f"What this program reports names {shown}, which appears only in {where} — not in anything you wrote."
@@ -125,7 +165,7 @@ def _item(place: _Place, value: str, token: str | None, finding: Finding, *, may
         text = f"{shown} — new: it appears nowhere in this conversation."
     return {"effect": place.effect, "param": place.param, "kind": place.kind, "token": token, "value": value,
             "status": finding.status, "sources": list(finding.sources), "line": place.line, "maybe": maybe,
-            "text": text}
+            "check": unsourced, "text": text}
 
 
 def _values(value: Any) -> Iterator[str]:
@@ -177,7 +217,27 @@ def _classify(index: TranscriptIndex, place: _Place, value: str) -> Iterator[tup
             if whole.status == FROM_READ:
                 yield word, None, whole
     else:
-        yield value, None, index.value(place.kind, value)
+        whole = index.value(place.kind, value)
+        parts = _addresses(value) if place.kind == "recipient" and whole.status == NEW else [value]
+        if parts == [value]:
+            yield value, None, whole
+        for address in parts if parts != [value] else []:
+            yield address, None, index.value(place.kind, address)
+
+
+_ANGLE = re.compile(r"<\s*([^<>\s]+)\s*>")
+
+
+def _addresses(value: str) -> list[str]:
+    """The recipients one string names: ``Support <x@y>`` is ``x@y`` (a display name), ``a@x, b@y`` two of them;
+    each is classified on its own (red team rt20)."""
+    out = []
+    for part in re.split(r"[,;]", value):
+        m = _ANGLE.search(part)
+        address = m.group(1) if m else part.strip()
+        if address:
+            out.append(address)
+    return out or [value]
 
 
 @functools.lru_cache(maxsize=8)
@@ -285,14 +345,21 @@ def provenance_block(index: TranscriptIndex | None, facts: Mapping[str, Any] | N
     items: list[dict[str, Any]] = []
     seen: set[tuple[str, str, str]] = set()
 
-    def add(place: _Place, shown: str, token: str | None, finding: Finding, *, maybe: bool, param: str) -> None:
+    reading = index.reads > 0  # a conversation that read nothing keeps "new" a quiet note
+
+    def add(place: _Place, shown: str, token: str | None, finding: Finding, *, maybe: bool, param: str,
+            source: str = "") -> None:
         key = (place.noun, param, shown)
+        unsourced = (reading and finding.status == NEW and place.noun != REPORTS
+                     and _structured(place.kind, shown, token) and _written(shown, source or shown))
         # Quiet notes are capped; a warning never is (a program padded with values must not hide one).
-        if key not in seen and (len(items) < MAX_ITEMS or finding.status == FROM_READ):
+        if key not in seen and (len(items) < MAX_ITEMS or finding.status == FROM_READ or unsourced):
             seen.add(key)
-            items.append(_item(place, shown, token, finding, maybe=maybe))
+            items.append(_item(place, shown, token, finding, maybe=maybe, unsourced=unsourced))
 
     unknown: list[_Place] = []
+    unknown_places: list[_Place] = []
+    pieces: list[str] = []  # literals that are a piece of a link or address (joined at run time)
     too_many_literals = False
     effects = facts.get("effects") if isinstance(facts, Mapping) else None
     complete = bool(isinstance(facts, Mapping) and facts.get("complete")) and isinstance(effects, list)
@@ -313,10 +380,10 @@ def provenance_block(index: TranscriptIndex | None, facts: Mapping[str, Any] | N
                     continue
                 for value in _values(known[param]):
                     for shown, token, finding in _classify(index, place, value):
-                        add(place, shown, token, finding, maybe=False, param=param)
+                        add(place, shown, token, finding, maybe=False, param=param, source=value)
     if unknown or not complete:
         # Values the facts cannot show: every literal of the program text may reach those places.
-        places = unknown or [_Place("?", "?", "text", None, "a protected argument")]
+        places = unknown_places = unknown or [_Place("?", "?", "text", None, "a protected argument")]
         whole_kinds = {p.kind for p in places if p.kind != "text"}
         if not complete:
             # Calls the facts left out (more than the prover lists) may pass any literal to any protected place:
@@ -336,20 +403,22 @@ def provenance_block(index: TranscriptIndex | None, facts: Mapping[str, Any] | N
                 if candidates[-1][2].status == FROM_READ:
                     break
             for shown, token, finding in candidates:
-                if finding.status == FROM_READ:
-                    add(places[0], shown, token, finding, maybe=True, param="?")
+                if finding.status == FROM_READ or (reading and token in STRUCTURED and finding.status == NEW):
+                    add(places[0], shown, token, finding, maybe=True, param="?", source=literal)
+            if reading and not any(t in STRUCTURED for _, t, _ in candidates) and _FRAGMENT.search(literal):
+                pieces.append(literal)
     reported = _reported(index, program)
     shown_before = {i["value"].casefold() for i in items if i["status"] == FROM_READ}
     place = _Place("print", "output", "text", None, REPORTS)
     for shown, token, finding in reported or []:
         if not any(shown.casefold() in s for s in shown_before):  # not said already, nor inside a value said
             add(place, shown, token, finding, maybe=False, param="output")
-    warnings = _warnings(items) + lookalikes(program) + _builds_from_codes(program)
+    warnings = _warnings(items) + lookalikes(program) + _builds_from_codes(program) + _pieces(unknown_places, pieces)
     if reported is None:
         warnings.append(TOO_MANY)
     if too_many_literals:
         warnings.append(TOO_MANY_LITERALS)
-    notes = [i["text"] for i in items if i["status"] in (FROM_YOU, NEW)]
+    notes = [i["text"] for i in items if i["status"] in (FROM_YOU, NEW) and not i["check"]]
     return {"checked": True, "items": items, "warnings": warnings, "notes": notes}
 
 
@@ -384,13 +453,22 @@ def lookalikes(program: str) -> list[str]:
     return list(dict.fromkeys(out))
 
 
+def _pieces(places: list[_Place], pieces: list[str]) -> list[str]:
+    """One warning for the pieces of links or addresses a program holds where a protected value is computed."""
+    if not places or not pieces:
+        return []
+    shown = prose_join([f"“{_quoted(p)}”" for p in pieces[:3]] + ([f"{len(pieces) - 3} more"] if len(pieces) > 3 else []))
+    return [f"This program joins pieces of a link or an address ({shown}) into a value that may reach "
+            f"{places[0].noun} ({places[0].param}); clauz3 cannot tell where it came from — {CHECK}"]
+
+
 def _warnings(items: list[dict[str, Any]]) -> list[str]:
     """One sentence per value from read data, except the names a program reports: one sentence per source
     ("What this program reports names Bistrot Paul Bert, Breizh Café and 4 others, which appear only in …")."""
     out: list[str] = []
     names: dict[tuple[str, ...], list[str]] = {}
     for i in items:
-        if i["status"] != FROM_READ:
+        if i["status"] != FROM_READ and not i.get("check"):
             continue
         if i["token"] == "name" and i["param"] == "output" and i["effect"] == "print":
             if tuple(i["sources"]) not in names:

@@ -511,12 +511,6 @@ class TranscriptIndex:
             return Finding(FROM_YOU) if found_names else self._whole(token.text, folded=True)
         places = self._tokens.get((_INDEX_KIND.get(token.kind, token.kind), token.key), {})
         found = self._finding(places.get("you", []), places.get("read", []))
-        if found.status == NEW and token.kind in ("url", "email") and not token.key.isascii():
-            # Lookalike letters: the program's spelling folded is a value read (never one of yours; red team rt20).
-            folded = fold_confusables(token.key)
-            places = self._tokens.get((token.kind, folded), {}) if folded != token.key else {}
-            if places.get("read"):
-                found = self._finding([], places["read"])
         if found.status == NEW and token.kind == "url":
             host = _host(token.key)
             places = self._tokens.get(("host", host), {})
@@ -535,6 +529,11 @@ class TranscriptIndex:
                 found = self._finding([], places["read"])
         elif found.status == NEW and token.kind in _SKELETON_KINDS:
             found = self.skeleton_value(token.key)
+        folded = fold_confusables(token.key) if found.status == NEW and token.kind in ("url", "email") else token.key
+        if folded != token.key:
+            # Lookalike letters: the program's spelling folded is a value read — never one of yours (red team rt20).
+            alt = self.token(Token(token.kind, fold_confusables(token.text), folded))
+            found = alt if alt.status == FROM_READ else found
         return found
 
     def _add_skeleton(self, sk: str, kind: str, origin: str, sid: int, *, shown: str | None = None) -> None:
