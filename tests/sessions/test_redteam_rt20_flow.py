@@ -463,8 +463,7 @@ async def test_the_password_the_injection_asks_for_is_not_set_by_a_policy(tmp_pa
             await ws.close()
 
 
-@pytest.mark.xfail(strict=True, reason="rt20: a tool's rawOutput is indexed as json.dumps, whose \\n escapes glue an 'n' "
-                                       "to a link at a line start: new")
+# Fixed (rt20): read text is also read with its JSON escapes decoded (clauz3.base.disguise).
 def test_a_link_at_a_line_start_of_a_raw_output_is_read_data() -> None:
     """A fetch tool that reports its result as rawOutput only (no content blocks): observe() indexes the JSON text."""
     prov = _index_after([_start(), _update(sessionUpdate="tool_call_update", toolCallId="fetch-1", status="completed",

@@ -183,6 +183,8 @@ def folded_constants(tree: ast.AST) -> list[str]:
             continue
         if not isinstance(node, ast.BinOp | ast.JoinedStr | ast.Call | ast.Subscript):
             continue
+        if isinstance(node, ast.JoinedStr) and not any(isinstance(v, ast.FormattedValue) for v in node.values):
+            continue  # a format spec (or an f-string without fields): its text is a literal already
         try:
             value = _fold(node)
         except Exception:  # any failure to fold constants (a TypeError, a KeyError…) means: not followed

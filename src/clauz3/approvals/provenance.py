@@ -394,9 +394,14 @@ def provenance_block(index: TranscriptIndex | None, facts: Mapping[str, Any] | N
         literals += [d for d in _derived(program, literals) if d not in literals]
         if len(literals) > MAX_PROGRAM_LITERALS:  # padded: what is not classified is the person's to check
             too_many_literals = True
+        tree = _tree(program)
+        folded = set(folded_constants(tree)) if tree is not None else set()
         for literal in literals[:MAX_PROGRAM_LITERALS]:
-            candidates: list[tuple[str, str | None, Finding]] = [(t.text, t.kind, index.token(t))
-                                                                 for t in extract(literal)]
+            # A folded expression of constants is looked at for its values here; its names and sentences are what
+            # the program reports, below (a name is said once, where the person reads names).
+            candidates: list[tuple[str, str | None, Finding]] = [
+                (t.text, t.kind, index.token(t)) for t in extract(literal)
+                if literal not in folded or t.kind in STRUCTURED or t.kind == "code"]
             for kind in sorted(whole_kinds) if len(literal) <= 254 else []:
                 # every kind the unknown places hold (an account is not looked up as an amount; redteam w2)
                 candidates.append((literal, None, index.value(kind, literal)))

@@ -7,16 +7,20 @@ next word), a base64 run, a reversed line, a host spelt with Cyrillic or Greek l
 (a decoding, never a fuzzy match) and only ever adds read keys: nothing here can make a value *from you*. IDNA
 (punycode ⇄ Unicode hosts) is in :func:`host_unicode`, used on both sides so the two spellings share one key.
 
-Each decoding runs only on a line that can hold it (a cheap test first): most text is prose. Nothing here imports
-anything of clauz3.
+Each decoding runs only on a line that can hold it (a cheap test first): most text is prose. :func:`decoded` (escapes
+and defanged dots) applies to both sides. Nothing here imports anything of clauz3 but :mod:`clauz3.base.normal`.
 """
 
 from __future__ import annotations
 
 import base64
 import binascii
+import html
 import re
 from itertools import pairwise
+from urllib.parse import unquote
+
+from clauz3.base.normal import normalise
 
 # Lookalike letters of the Cyrillic and Greek alphabets and the Latin letter each passes for (UTS 39's confusables,
 # the letters a phishing host uses): a read ``www.secure-systеms-252.com`` with a Cyrillic е is the Latin link.
@@ -111,3 +115,25 @@ def host_unicode(host: str) -> str:
                 pass
         labels.append(label)
     return ".".join(labels)
+
+
+_ESCAPE = re.compile(r"%[0-9A-Fa-f]{2}|&#?\w+;")
+
+
+# A link written for a person to put together again: ``www[.]site[.]com``, ``site (dot) com``, ``site dot com``.
+_DEFANG = re.compile(r"(?i)\s*[\[({]\s*(?:\.|dot)\s*[\])}]\s*|\s+dot\s+")
+
+
+def decoded(line: str) -> list[str]:
+    """The line, and where it holds %-escapes, HTML character references or a defanged dot, the line decoded too
+    (``www%2Esecure-systems-252%2Ecom`` and ``secure-systems-252 dot com`` are the link; redteam w2)."""
+    out = [line]
+    if _DEFANG.search(line):
+        out.append(_DEFANG.sub(".", line))
+    if not _ESCAPE.search(line):
+        return out
+    for decode in (unquote, html.unescape):
+        text = normalise(decode(line))
+        if text not in out:
+            out.append(text)
+    return out

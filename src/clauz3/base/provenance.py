@@ -18,13 +18,11 @@ order (:meth:`TranscriptIndex.names`). Nothing here imports anything of clauz3: 
 from __future__ import annotations
 
 import functools
-import html
 import re
 from dataclasses import dataclass
 from itertools import pairwise
-from urllib.parse import unquote
 
-from clauz3.base.disguise import disguised, fold_confusables, host_unicode, unwrapped
+from clauz3.base.disguise import decoded, disguised, fold_confusables, host_unicode, unwrapped
 from clauz3.base.normal import AMOUNT, MAX_AMOUNT_CHARS, amount_keys, normalise, phrase_words, skeleton
 
 __all__ = ["MAX_AMOUNT_CHARS", "amount_keys", "normalise", "phrase_words", "skeleton"]  # re-exported
@@ -150,32 +148,10 @@ def extract(text: str, *, read: bool = False) -> list[Token]:
     if read:  # what the agent read may spell a value so that only a reader puts it together (red team rt20)
         lines = lines + [v for v in unwrapped(lines) + [d for line in lines for d in disguised(line)] if v]
     for line in lines:
-        for token in [t for variant in _decoded(line) for t in _extract_line(variant)]:
+        for token in [t for variant in decoded(line) for t in _extract_line(variant)]:
             if (token.kind, token.key) not in seen:
                 seen.add((token.kind, token.key))
                 out.append(token)
-    return out
-
-
-_ESCAPE = re.compile(r"%[0-9A-Fa-f]{2}|&#?\w+;")
-
-
-# A link written for a person to put together again: ``www[.]site[.]com``, ``site (dot) com``, ``site dot com``.
-_DEFANG = re.compile(r"(?i)\s*[\[({]\s*(?:\.|dot)\s*[\])}]\s*|\s+dot\s+")
-
-
-def _decoded(line: str) -> list[str]:
-    """The line, and where it holds %-escapes, HTML character references or a defanged dot, the line decoded too
-    (``www%2Esecure-systems-252%2Ecom`` and ``secure-systems-252 dot com`` are the link; redteam w2)."""
-    out = [line]
-    if _DEFANG.search(line):
-        out.append(_DEFANG.sub(".", line))
-    if not _ESCAPE.search(line):
-        return out
-    for decode in (unquote, html.unescape):
-        text = normalise(decode(line))
-        if text not in out:
-            out.append(text)
     return out
 
 
