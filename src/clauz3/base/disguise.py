@@ -34,7 +34,7 @@ _CONFUSABLE = str.maketrans({
     "Τ": "T", "Υ": "Y", "Χ": "X", "Ϲ": "C",
 })
 # A backslash escape as JSON and Python's repr write it (a tool result in JSON, a run that printed a list).
-_ESCAPE = re.compile(r"\\(?:u([0-9a-fA-F]{4})|x([0-9a-fA-F]{2})|([ntr/\"'\\]))")
+_BACKSLASH = re.compile(r"\\(?:u([0-9a-fA-F]{4})|x([0-9a-fA-F]{2})|([ntr/\"'\\]))")
 _SIMPLE = {"n": "\n", "t": "\t", "r": "\n", "/": "/", '"': '"', "'": "'", "\\": "\\"}
 _TAG = re.compile(r"</?[A-Za-z][^<>]{0,200}>")
 _B64 = re.compile(r"(?<![A-Za-z0-9+/])[A-Za-z0-9+/]{16,}={0,2}(?![A-Za-z0-9+/=])")
@@ -73,7 +73,7 @@ def disguised(line: str) -> list[str]:
     """The readings of one line of read data beyond the line itself (see the module's docstring); usually none."""
     out: list[str] = []
     if "\\" in line:
-        out.extend(_ESCAPE.sub(_unescape, line).split("\n"))
+        out.extend(_BACKSLASH.sub(_unescape, line).split("\n"))
     if "<" in line and ">" in line:
         out.append(_TAG.sub("", line))
     if not line.isascii():
@@ -117,7 +117,7 @@ def host_unicode(host: str) -> str:
     return ".".join(labels)
 
 
-_ESCAPE = re.compile(r"%[0-9A-Fa-f]{2}|&#?\w+;")
+_PERCENT_OR_ENTITY = re.compile(r"%[0-9A-Fa-f]{2}|&#?\w+;")
 
 
 # A link written for a person to put together again: ``www[.]site[.]com``, ``site (dot) com``, ``site dot com``.
@@ -130,7 +130,7 @@ def decoded(line: str) -> list[str]:
     out = [line]
     if _DEFANG.search(line):
         out.append(_DEFANG.sub(".", line))
-    if not _ESCAPE.search(line):
+    if not _PERCENT_OR_ENTITY.search(line):
         return out
     for decode in (unquote, html.unescape):
         text = normalise(decode(line))
