@@ -11,6 +11,11 @@ program's text holds is classified instead, so a link hidden in a concatenation 
 What the program reports is a protected place too: every literal of its text may reach print(), so
 each is classified for every token kind, names and codes included ("What this program reports names
 Riverside View Hotel, which appears only in …").
+
+Containment (red team rt20): exact matching cannot follow every disguise (rot13, pieces read in two places, a value
+the agent decoded), so once the agent has read anything, a link, address, account, phone or long number in a
+protected place that appears nowhere is a warning too ("… appears nowhere in this conversation — the agent made it
+up or built it from something it read; check it before you approve."): a person decides. Words stay quiet notes.
 """
 
 from __future__ import annotations
@@ -225,19 +230,12 @@ def _classify(index: TranscriptIndex, place: _Place, value: str) -> Iterator[tup
             yield address, None, index.value(place.kind, address)
 
 
-_ANGLE = re.compile(r"<\s*([^<>\s]+)\s*>")
-
-
 def _addresses(value: str) -> list[str]:
-    """The recipients one string names: ``Support <x@y>`` is ``x@y`` (a display name), ``a@x, b@y`` two of them;
-    each is classified on its own (red team rt20)."""
-    out = []
-    for part in re.split(r"[,;]", value):
-        m = _ANGLE.search(part)
-        address = m.group(1) if m else part.strip()
-        if address:
-            out.append(address)
-    return out or [value]
+    """The e-mail addresses one recipient string names, when it is more than one address: ``Support <x@y>`` (a
+    display name, even ``"Doe, John" <x@y>``) is ``x@y``, ``a@x, b@y`` two of them; each is classified on its own
+    (red team rt20). Else the value itself."""
+    found = [t.text for t in extract(value) if t.kind == "email"]
+    return found if found and found != [normalise(value).strip()] else [value]
 
 
 @functools.lru_cache(maxsize=8)
