@@ -278,8 +278,7 @@ def _reported(index: TranscriptIndex, program: str) -> list[tuple[str, str | Non
     # Pieces cut inside a word ("Rivers" + "ide View") meet again here; so do the program's integers of every size
     # (``str(9988) + str(7766)`` is a number read, found by its digits; redteam w2).
     # Folded expressions of constants are whole texts already classified above: not glued to the pieces.
-    tree = _tree(program)
-    folded = set(folded_constants(tree)) if tree is not None else set()
+    folded = _folded(program)
     joined = "".join(source_literals(program, all_ints=True) or []) + "".join(d for d in derived if d not in folded)
     words.update(name_words(joined))
     out += [c for c in _tokens(index, joined, words) if c[2].status == FROM_READ]
@@ -305,6 +304,13 @@ def _derived(program: str, literals: list[str]) -> list[str]:
     if tree is None:
         return []
     return derived_literals(tree, literals)
+
+
+@functools.lru_cache(maxsize=8)
+def _folded(program: str) -> frozenset[str]:
+    """The program's expressions of constants, folded (:func:`folded_constants`), once per card."""
+    tree = _tree(program)
+    return frozenset(folded_constants(tree)) if tree is not None else frozenset()
 
 
 def _builds_from_codes(program: str) -> list[str]:
@@ -392,8 +398,7 @@ def provenance_block(index: TranscriptIndex | None, facts: Mapping[str, Any] | N
         literals += [d for d in _derived(program, literals) if d not in literals]
         if len(literals) > MAX_PROGRAM_LITERALS:  # padded: what is not classified is the person's to check
             too_many_literals = True
-        tree = _tree(program)
-        folded = set(folded_constants(tree)) if tree is not None else set()
+        folded = _folded(program)
         for literal in literals[:MAX_PROGRAM_LITERALS]:
             # A folded expression of constants is looked at for its values here; its names and sentences are what
             # the program reports, below (a name is said once, where the person reads names).
