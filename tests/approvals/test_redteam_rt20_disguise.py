@@ -262,3 +262,11 @@ def test_a_policy_allow_never_decides_a_made_up_value_after_reading(body: str, d
 def test_a_policy_allow_still_decides_when_nothing_was_read(data_dir: Path, project: Path) -> None:
     record = _submit(data_dir, project, [], "Claim it at https://www.refund-portal-2291.com/claim")
     assert record["state"] == "approved" and record["decided_by"] == "policy", (record["state"], record["automatic"])
+
+
+@pytest.mark.parametrize("expr", ["'{:{}}'.format('a', 10 ** 9)", "'%*d' % (10 ** 9, 1)", "'{0:{1}}'.format(7, 999999999)"])
+def test_a_width_taken_from_an_argument_is_not_folded(expr: str) -> None:
+    """Review: the card folds constant expressions in the authority; a width from an argument would build a
+    gigabyte string there. Not followed (and the fold returns at once)."""
+    tree = ast.parse(f"x = {expr}\n")
+    assert all(len(t) < 100 for t in folded_constants(tree))

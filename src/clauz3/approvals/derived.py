@@ -113,6 +113,7 @@ class _Unfoldable(Exception):
 
 
 _WIDE = re.compile(r"\d{4,}")  # a width or precision of 1000 or more: no value, a way to exhaust memory
+_NESTED_FIELD = re.compile(r"\{[^{}]*\{")  # a replacement field whose spec holds another field
 
 
 def _fmt(text: object) -> str:
@@ -149,6 +150,8 @@ def _fold(node: ast.AST) -> object:
     if isinstance(node, ast.BinOp):
         left, right = _fold(node.left), _fold(node.right)
         if isinstance(node.op, ast.Mod) and isinstance(left, str):
+            if "*" in left:
+                raise _Unfoldable  # '%*d' % (10**9, 1): a width taken from an argument
             return _small(_fmt(left) % (tuple(right) if isinstance(right, list) else right))
         op = _ARITH.get(type(node.op))
         if op is None or (isinstance(node.op, ast.Mult) and not all(isinstance(x, int | float) for x in (left, right))):
@@ -167,6 +170,8 @@ def _fold(node: ast.AST) -> object:
             if isinstance(owner, str) and node.func.attr == "join" and len(args) == 1 and isinstance(args[0], list):
                 return _small(owner.join(str(a) for a in args[0]))
             if isinstance(owner, str) and node.func.attr == "format":
+                if _NESTED_FIELD.search(owner):
+                    raise _Unfoldable  # '{:{}}'.format('a', 10**9): a width taken from an argument
                 return _small(_fmt(owner).format(*args))
             if isinstance(owner, str) and node.func.attr in _STR_METHODS and not args:
                 return getattr(owner, node.func.attr)()
