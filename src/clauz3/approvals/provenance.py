@@ -58,6 +58,8 @@ FROM_CODES = ("This program builds text from character codes (chr); clauz3 canno
 NOT_OPEN = ("clauz3 could not check where this program's values came from (its conversation's transcript is not "
             "open here); you decide.")
 NOT_CHECKED = "clauz3 could not check where this program's values came from (no conversation transcript)."
+NO_FACTS = ("clauz3 could not list this program's calls, so it cannot tell whether what the program reads reaches "
+            "what it sends; you decide.")
 _WHOLE_VERB = {"recipient": "goes to", "url": "uses the link", "account": "uses the account",
                "amount": "uses the amount", "path": "uses the path"}
 _NOUN = {"dm": "direct message", "msg": "message", "db": "database", "tx": "transaction"}
@@ -270,8 +272,8 @@ def provenance_block(index: TranscriptIndex | None, facts: Mapping[str, Any] | N
                      ) -> dict[str, Any]:
     """``{"checked", "items", "warnings", "notes"}``: ``warnings`` are the sentences about values from read
     data (each makes the request one a person decides), ``notes`` the quiet ones (from you, new)."""
-    if index is None:
-        return {"checked": False, "items": [], "warnings": [], "notes": [NOT_CHECKED]}
+    if index is None:  # no transcript: only what the program itself reads and sends can be said (in-run flow)
+        return {"checked": False, "items": [], "warnings": flow_warnings(facts), "notes": [NOT_CHECKED]}
     items: list[dict[str, Any]] = []
     seen: set[tuple[str, str, str]] = set()
 
@@ -334,7 +336,7 @@ def provenance_block(index: TranscriptIndex | None, facts: Mapping[str, Any] | N
     for shown, token, finding in reported or []:
         if not any(shown.casefold() in s for s in shown_before):  # not said already, nor inside a value said
             add(place, shown, token, finding, maybe=False, param="output")
-    warnings = _warnings(items) + lookalikes(program) + _builds_from_codes(program)
+    warnings = _warnings(items) + flow_warnings(facts) + lookalikes(program) + _builds_from_codes(program)
     if reported is None:
         warnings.append(TOO_MANY)
     if too_many_literals:
@@ -404,6 +406,68 @@ def _warnings(items: list[dict[str, Any]]) -> list[str]:
     return list(dict.fromkeys(out))  # the same sentence for two places (a subject and a body) is said once
 
 
+MAX_FLOW_SOURCES = 3  # read labels named in one sentence about in-run data flow; more are counted
+
+
+def _effect_reads(eff: Mapping[str, Any]) -> list[str]:
+    """What one read effect of the facts reads, in words, for each of its calls ("the web page www.x.com")."""
+    out: list[str] = []
+    template = eff.get("reads")
+    for call in eff.get("calls", []):
+        args = {p: a["value"] for p, a in call.get("args", {}).items() if isinstance(a, dict)}
+        label = reads_label(template, args) if isinstance(template, str) and template else _effect_noun(eff["effect"])
+        if label not in out:
+            out.append(label)
+    return out
+
+
+def flow_warnings(facts: Mapping[str, Any] | None) -> list[str]:
+    """Issue 20, in-run data flow: one warning per protected place whose value may derive from what the same
+    program reads (the prover's label analysis: string building, containers, helpers, loops, and branch
+    conditions — implicit flow), naming the read as its ``reads_data`` says it. No literal from read data
+    need appear in such a program, so the literal classification above cannot see it. Where the facts left
+    calls out, every protected place of the program may derive from every read it makes."""
+    effects = facts.get("effects") if isinstance(facts, Mapping) else None
+    if not isinstance(effects, list):
+        return [NO_FACTS]
+    by_name = {e.get("name"): e for e in effects if isinstance(e, Mapping)}
+
+    def sources(names: list[str]) -> str:
+        labels: list[str] = []
+        for n in names:
+            eff = by_name.get(n)
+            found = _effect_reads(eff) if eff is not None else [f"what {n.rsplit('.', 1)[-1]} returns"]
+            labels += [x for x in found or [_effect_noun(n.rsplit(".", 1)[-1])] if x not in labels]
+        more = len(labels) - MAX_FLOW_SOURCES
+        shown = labels[:MAX_FLOW_SOURCES] + ([f"{more} other read{'s' if more > 1 else ''}"] if more > 0 else [])
+        return prose_join(shown)
+
+    out: list[str] = []
+    for eff in effects:
+        protected = eff.get("protected") or {}
+        for call in eff.get("calls", []):
+            derives = call.get("derives") or {}
+            known = {p: a["value"] for p, a in call.get("args", {}).items() if isinstance(a, dict)}
+            for param in sorted(derives):
+                out.append(_flow_sentence(eff["effect"], known, protected, param, sources(list(derives[param]))))
+    all_reads = [e["name"] for e in effects if isinstance(e, Mapping) and e.get("reads")]
+    if not facts.get("complete") and all_reads:  # type: ignore[union-attr]
+        # Calls past the facts' limit are not listed: any protected place may carry any read.
+        for eff in effects:
+            for param in sorted(eff.get("protected") or {}):
+                out.append(_flow_sentence(eff["effect"], {}, eff["protected"], param, sources(all_reads)))
+    return list(dict.fromkeys(out))
+
+
+def _flow_sentence(effect: str, known: Mapping[str, Any], protected: Mapping[str, str], param: str, src: str) -> str:
+    noun = _place_noun(effect, known, protected, param)
+    if protected.get(param, "text") == "text":
+        head = f"{noun[0].upper()}{noun[1:]} may contain"
+    else:
+        head = f"The {param} of {noun} may come from"
+    return f"{head} what this program reads from {src}, or depend on it — a person decides."
+
+
 def reads_label(template: str, args: Mapping[str, Any]) -> str:
     """A read effect's ``reads_data`` template with the call's literal arguments: "the web page www.x.com"."""
     try:
@@ -443,5 +507,5 @@ def warning_count(block: Mapping[str, Any] | None) -> int:
     return len(block.get("warnings") or []) if isinstance(block, Mapping) else 0
 
 
-__all__ = ["NEW", "NOT_CHECKED", "NOT_OPEN", "ProvenanceLookup", "provenance_block", "read_labels", "reads_label",
-           "warning_count"]
+__all__ = ["NEW", "NOT_CHECKED", "NOT_OPEN", "ProvenanceLookup", "flow_warnings", "provenance_block", "read_labels",
+           "reads_label", "warning_count"]
