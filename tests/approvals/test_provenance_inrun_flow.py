@@ -45,6 +45,13 @@ def clock() -> int:
 
 @clauz3.trusted
 @clauz3.mock
+def summarise(text: str) -> str:
+    """A summary of text (mock: its first line); not a read: what it returns derives from its argument."""
+    return text.split("\\n")[0]
+
+
+@clauz3.trusted
+@clauz3.mock
 @clauz3.protected(recipient="recipient", body="text")
 def send_direct_message(recipient: str, body: str) -> None:
     """Send body to recipient (mock: nothing is sent)."""
@@ -61,7 +68,7 @@ def dms_at_most(count: int) -> ContractSpec:
     return effect(send_direct_message).count() <= count
 '''
 HEAD = ("import clauz3\nfrom tools.pages.trusted import contracts as pages\n"
-        "from tools.pages.trusted.effects import clock, get_webpage, send_direct_message\n\n\n")
+        "from tools.pages.trusted.effects import clock, get_webpage, send_direct_message, summarise\n\n\n")
 
 
 def _program(body: str, helpers: str = "") -> str:
@@ -78,6 +85,16 @@ HOSTILE: dict[str, tuple[str, str]] = {
     "direct_concatenation": (_program(READ + "send_direct_message('Alice', 'Hi Alice! ' + page)\n"), TO_ALICE),
     "through_a_helper": (_program(READ + "send_direct_message('Alice', greet(page))\n",
                                   "def greet(text: str) -> str:\n    return 'Hi Alice! ' + text\n\n\n"), TO_ALICE),
+    "sent_inside_a_helper": (_program(READ + "relay('Hi')\nrelay(page)\n",
+                                      "def relay(text: str) -> None:\n    send_direct_message('Alice', text)\n\n\n"),
+                             TO_ALICE),
+    "through_another_effect": (_program(READ + "send_direct_message('Alice', summarise(page))\n"), TO_ALICE),
+    "read_inside_a_helper": (_program("send_direct_message('Alice', fetch())\n",
+                                      "def fetch() -> str:\n    return get_webpage('www.informations.com')\n\n\n"),
+                             TO_ALICE),
+    "read_in_a_comprehension": (_program("pages = [get_webpage(u) for u in ['www.informations.com']]\n"
+                                         "send_direct_message('Alice', pages[0][:10])\n"), TO_ALICE),
+    "through_a_builtin_on_its_length": (_program(READ + "send_direct_message('Alice', str(len(page)))\n"), TO_ALICE),
     "through_a_list_and_an_index": (_program(READ + "parts = ['Hi', page]\nsend_direct_message('Alice', parts[1])\n"),
                                     TO_ALICE),
     "through_a_dict_and_a_key": (_program(READ + "d = {'b': page, 'c': 'x'}\nsend_direct_message('Alice', d['b'])\n"),

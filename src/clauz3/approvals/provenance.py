@@ -427,9 +427,9 @@ def flow_warnings(facts: Mapping[str, Any] | None) -> list[str]:
     conditions — implicit flow), naming the read as its ``reads_data`` says it. No literal from read data
     need appear in such a program, so the literal classification above cannot see it. Where the facts left
     calls out, every protected place of the program may derive from every read it makes."""
-    effects = facts.get("effects") if isinstance(facts, Mapping) else None
-    if not isinstance(effects, list):
+    if not isinstance(facts, Mapping) or not isinstance(facts.get("effects"), list):
         return [NO_FACTS]
+    effects: list[Any] = facts["effects"]
     by_name = {e.get("name"): e for e in effects if isinstance(e, Mapping)}
 
     def sources(names: list[str]) -> str:
@@ -451,7 +451,7 @@ def flow_warnings(facts: Mapping[str, Any] | None) -> list[str]:
             for param in sorted(derives):
                 out.append(_flow_sentence(eff["effect"], known, protected, param, sources(list(derives[param]))))
     all_reads = [e["name"] for e in effects if isinstance(e, Mapping) and e.get("reads")]
-    if not facts.get("complete") and all_reads:  # type: ignore[union-attr]
+    if not facts.get("complete") and all_reads:
         # Calls past the facts' limit are not listed: any protected place may carry any read.
         for eff in effects:
             for param in sorted(eff.get("protected") or {}):
