@@ -31,6 +31,7 @@ from clauz3.prover.values import NONE_V, ListV, Tagged
 MAX_CALLS = 200  # facts about more calls than this only say "many" (the card lists counts, not calls)
 MAX_TEXT = 20_000  # one literal text; a longer one is reported unknown (the card then shows the bounds)
 MAX_TOTAL = 200_000  # all literal texts together, so the facts fit in an approval request
+MAX_FLOWS = 100_000  # all ``derives`` lists together (issue 20), likewise; past it the facts are incomplete
 
 
 class _Unknown(ProverError):
@@ -128,7 +129,8 @@ def effect_facts(program: ir.CheckedProgram) -> dict[str, Any] | None:
     ``args`` maps each passed parameter to ``{"value": v}`` (a literal on every path) or ``None``
     (unknown), ``derives`` (only when some protected parameter may derive from a read) maps such a parameter
     to the qualified names of the read effects it may derive from, and ``exact`` is true when every call of it happens exactly once on every path.
-    ``complete`` is false when calls were left out (more than MAX_CALLS).
+    ``complete`` is false when calls were left out (more than MAX_CALLS) or their ``derives`` (past MAX_FLOWS):
+    the card then counts every read as reaching every protected place.
     """
     ctx = Ctx(program)
     ex = Executor(ctx)
@@ -143,7 +145,7 @@ def effect_facts(program: ir.CheckedProgram) -> dict[str, Any] | None:
     reads, fa = _read_flows(program)
     by_effect: dict[str, dict[str, Any]] = {}
     complete = True
-    budget = MAX_TOTAL
+    budget, flow_budget = MAX_TOTAL, MAX_FLOWS
     for n, record in enumerate(ctx.records):
         eff = record.effect
         entry = by_effect.get(eff.name)
@@ -177,7 +179,12 @@ def effect_facts(program: ir.CheckedProgram) -> dict[str, Any] | None:
         call: dict[str, Any] = {"line": record.line, "always": always, "args": args}
         derives = _derives(reads, fa, record.site, dict(eff.protected) | _fetched_links(eff))
         if derives:
-            call["derives"] = derives
+            size = sum(len(p) + sum(len(n) + 4 for n in names) for p, names in derives.items())
+            if flow_budget < size:  # not listed: the facts say they are incomplete, so every read counts everywhere
+                complete = False
+            else:
+                flow_budget -= size
+                call["derives"] = derives
         entry["calls"].append(call)
         if not always:
             entry["exact"] = False
