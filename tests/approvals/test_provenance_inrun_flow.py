@@ -213,3 +213,23 @@ def test_the_request_shape_refuses_a_malformed_derives(facts: dict[str, dict]) -
                                       for e in good["effects"]]}
         with pytest.raises(FactsError):
             check_facts(broken)
+
+
+def test_a_call_the_analysis_did_not_reach_may_derive_from_every_read() -> None:
+    """The facts' fallback (a failed analysis, or a call the analysis has no labels for): every read effect of the
+    program, for every protected parameter; no read effect at all: nothing (literal-only programs unchanged)."""
+    from clauz3.language.flowlabels import Lab
+    from clauz3.prover.facts import _derives
+
+    reads = frozenset({"tools.x.get_webpage", "tools.x.read_inbox"})
+    protected = {"body": "text", "recipient": "recipient"}
+    every = {"body": sorted(reads), "recipient": sorted(reads)}
+    assert _derives(reads, None, 7, protected) == every
+
+    class Reached:  # the shape FlowAnalysis leaves: labels per site and parameter
+        sites = {7: {"body": {"tools.x.read_inbox": Lab(("read_inbox(…) at line 3",)),
+                              "tools.x.send": Lab(("send(…) at line 2",))}}}
+
+    assert _derives(reads, Reached(), 8, protected) == every  # type: ignore[arg-type]
+    assert _derives(reads, Reached(), 7, protected) == {"body": ["tools.x.read_inbox"]}  # type: ignore[arg-type]
+    assert _derives(frozenset(), None, 7, protected) == {}
