@@ -128,7 +128,8 @@ def effect_facts(program: ir.CheckedProgram) -> dict[str, Any] | None:
     ``protected`` and ``reads`` when the layer declares them) where
     ``args`` maps each passed parameter to ``{"value": v}`` (a literal on every path) or ``None``
     (unknown), ``derives`` (only when some protected parameter may derive from a read) maps such a parameter
-    to the qualified names of the read effects it may derive from, and ``exact`` is true when every call of it happens exactly once on every path.
+    to the qualified names of the read effects it may derive from, and ``exact`` is true when every call of
+    it happens exactly once on every path.
     ``complete`` is false when calls were left out (more than MAX_CALLS) or their ``derives`` (past MAX_FLOWS):
     the card then counts every read as reaching every protected place.
     """
@@ -179,7 +180,7 @@ def effect_facts(program: ir.CheckedProgram) -> dict[str, Any] | None:
         call: dict[str, Any] = {"line": record.line, "always": always, "args": args}
         derives = _derives(reads, fa, record.site, dict(eff.protected) | _fetched_links(eff))
         if derives:
-            size = sum(len(p) + sum(len(n) + 4 for n in names) for p, names in derives.items())
+            size = sum(len(param) + sum(len(name) + 4 for name in names) for param, names in derives.items())
             if flow_budget < size:  # not listed: the facts say they are incomplete, so every read counts everywhere
                 complete = False
             else:
