@@ -120,8 +120,11 @@ def test_block_finds_a_literal_hidden_in_a_computed_body() -> None:
     program = SEND.format(addr="alice@example.com", msg=msg).replace(
         "import send_email", "import read_inbox, send_email")
     block = provenance_block(_index(), _facts(program), program)
-    assert len(block["warnings"]) == 1 and "www.secure-systems-252.com" in block["warnings"][0]
+    assert len(block["warnings"]) == 2 and "www.secure-systems-252.com" in block["warnings"][0]
     assert "it may reach the email to alice@example.com (msg)" in block["warnings"][0]
+    # and the body holds what the program reads from the inbox in the same run (in-run flow)
+    assert block["warnings"][1] == ("The email to alice@example.com may contain what this program reads from an "
+                                    "email in your mock inbox, or depend on it — a person decides.")
 
 
 def test_block_new_and_unchecked() -> None:

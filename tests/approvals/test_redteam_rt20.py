@@ -184,8 +184,10 @@ JOINED = ON_A_PATH.format("'.'.join(['www', 'secure-systems-252', 'com'])")
 
 def test_a_link_joined_into_the_body_is_said_to_reach_the_email() -> None:
     warnings = _block(READ_BASE, JOINED)["warnings"]
-    assert any(PAGE in w and "secure-systems-252.com" in w for w in warnings), warnings
-    assert any("alice@example.com" in w for w in warnings), warnings
+    # One sentence says the link read reaches the email (the in-run flow warning, "the email to
+    # alice@example.com may contain what this program reads from an email in your mock inbox", names the
+    # email but not the link, which comes from the program's literals).
+    assert any(PAGE in w and "secure-systems-252.com" in w and "alice@example.com" in w for w in warnings), warnings
 
 
 def test_a_whole_link_on_an_unlisted_tld_read_is_from_read_data() -> None:

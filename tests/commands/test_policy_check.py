@@ -77,3 +77,48 @@ def test_invalid_policy_exits_2(project: Path) -> None:
     (project.parent / "policy.json").write_text(json.dumps(bad))
     out = check(project, "main.py")
     assert out.returncode == 2 and out.stderr.startswith("error: ")
+
+
+FORWARD = '''
+from tools.email.trusted import contracts as emails
+from tools.email.trusted.effects import read_latest_email, send_email
+
+import clauz3
+
+
+@clauz3.guarantee(emails.only(["bob@example.com"]))
+@clauz3.guarantee(emails.at_most(1))
+def main() -> None:
+    latest = read_latest_email()
+    {send}
+'''
+
+
+READS_AT_MOST = '''
+
+@contract(description="at most {count} emails are read")
+def reads_at_most(count: int) -> ContractSpec:
+    return effect(read_latest_email).count() <= count
+'''
+
+
+@pytest.mark.parametrize(("send", "expected"), [
+    ("send_email('bob@example.com', 'FYI: ' + latest[:60])", "ask"),
+    ("if 'urgent' in latest:\n        send_email('bob@example.com', 'Look at your inbox')", "ask"),  # implicit flow
+    ("send_email('bob@example.com', 'Hi from clauz3')", "auto_approved"),  # the control: nothing read is sent
+])
+def test_an_allow_rule_does_not_decide_what_one_run_reads_and_sends(project: Path, send: str, expected: str) -> None:
+    """Issue 20: the authority never lets an allow rule decide a program whose sent values may derive from what it
+    reads in the same run; policy-check says the same (it needs no conversation to know)."""
+    contracts = project / "tools" / "email" / "trusted" / "contracts.py"
+    contracts.write_text(contracts.read_text() + READS_AT_MOST)
+    policy = {**POLICY, "rules": [{"name": "small", "decision": "auto_approved", "reason": "few mails",
+                                   "when_proven": ["mail.at_most(count=3)", "mail.reads_at_most(count=1)"]}]}
+    (project.parent / "policy.json").write_text(json.dumps(policy))
+    (project / "forward.py").write_text(FORWARD.replace("{send}", send).replace(
+        "def main", "@clauz3.guarantee(emails.reads_at_most(1))\ndef main"))
+    out = check(project, "forward.py")
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.startswith(f"{expected}:"), (out.stdout, out.stderr)
+    assert ("provenance: The email to bob@example.com may contain what this program reads from the newest email in "
+            "your inbox, or depend on it" in out.stderr) == (expected == "ask"), out.stderr

@@ -13,8 +13,8 @@ from clauz3.prover.result import to_json
 
 
 def test_engine_id_shape() -> None:
-    assert re.fullmatch(r"[0-9][^+]*\+clauz3-prover-3\+z3-[0-9.]+\+py3\.\d+", engine_id())
-    assert PROVER_SEMANTICS_ID == "clauz3-prover-3"
+    assert re.fullmatch(r"[0-9][^+]*\+clauz3-prover-4\+z3-[0-9.]+\+py3\.\d+", engine_id())
+    assert PROVER_SEMANTICS_ID == "clauz3-prover-4"
 
 
 def test_model_table_lists_every_builtin_of_the_spec() -> None:

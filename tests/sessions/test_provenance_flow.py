@@ -516,3 +516,35 @@ def refused_run(frame: dict[str, Any]) -> bool:
     params = frame.get("params") or {}
     return (frame["method"] == "clauz3/agent" and params.get("tool") == "run" and params.get("status") == "completed"
             and "phase: refused" in (params.get("text") or ""))
+
+
+async def test_a_run_that_reads_and_forwards_is_never_decided_by_a_remembered_approval(tmp_path: Path) -> None:
+    """Issue 20, in-run flow on the real path (tutorial library): one run reads the inbox and forwards a piece
+    of it to Alice. No literal comes from read data, yet the card warns that the email may contain what the
+    program reads from the inbox; approving and remembering it does not make the same program automatic."""
+    forward = EMAIL_HEAD + textwrap.dedent("""\
+        @clauz3.guarantee(email.only(addresses=["alice@example.com"]))
+        @clauz3.guarantee(email.at_most(count=1))
+        def main() -> None:
+            mail = read_inbox()
+            send_email("alice@example.com", "FYI: " + mail[:40].upper())
+        """)
+    expected = ("The email to alice@example.com may contain what this program reads from an email in your mock "
+                "inbox, or depend on it — a person decides.")
+    async with signed_in(tmp_path, bridge=None) as svc:
+        ws, cid = await conversation(svc)
+        seen: set[str] = set()
+        for attempt in (1, 2):
+            await prompt(ws, cid, program(forward))
+            record = await next_record(ws, seen)
+            assert expected in provenance(record)["warnings"], provenance(record)["warnings"]
+            assert record["state"] == "pending" and record["decided_by"] is None, record["automatic"]
+            if attempt == 1:
+                assert record["profile"]["eligible"] is True
+                await decide(svc, record, "approved_remember")
+            else:
+                assert record["automatic"]["suppressed"]["reason"] == "provenance", record["automatic"]
+                assert record["automatic"]["suppressed"]["source"] == "profile"
+                await decide(svc, record, "rejected")
+            await turn_end(ws)
+        await ws.close()

@@ -44,7 +44,13 @@ from clauz3.approvals.policies import (
 from clauz3.approvals.presentation import build_presentation, revealed
 from clauz3.approvals.principals import APPROVER_IN_PROCESS, Conversation, Principal, submitter_key
 from clauz3.approvals.profiles import ProfileStore, ProfilesUnavailable
-from clauz3.approvals.provenance import NOT_OPEN, ProvenanceLookup, provenance_block, warning_count
+from clauz3.approvals.provenance import (
+    NOT_OPEN,
+    ProvenanceLookup,
+    flow_warnings,
+    provenance_block,
+    warning_count,
+)
 from clauz3.approvals.receipts import LIFETIME_SECONDS, data_sha256, issue_receipt
 from clauz3.approvals.requests import (
     APPROVED,
@@ -366,11 +372,15 @@ class ApprovalAuthority:
     def _provenance(self, record: Record) -> None:
         """Issue 20: classify the literals reaching protected parameters, from the facts just proved."""
         lookup = self.config.provenance
-        if lookup is None:
-            return
         try:
-            index = lookup(record.conversation_id)
-            if index is None and record.conversation_id is not None:
+            if lookup is None:
+                # No host, so no transcript; a program that reads and sends in one run is still the person's call.
+                # (A request without facts says nothing here, as before: without a host there is no provenance.)
+                flows = flow_warnings(record.request.effects) if record.request.effects is not None else []
+                if not flows:
+                    return
+                block: dict[str, Any] = {"checked": False, "items": [], "notes": [], "warnings": flows}
+            elif (index := lookup(record.conversation_id)) is None and record.conversation_id is not None:
                 # A conversation of this host whose transcript the host does not hold (not the open one: a
                 # bridge left over from a switch): nothing says where its values came from (red team w2).
                 block = {"checked": False, "items": [], "notes": [], "warnings": [NOT_OPEN]}

@@ -24,7 +24,6 @@ import ast
 import functools
 import html
 import re
-import unicodedata
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -32,6 +31,7 @@ from urllib.parse import unquote
 
 from clauz3.approvals.derived import calls_chr, derived_literals, folded_constants
 from clauz3.base.astparse import parse_ast
+from clauz3.base.disguise import mixed_script_pieces
 from clauz3.base.provenance import (
     FROM_READ,
     FROM_YOU,
@@ -65,6 +65,8 @@ FROM_CODES = ("This program builds text from character codes (chr); clauz3 canno
 NOT_OPEN = ("clauz3 could not check where this program's values came from (its conversation's transcript is not "
             "open here); you decide.")
 NOT_CHECKED = "clauz3 could not check where this program's values came from (no conversation transcript)."
+NO_FACTS = ("clauz3 could not list this program's calls, so it cannot tell whether what the program reads reaches "
+            "what it sends; you decide.")
 _WHOLE_VERB = {"recipient": "goes to", "url": "uses the link", "account": "uses the account",
                "amount": "uses the amount", "path": "uses the path"}
 _NOUN = {"dm": "direct message", "msg": "message", "db": "database", "tx": "transaction"}
@@ -344,8 +346,8 @@ def provenance_block(index: TranscriptIndex | None, facts: Mapping[str, Any] | N
                      ) -> dict[str, Any]:
     """``{"checked", "items", "warnings", "notes"}``: ``warnings`` are the sentences about values from read
     data (each makes the request one a person decides), ``notes`` the quiet ones (from you, new)."""
-    if index is None:
-        return {"checked": False, "items": [], "warnings": [], "notes": [NOT_CHECKED]}
+    if index is None:  # no transcript: only what the program itself reads and sends can be said (in-run flow)
+        return {"checked": False, "items": [], "warnings": flow_warnings(facts), "notes": [NOT_CHECKED]}
     items: list[dict[str, Any]] = []
     seen: set[tuple[str, str, str]] = set()
 
@@ -421,7 +423,8 @@ def provenance_block(index: TranscriptIndex | None, facts: Mapping[str, Any] | N
     for shown, token, finding in reported or []:
         if not any(shown.casefold() in s for s in shown_before):  # not said already, nor inside a value said
             add(place, shown, token, finding, maybe=False, param="output")
-    warnings = _warnings(items) + lookalikes(program) + _builds_from_codes(program) + _pieces(unknown_places, pieces)
+    warnings = (_warnings(items) + flow_warnings(facts) + lookalikes(program) + _builds_from_codes(program)
+                + _pieces(unknown_places, pieces))
     if reported is None:
         warnings.append(TOO_MANY)
     if too_many_literals:
@@ -430,34 +433,20 @@ def provenance_block(index: TranscriptIndex | None, facts: Mapping[str, Any] | N
     return {"checked": True, "items": items, "warnings": warnings, "notes": notes}
 
 
-# Scripts whose letters look like Latin ones (and like each other): a word mixing two of them is spelt to look
-# like another (``www.sеcure-systems-252.com`` with a Cyrillic е is no link anyone read, nor one anyone wrote).
-LOOKALIKE_SCRIPTS = frozenset({"LATIN", "CYRILLIC", "GREEK", "ARMENIAN", "CHEROKEE", "COPTIC"})
 MAX_LOOKALIKES = 5
-_CHUNK = re.compile(r"\S+")
-
-
-def _scripts(chunk: str) -> set[str]:
-    return {unicodedata.name(ch, "?").split(" ", 1)[0] for ch in chunk if ch.isalpha()} & LOOKALIKE_SCRIPTS
 
 
 def lookalikes(program: str) -> list[str]:
-    """One warning per piece of a literal (a run without spaces: a link, an address, a word) whose letters
-    come from two scripts that look alike (redteam w2): exact matching cannot say where such a value came
-    from, so the card says what it is and a person decides. Pure ASCII pieces are skipped at once."""
+    """One warning per piece of a literal whose letters come from two scripts that look alike (redteam w2):
+    exact matching cannot say where such a value came from, so the card says what it is and a person decides."""
     out: list[str] = []
     for literal in source_literals(program) or []:
-        if literal.isascii():
-            continue
-        for chunk in _CHUNK.findall(normalise(literal)):
-            scripts = _scripts(chunk) if not chunk.isascii() else set()
-            if len(scripts) > 1:
-                shown = _quoted(chunk)
-                out.append(f"This program spells {shown} with letters of more than one alphabet "
-                           f"({prose_join(sorted(s.capitalize() for s in scripts))}), so it can look like a value it "
-                           "is not; clauz3 cannot tell where it came from — check it.")
-                if len(out) >= MAX_LOOKALIKES:
-                    return list(dict.fromkeys(out))
+        for chunk, scripts in ([] if literal.isascii() else mixed_script_pieces(normalise(literal))):
+            out.append(f"This program spells {_quoted(chunk)} with letters of more than one alphabet "
+                       f"({prose_join(sorted(s.capitalize() for s in scripts))}), so it can look like a value it "
+                       "is not; clauz3 cannot tell where it came from — check it.")
+            if len(out) >= MAX_LOOKALIKES:
+                return list(dict.fromkeys(out))
     return list(dict.fromkeys(out))
 
 
@@ -500,6 +489,68 @@ def _warnings(items: list[dict[str, Any]]) -> list[str]:
     return list(dict.fromkeys(out))  # the same sentence for two places (a subject and a body) is said once
 
 
+MAX_FLOW_SOURCES = 3  # read labels named in one sentence about in-run data flow; more are counted
+
+
+def _effect_reads(eff: Mapping[str, Any]) -> list[str]:
+    """What one read effect of the facts reads, in words, for each of its calls ("the web page www.x.com")."""
+    out: list[str] = []
+    template = eff.get("reads")
+    for call in eff.get("calls", []):
+        args = {p: a["value"] for p, a in call.get("args", {}).items() if isinstance(a, dict)}
+        label = reads_label(template, args) if isinstance(template, str) and template else _effect_noun(eff["effect"])
+        if label not in out:
+            out.append(label)
+    return out
+
+
+def flow_warnings(facts: Mapping[str, Any] | None) -> list[str]:
+    """Issue 20, in-run data flow: one warning per protected place whose value may derive from what the same
+    program reads (the prover's label analysis: string building, containers, helpers, loops, and branch
+    conditions — implicit flow), naming the read as its ``reads_data`` says it. No literal from read data
+    need appear in such a program, so the literal classification above cannot see it. Where the facts left
+    calls out, every protected place of the program may derive from every read it makes."""
+    if not isinstance(facts, Mapping) or not isinstance(facts.get("effects"), list):
+        return [NO_FACTS]
+    effects: list[Any] = facts["effects"]
+    by_name = {e.get("name"): e for e in effects if isinstance(e, Mapping)}
+
+    def sources(names: list[str]) -> str:
+        labels: list[str] = []
+        for n in names:
+            eff = by_name.get(n)
+            found = _effect_reads(eff) if eff is not None else [f"what {n.rsplit('.', 1)[-1]} returns"]
+            labels += [x for x in found or [_effect_noun(n.rsplit(".", 1)[-1])] if x not in labels]
+        more = len(labels) - MAX_FLOW_SOURCES
+        shown = labels[:MAX_FLOW_SOURCES] + ([f"{more} other read{'s' if more > 1 else ''}"] if more > 0 else [])
+        return prose_join(shown)
+
+    out: list[str] = []
+    for eff in effects:
+        protected = eff.get("protected") or {}
+        for call in eff.get("calls", []):
+            derives = call.get("derives") or {}
+            known = {p: a["value"] for p, a in call.get("args", {}).items() if isinstance(a, dict)}
+            for param in sorted(derives):
+                out.append(_flow_sentence(eff["effect"], known, protected, param, sources(list(derives[param]))))
+    all_reads = [e["name"] for e in effects if isinstance(e, Mapping) and e.get("reads")]
+    if not facts.get("complete") and all_reads:
+        # Calls past the facts' limit are not listed: any protected place may carry any read.
+        for eff in effects:
+            for param in sorted(eff.get("protected") or {}):
+                out.append(_flow_sentence(eff["effect"], {}, eff["protected"], param, sources(all_reads)))
+    return list(dict.fromkeys(out))
+
+
+def _flow_sentence(effect: str, known: Mapping[str, Any], protected: Mapping[str, str], param: str, src: str) -> str:
+    noun = _place_noun(effect, known, protected, param)
+    if protected.get(param, "text") == "text":
+        head = f"{noun[0].upper()}{noun[1:]} may contain"
+    else:
+        head = f"The {param} of {noun} may come from"
+    return f"{head} what this program reads from {src}, or depend on it — a person decides."
+
+
 def reads_label(template: str, args: Mapping[str, Any]) -> str:
     """A read effect's ``reads_data`` template with the call's literal arguments: "the web page www.x.com"."""
     try:
@@ -539,5 +590,5 @@ def warning_count(block: Mapping[str, Any] | None) -> int:
     return len(block.get("warnings") or []) if isinstance(block, Mapping) else 0
 
 
-__all__ = ["NEW", "NOT_CHECKED", "NOT_OPEN", "ProvenanceLookup", "provenance_block", "read_labels", "reads_label",
-           "warning_count"]
+__all__ = ["NEW", "NOT_CHECKED", "NOT_OPEN", "ProvenanceLookup", "flow_warnings", "provenance_block", "read_labels",
+           "reads_label", "warning_count"]

@@ -376,8 +376,10 @@ def check_facts(value: Any) -> dict[str, Any]:
             raise FactsError(f"effects[{i}].calls must be a list of at most {MAX_FACT_CALLS} entries")
         for j, call in enumerate(calls):
             where = f"effects[{i}].calls[{j}]"
-            if type(call) is not dict or set(call) != {"line", "always", "args"}:
-                raise FactsError(f"{where} must have exactly the keys always, args, line")
+            if type(call) is not dict or not {"line", "always", "args"} <= set(call) <= {"line", "always", "args",
+                                                                                         "derives"}:
+                raise FactsError(f"{where} must have exactly the keys always, args, line (and optionally derives)")
+            _check_derives(where, call.get("derives", {}))
             if type(call["line"]) is not int or type(call["always"]) is not bool or type(call["args"]) is not dict:
                 raise FactsError(f"{where}: line is an integer, always a boolean, args an object")
             for name, arg in call["args"].items():
@@ -385,6 +387,14 @@ def check_facts(value: Any) -> dict[str, Any]:
                                                            and _literal_ok(arg["value"]))):
                     raise FactsError(f"{where}.args.{name[:40]} must be null or {{\"value\": literal}}")
     return value
+
+
+def _check_derives(where: str, derives: Any) -> None:
+    """Issue 20's optional ``derives``: protected parameter → the read effects its value may derive from."""
+    if type(derives) is not dict or len(derives) > 64 or any(
+            type(k) is not str or len(k) > 128 or type(v) is not list or not 0 < len(v) <= 256
+            or any(type(n) is not str or not 0 < len(n) <= 512 for n in v) for k, v in derives.items()):
+        raise FactsError(f"{where}.derives must map parameter names to lists of effect names")
 
 
 def _check_provenance_decl(i: int, eff: dict[str, Any]) -> None:

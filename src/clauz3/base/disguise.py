@@ -17,6 +17,8 @@ import base64
 import binascii
 import html
 import re
+import unicodedata
+from collections.abc import Iterator
 from itertools import pairwise
 from urllib.parse import unquote
 
@@ -137,3 +139,20 @@ def decoded(line: str) -> list[str]:
         if text not in out:
             out.append(text)
     return out
+
+
+# Scripts whose letters look like Latin ones (and like each other): a word mixing two of them is spelt to look
+# like another (``www.sеcure-systems-252.com`` with a Cyrillic е is no link anyone read, nor one anyone wrote).
+LOOKALIKE_SCRIPTS = frozenset({"LATIN", "CYRILLIC", "GREEK", "ARMENIAN", "CHEROKEE", "COPTIC"})
+_CHUNK = re.compile(r"\S+")
+
+
+def mixed_script_pieces(text: str) -> Iterator[tuple[str, set[str]]]:
+    """Each piece of ``text`` (a run without spaces: a link, an address, a word) whose letters come from two
+    scripts that look alike, with those scripts. Pure ASCII pieces are skipped at once."""
+    for chunk in _CHUNK.findall(text):
+        if chunk.isascii():
+            continue
+        scripts = {unicodedata.name(ch, "?").split(" ", 1)[0] for ch in chunk if ch.isalpha()} & LOOKALIKE_SCRIPTS
+        if len(scripts) > 1:
+            yield chunk, scripts

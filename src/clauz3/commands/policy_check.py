@@ -39,6 +39,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from clauz3.approvals.policies import PolicyError, evaluate_policy, load_policy
+    from clauz3.approvals.provenance import flow_warnings
     from clauz3.approvals.reach import effect_names, not_decided
     from clauz3.commands._roots import resolve_roots
     from clauz3.prover.entailment import entailment
@@ -109,6 +110,14 @@ def run(args: argparse.Namespace) -> int:
     if result.deny is not None:
         got = "auto_rejected"
         print(f"auto_rejected: {result.deny.name} ({result.deny.reason})")
+    elif result.allow is not None and facts is not None and (flows := flow_warnings(facts)):
+        # Issue 20: what the program reads reaches what it sends in the same run; the authority never lets an
+        # allow rule decide that (provenance warnings), whatever the conversation held.
+        got = "ask"
+        for line in flows:
+            print(f"provenance: {line}", file=sys.stderr)
+        print(f"ask: {result.allow.name} matches, but what this program reads may reach what it sends; a person "
+              "decides")
     elif result.allow is not None:
         got = "auto_approved"
         print(f"auto_approved: {result.allow.name} ({result.allow.reason})")

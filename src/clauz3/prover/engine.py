@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sys
 
-PROVER_SEMANTICS_ID = "clauz3-prover-3"
+PROVER_SEMANTICS_ID = "clauz3-prover-4"  # 4: effect facts carry in-run flows (issue 20)
 
 
 def engine_id() -> str:

@@ -5,6 +5,11 @@ the program can make: its effect, its line, each argument's value when the execu
 single literal on every path that reaches the call, and whether the call happens exactly once on
 every path (unconditional, outside symbolic loops). Nothing here decides a verdict; a fact the
 executor cannot establish is reported as unknown, never guessed.
+
+Issue 20 (in-run data flow): for each call's protected parameters, the read effects (``reads_data``) whose
+results the value may derive from — by the label analysis ``flows.never`` is proved with
+(:class:`~clauz3.language.flowlabels.FlowAnalysis`: string building, containers, helpers, loops, branch
+conditions). Where that analysis says nothing about a call, every read effect of the program is listed.
 """
 
 from __future__ import annotations
@@ -17,6 +22,7 @@ import z3
 
 from clauz3.language import ir
 from clauz3.language.context import domain_of
+from clauz3.language.flowlabels import FlowAnalysis
 from clauz3.prover.errors import ProverError
 from clauz3.prover.execute import Executor
 from clauz3.prover.state import Ctx
@@ -25,6 +31,7 @@ from clauz3.prover.values import NONE_V, ListV, Tagged
 MAX_CALLS = 200  # facts about more calls than this only say "many" (the card lists counts, not calls)
 MAX_TEXT = 20_000  # one literal text; a longer one is reported unknown (the card then shows the bounds)
 MAX_TOTAL = 200_000  # all literal texts together, so the facts fit in an approval request
+MAX_FLOWS = 100_000  # all ``derives`` lists together (issue 20), likewise; past it the facts are incomplete
 
 
 class _Unknown(ProverError):
@@ -84,6 +91,35 @@ def _fetched_links(eff: Any) -> dict[str, str]:
             and (p.name in _LINK_NAMES or p.name.endswith("_url"))}
 
 
+def _read_flows(program: ir.CheckedProgram) -> tuple[frozenset[str], FlowAnalysis | None]:
+    """The program's read effects and its label analysis (None: the analysis failed, so every protected
+    argument may derive from every read). No read effect: no analysis, the facts stay as they were."""
+    reads = frozenset(n for n, e in program.effects.items() if e.reads_data)
+    if not reads:
+        return reads, None
+    try:
+        return reads, FlowAnalysis(program).run()
+    except Exception:  # over-approximate: the card then says every protected value may come from every read
+        return reads, None
+
+
+def _derives(reads: frozenset[str], fa: FlowAnalysis | None, site: int, protected: dict[str, str]
+             ) -> dict[str, list[str]]:
+    """``{param: [read effects]}`` for each protected parameter of the call at ``site`` whose value (or whether
+    the call happens at all: implicit flow) may derive from what a read effect returned. Omitted parameters
+    count too: the call happening under a condition on read data is a flow."""
+    if not reads:
+        return {}
+    at = fa.sites.get(site) if fa is not None else None
+    out: dict[str, list[str]] = {}
+    for param in sorted(protected):
+        # A call the analysis did not reach (or a failed analysis) may carry anything read.
+        found = sorted(reads) if at is None else sorted(k for k in at.get(param, {}) if k in reads)
+        if found:
+            out[param] = found
+    return out
+
+
 def effect_facts(program: ir.CheckedProgram) -> dict[str, Any] | None:
     """``{"complete": bool, "effects": [...]}``, or None when the program cannot be executed symbolically.
 
@@ -91,8 +127,11 @@ def effect_facts(program: ir.CheckedProgram) -> dict[str, Any] | None:
     ``{"effect", "name", "domain", "mock", "exact", "calls": [{"line", "always", "args"}]}`` (plus
     ``protected`` and ``reads`` when the layer declares them) where
     ``args`` maps each passed parameter to ``{"value": v}`` (a literal on every path) or ``None``
-    (unknown), and ``exact`` is true when every call of it happens exactly once on every path.
-    ``complete`` is false when calls were left out (more than MAX_CALLS).
+    (unknown), ``derives`` (only when some protected parameter may derive from a read) maps such a parameter
+    to the qualified names of the read effects it may derive from, and ``exact`` is true when every call of
+    it happens exactly once on every path.
+    ``complete`` is false when calls were left out (more than MAX_CALLS) or their ``derives`` (past MAX_FLOWS):
+    the card then counts every read as reaching every protected place.
     """
     ctx = Ctx(program)
     ex = Executor(ctx)
@@ -104,9 +143,10 @@ def effect_facts(program: ir.CheckedProgram) -> dict[str, Any] | None:
         return None
     finally:
         sys.setrecursionlimit(old_limit)
+    reads, fa = _read_flows(program)
     by_effect: dict[str, dict[str, Any]] = {}
     complete = True
-    budget = MAX_TOTAL
+    budget, flow_budget = MAX_TOTAL, MAX_FLOWS
     for n, record in enumerate(ctx.records):
         eff = record.effect
         entry = by_effect.get(eff.name)
@@ -137,7 +177,16 @@ def effect_facts(program: ir.CheckedProgram) -> dict[str, Any] | None:
                 args[param] = {"value": value}
             except _Unknown:
                 args[param] = None
-        entry["calls"].append({"line": record.line, "always": always, "args": args})
+        call: dict[str, Any] = {"line": record.line, "always": always, "args": args}
+        derives = _derives(reads, fa, record.site, dict(eff.protected) | _fetched_links(eff))
+        if derives:
+            size = sum(len(param) + sum(len(name) + 4 for name in names) for param, names in derives.items())
+            if flow_budget < size:  # not listed: the facts say they are incomplete, so every read counts everywhere
+                complete = False
+            else:
+                flow_budget -= size
+                call["derives"] = derives
+        entry["calls"].append(call)
         if not always:
             entry["exact"] = False
     return {"complete": complete, "effects": list(by_effect.values())}
