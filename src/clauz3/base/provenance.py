@@ -348,6 +348,20 @@ class TranscriptIndex:
         self._read_phrases: dict[int, int] = {}
         self._you_phrases: set[int] = set()
         self.chars = 0
+        # What the agent was shown but no text of it reached the host (an attached image; an attached file whose
+        # text is gone): any value found nowhere may come from it, so none is "new" (issue 20, red team rt20).
+        self.opaque: list[str] = []
+        self._first_of: dict[tuple[str, str], int] = {}  # (origin, label) → the first source id of that label
+
+    def add_opaque(self, label: str) -> None:
+        """Something the agent was shown whose text the index cannot hold; ``label`` names it in words."""
+        if label not in self.opaque:
+            self.opaque.append(label)
+
+    def _or_opaque(self, found: Finding) -> Finding:
+        if found.status != NEW or not self.opaque:
+            return found
+        return Finding(FROM_READ, tuple(self.opaque[:MAX_SOURCES]))
 
     def add(self, origin: str, text: str, label: str) -> None:
         """Index one message; ``origin`` is ``you`` (the person's own words) or ``read``."""
@@ -357,6 +371,9 @@ class TranscriptIndex:
             return
         sid = len(self.sources)
         self.sources.append(Source(origin, label))
+        # Several texts of one source (a tool call's text and its rawOutput; a result streamed in updates) share
+        # its first id in the token dictionaries, so they fill one of a value's MAX_SOURCES places, not several.
+        first = self._first_of.setdefault((origin, label), sid)
         norm = normalise(text)
         self._texts.append(norm)
         self.chars += len(norm)
@@ -364,13 +381,13 @@ class TranscriptIndex:
             self._you_pairs.update(pairwise([w for w in name_words(norm) if len(w) > 1]))
             self._you_phrases.update(_shingles(norm))
         else:
-            first = self._read_phrases
+            phrases = self._read_phrases
             for shingle in _shingles(norm):
-                first.setdefault(shingle, sid)
+                phrases.setdefault(shingle, first)
         for token in extract(norm):
             if token.kind == "name":
                 if origin == "read":
-                    self._add_name(token, sid)
+                    self._add_name(token, first)
                 continue
             keys = [(_INDEX_KIND.get(token.kind, token.kind), token.key)]
             if token.kind == "url":
@@ -381,21 +398,21 @@ class TranscriptIndex:
                 keys.append(("code", token.key.casefold()))
             for key in keys:
                 ids = self._tokens.setdefault(key, {}).setdefault(origin, [])
-                if len(ids) < MAX_SOURCES and sid not in ids:
-                    ids.append(sid)
+                if len(ids) < MAX_SOURCES and first not in ids:
+                    ids.append(first)
             if token.kind in _SKELETON_KINDS:
                 for sk in _skeleton_keys(token):
-                    self._add_skeleton(sk, token.kind, origin, sid)
+                    self._add_skeleton(sk, token.kind, origin, first)
             elif token.kind in ("url", "email"):  # a site written so a reader puts it together again (redteam w2)
                 site = _host(token.key) if token.kind == "url" else _site(token.key.rsplit("@", 1)[-1])
                 if len(skeleton(site)) >= MIN_SITE and "." in site:
-                    self._add_skeleton(skeleton(site), "url", origin, sid, shown=site)
+                    self._add_skeleton(skeleton(site), "url", origin, first, shown=site)
         if _DIGIT.search(norm):
             for m in AMOUNT.finditer(norm):
                 for value in amount_keys(m.group(0).strip()):
                     ids = self._tokens.setdefault(("amount", value), {}).setdefault(origin, [])
-                    if len(ids) < MAX_SOURCES and sid not in ids:
-                        ids.append(sid)
+                    if len(ids) < MAX_SOURCES and first not in ids:
+                        ids.append(first)
         for word in set(_WORD.findall(norm.casefold())):
             ids = self._words.setdefault(word, {}).setdefault(origin, [])
             if len(ids) < MAX_WORD_SOURCES:
@@ -475,11 +492,15 @@ class TranscriptIndex:
     def _finding(self, you: list[int], read: list[int]) -> Finding:
         if you:
             return Finding(FROM_YOU)
-        if read:
-            return Finding(FROM_READ, tuple(self.sources[i].label for i in read[:MAX_SOURCES]))
+        if read:  # two texts of one source (one label) name it once
+            return Finding(FROM_READ, tuple(dict.fromkeys(self.sources[i].label for i in read))[:MAX_SOURCES])
         return Finding(NEW)
 
     def token(self, token: Token) -> Finding:
+        """:meth:`_token`, where a value found nowhere may come from what the index could not read (:attr:`opaque`)."""
+        return self._or_opaque(self._token(token))
+
+    def _token(self, token: Token) -> Finding:
         """A token of free text (or a whole value read as a token), by its key: one dictionary lookup.
         A link found nowhere as written is looked up by its host: a page on a site named only in what
         the agent read is from read data too (the same host, exactly). A name: by :meth:`names` of its words."""
@@ -537,6 +558,10 @@ class TranscriptIndex:
         return list(out.values())
 
     def value(self, kind: str, value: str) -> Finding:
+        """:meth:`_value`, where a value found nowhere may come from what the index could not read (:attr:`opaque`)."""
+        return self._or_opaque(self._value(kind, value))
+
+    def _value(self, kind: str, value: str) -> Finding:
         """A whole protected value (a recipient, an account, an amount, a path), exact after NFKC
         (case-folded for recipients and links)."""
         norm = normalise(value).strip()
@@ -570,7 +595,10 @@ class TranscriptIndex:
             if len(ids) >= MAX_WORD_SOURCES:  # a common word: look at every message of that origin
                 ids = [i for i, src in enumerate(self.sources) if src.origin == origin]
             hits = [i for i in ids if _occurs(self._texts[i].casefold() if folded else self._texts[i], needle)]
-            found[origin] = hits[:MAX_SOURCES]
+            by_label: dict[str, int] = {}  # two texts of one source fill one place
+            for i in hits:
+                by_label.setdefault(self.sources[i].label, i)
+            found[origin] = list(by_label.values())[:MAX_SOURCES]
             if origin == "you" and hits:
                 break
         return self._finding(found.get("you", []), found.get("read", []))

@@ -74,7 +74,7 @@ class ConversationRuntime:
         self.history: list[dict[str, Any]] = links.store.history(row.id)
         self.history_bytes = row.bytes
         # Issue 20: what the person wrote and what the agent read, indexed as frames arrive.
-        self.provenance = ConversationProvenance()
+        self.provenance = ConversationProvenance(self._attachment_text)
         self.provenance.rebuild(self.history)
         self.lock = lock
         self.status = AgentStatus.STOPPED
@@ -136,6 +136,13 @@ class ConversationRuntime:
     def idle(self) -> bool:
         return self.status not in WORKING and not self.run_active() \
             and self.links.operation is None
+
+    def _attachment_text(self, attachment_id: str) -> str | None:
+        """An attached file's text as the agent got it (ATT-5), for the provenance index; None when it is gone."""
+        found = self.links.attachments.read(self.id, attachment_id)
+        if found is None or found[0].get("kind") != "text":
+            return None
+        return found[1].decode("utf-8", errors="replace")
 
     def persisted(self) -> dict[str, Any]:
         """The saved state as stored, with the newest 50 run records."""

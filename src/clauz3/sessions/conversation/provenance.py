@@ -2,73 +2,71 @@
 
 Fed one retained frame at a time, as the frame is stored (:meth:`ConversationRuntime.retain`), and
 once from the stored history when a conversation opens, so a submission never rescans the
-transcript. The person's own messages (``clauz3/user``) are *you*; what the agent received from a
-tool is *read*: a run's output (its stdout and stderr, and what its record says about the values the run
-saw — an error quoting a page, a stopped call's arguments — without the program's own literals), a clauz3 tool's answer other than ``status`` (which repeats earlier runs), and
-any other tool's result. The agent's own words and the arguments it passes are neither: a value only
-the agent wrote is *new*.
+transcript. The person's own messages (``clauz3/user``) are *you*; everything the agent was shown is
+*read*: every text of every tool call frame — its content blocks of any type, its ``rawOutput`` walked
+as the strings it holds, at any status and at any time (an update never removes what was shown) — the
+text of the files the person attached, and every run's record however it reached the agent (its
+``run`` answer or a later ``status``). The agent's own words and the arguments it passes (a call's
+``rawInput``, a program's source) are neither: a value only the agent wrote is *new*. Red team rt20:
+anything left out of the index let a value the agent was shown pass as one it made up.
 """
 
 from __future__ import annotations
 
 import json
+import logging
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
-from clauz3.approvals.provenance import read_labels, source_literals
+from clauz3.approvals.provenance import read_labels
 from clauz3.base.provenance import TranscriptIndex
-from clauz3.sessions.agent.acp_messages import ToolCall, message_of
+from clauz3.sessions.agent.acp_messages import ToolCall, message_of, strings_of
+from clauz3.vocabulary.describe import parse_template, prose_join
 
-FINAL_STATUSES = frozenset({"completed", "failed"})
-SKIPPED_TOOLS = frozenset({"status"})  # repeats the host's own run records (the programs' literals)
+log = logging.getLogger("clauz3.sessions.conversation.provenance")
+
 CLAUZ3_TOOLS = {"tools": "the clauz3 tools listing", "libraries": "the clauz3 library listing",
                 "list_skills": "the clauz3 guides listing", "read_skill": "a clauz3 guide"}
-MAX_TEXT = 4 * 1024 * 1024  # one tool result indexed at most this long (a run's output is capped at 1 MiB)
+# A text that grows from one update to the next (a result streamed) is indexed again from this far before the end
+# of what was indexed already: more than the longest literal the prover reports (20,000 characters), so a value
+# that ends in the new part is whole in what is indexed.
+OVERLAP = 64 * 1024
+
+# Reads the text of an attached file by its id; None when it is gone (or no attachment store is known).
+AttachmentText = Callable[[str], str | None]
 
 
 def _at(when: float | None) -> str:
     return "" if when is None else time.strftime(" at %H:%M", time.localtime(when))
 
 
-def run_output(call: ToolCall) -> str:
-    """The part of a ``run`` result the program printed: stdout and stderr, never the record's JSON."""
+def _json_texts(text: str) -> str:
+    """The strings of the JSON a text holds (a whole text that is JSON, or a line such as a run's
+    ``Status: {…}``), one a line: a JSON escape (``\\n``, ``\\u0077``) does not hide a value from the index."""
+    out: list[str] = []
+    stripped = text.strip()
+    candidates = [stripped] if stripped[:1] in ("{", "[") else []
+    for line in text.split("\n"):
+        if line.startswith("Status: {"):
+            candidates.append(line[len("Status: "):])
+        elif line[:1] in ("{", "[") and line != stripped:
+            candidates.append(line)
+    for candidate in candidates:
+        try:
+            out += strings_of(json.loads(candidate))
+        except (ValueError, RecursionError):
+            continue
+    return "\n".join(out)
+
+
+def shown_texts(call: ToolCall) -> list[str]:
+    """Every text of one tool call frame the agent could read: the row's text, the content blocks' other texts,
+    the strings of its ``rawOutput`` (walked, never a JSON dump) and of any JSON its text holds; in a fixed order,
+    empty where a frame has none."""
     raw = call.raw_output
-    if isinstance(raw, dict) and ("stdout" in raw or "stderr" in raw):
-        return "\n".join(str(raw.get(k) or "") for k in ("stdout", "stderr")).strip()
-    text = call.text
-    start = text.find("--- output ---")
-    if start < 0:
-        start = text.find("--- errors ---")
-    if start < 0:
-        return ""
-    end = text.rfind("\nStatus: ")
-    return text[start: end if end > start else len(text)]
-
-
-TOLD_FIELDS = ("message", "summary", "obligation", "end_state")  # record fields that may quote a run's values
-
-
-def run_told(call: ToolCall, program: str | None) -> str:
-    """What else a ``run`` result tells the agent about the values the run saw (redteam w2): the record's
-    message (``KeyError: '<the page>'``, the arguments of a call the monitor stopped), its outcome summary
-    and obligation, without the program's own literals (they are the agent's words, not read data; a
-    literal the record escapes differently stays, and at worst makes a value the agent made up look read)."""
-    raw = call.raw_output
-    if isinstance(raw, dict):
-        parts = [raw.get(k) for k in TOLD_FIELDS]
-        text = "\n".join(p if isinstance(p, str) else json.dumps(p, ensure_ascii=False, default=str)
-                         for p in parts if p)
-    else:
-        text = call.text
-        start = text.find("\nreason: ")
-        text = text[start:] if start >= 0 else ""
-    if not text:
-        return ""
-    for literal in sorted(set(source_literals(program or "") or []), key=len, reverse=True):
-        if len(literal) >= 2:
-            text = text.replace(literal, " ")
-    return text
+    return [call.text, call.shown, raw if isinstance(raw, str) else "\n".join(strings_of(raw)), _json_texts(call.text),
+            _json_texts(raw) if isinstance(raw, str) else ""]
 
 
 def _request_id(call: ToolCall) -> str | None:
@@ -81,32 +79,91 @@ def _request_id(call: ToolCall) -> str | None:
     return None
 
 
+# A read effect's argument the program computed, in words: "the web page whose address the program computed".
+_NOUNS = {"url": "address", "uri": "address", "link": "address", "href": "address", "file_path": "path"}
+_BEFORE_A_NOUN = frozenset("of for in on at to from by with matching about named called".split())
+
+
+def _computed(before: str, name: str) -> str:
+    noun = _NOUNS.get(name, name.replace("_", " "))
+    words = before.split()
+    if not words or words[-1].casefold() in _BEFORE_A_NOUN:
+        return f"{'an' if noun[:1] in 'aeio' else 'a'} {noun} the program computed"
+    return f"whose {'name' if words[-1].casefold() == noun else noun} the program computed"
+
+
+def _reads_label(template: str, args: Mapping[str, Any]) -> str:
+    """A ``reads_data`` template with one call's arguments; one the program computed is said in words."""
+    try:
+        pieces = parse_template(template)
+    except ValueError:
+        return template
+    out: list[str] = []
+    for text, name in pieces:
+        out.append(text)
+        if name is not None:
+            value = args.get(name)
+            known = isinstance(value, str | int) and not isinstance(value, bool)
+            out.append(str(value) if known else _computed("".join(out), name))
+    return " ".join("".join(out).split())
+
+
+def run_reads(facts: Mapping[str, Any] | None) -> list[str]:
+    """What a run read, in words: every call of every read effect (not the first few), each page once."""
+    out: list[str] = []
+    effects = facts.get("effects") if isinstance(facts, Mapping) else None
+    for eff in effects if isinstance(effects, list) else []:
+        if not isinstance(eff, Mapping):
+            continue
+        for call in eff.get("calls") or []:
+            if not isinstance(call, Mapping):
+                continue
+            args = {p: a["value"] for p, a in (call.get("args") or {}).items() if isinstance(a, Mapping) and "value" in a}
+            if isinstance(eff.get("reads"), str) and eff["reads"]:
+                labels = [_reads_label(eff["reads"], args)]
+            else:  # no template: the authority's words for an effect whose name says it reads
+                labels = read_labels({"effects": [{**eff, "calls": [call]}]})
+            out += [label for label in labels if label not in out]
+    return out
+
+
 class ConversationProvenance:
     """One conversation's :class:`TranscriptIndex` and the names of its sources."""
 
-    def __init__(self) -> None:
+    def __init__(self, attachment_text: AttachmentText | None = None) -> None:
         self.index = TranscriptIndex()
+        self._attachment_text = attachment_text
         # Keyed by (turn, tool call id): an agent started again (a resume) may reuse its ids, and a reused id
         # must not make a new turn's result look indexed already (it would then be no source at all).
         self._turn = 0
         self._tools: dict[tuple[int, str], tuple[str | None, str | None]] = {}  # → (tool, title)
-        self._runs: dict[str, int] = {}  # request id → run number in this conversation
-        self._done: set[tuple[int, str]] = set()  # calls whose final result is indexed
-        self._programs: dict[tuple[int, str], str] = {}  # the program a ``run`` call submitted (its input)
+        self._runs: dict[str, int] = {}  # request id (or call key) → run number in this conversation
+        self._call_runs: dict[tuple[int, str], int] = {}  # a run call → its run number
+        self._labels: dict[tuple[int, str], str] = {}  # a run call → its source's words, once its record is known
+        self._indexed: dict[tuple[int, str], set[int]] = {}  # the hashes of the texts indexed per call
+        self._last: dict[tuple[tuple[int, str], int], str] = {}  # per call and piece: the text indexed last
 
     def observe(self, frame: Mapping[str, Any], approvals: Mapping[str, Mapping[str, Any]],
                 at: float | None = None, *, live: bool = True) -> None:
         """Index one retained frame; ``approvals`` are the conversation's approval records (what a run read).
-        ``at`` is when it arrived (now, for a live frame; unknown for a stored one without a time)."""
+        ``at`` is when it arrived (now, for a live frame; unknown for a stored one without a time). A frame that
+        cannot be indexed (a bug here) must neither lose the frame (the caller stores it next) nor let a value
+        it showed pass as new: the index then says any value may come from it."""
+        try:
+            self._observe(frame, approvals, at, live=live)
+        except Exception:
+            log.exception("a frame could not be indexed for provenance")
+            self.index.add_opaque("a tool result clauz3 could not index")
+
+    def _observe(self, frame: Mapping[str, Any], approvals: Mapping[str, Mapping[str, Any]],
+                 at: float | None, *, live: bool) -> None:
         when = at if at is not None else time.time() if live else None
-        if frame.get("method") == "clauz3/user":
-            params = frame.get("params")
-            text = params.get("text") if isinstance(params, dict) else None
-            self._turn += 1
-            if isinstance(text, str):
-                self.index.add("you", text, "your message")
-            return
         params = frame.get("params")
+        if frame.get("method") == "clauz3/user":
+            self._turn += 1
+            if isinstance(params, dict):
+                self._user(params, when)
+            return
         if frame.get("method") == "clauz3/agent" and not (isinstance(params, dict) and params.get("kind") == "tool_call"):
             return  # the agent's own words (every streamed chunk): never a source, and never worth a parse
         message = message_of(dict(frame))
@@ -117,34 +174,85 @@ class ConversationProvenance:
         tool = message.tool or tool
         title = message.title or title
         self._tools[key] = (tool, title)
-        raw_in = message.raw_input
-        if isinstance(raw_in, dict) and isinstance(raw_in.get("source"), str):
-            self._programs[key] = raw_in["source"]
-        if message.status not in FINAL_STATUSES or key in self._done:
-            return
-        self._done.add(key)
-        if tool in SKIPPED_TOOLS:
+        pieces = shown_texts(message)
+        if not any(pieces):
             return
         if tool == "run":
-            request_id = _request_id(message)
-            record = approvals.get(request_id or "") or {}
-            program = self._programs.pop(key, None) or (record.get("program") if isinstance(record, Mapping) else None)
-            text = "\n".join(t for t in (run_output(message), run_told(message, program)) if t)
-            number = self._runs.setdefault(request_id or f"{self._turn}:{message.tool_call_id}", len(self._runs) + 1)
-            reads = read_labels(record.get("effects") if isinstance(record, Mapping) else None)
-            what = " and ".join(reads[:2])
-            label = f"{what}, read in run {number}{_at(when)}" if reads else f"the output of run {number}{_at(when)}"
+            label = self._run_label(key, message, approvals, when)
+        elif tool == "status":
+            self._status_records(message.raw_output, when)
+            label = f"the clauz3 status answer{_at(when)}"
         elif tool in CLAUZ3_TOOLS:
-            text, label = message.text, f"{CLAUZ3_TOOLS[tool]}{_at(when)}"
+            label = f"{CLAUZ3_TOOLS[tool]}{_at(when)}"
         else:
-            text = message.text
-            if message.raw_output is not None and not isinstance(message.raw_output, str):
-                text += "\n" + json.dumps(message.raw_output, ensure_ascii=False, default=str)
-            elif isinstance(message.raw_output, str):
-                text += "\n" + message.raw_output
             label = f"the result of the tool “{title or 'tool'}”{_at(when)}"
-        if text:
-            self.index.add("read", text[:MAX_TEXT], label)
+        for at_piece, text in enumerate(pieces):
+            if text:
+                self._add(key, at_piece, text, label)
+
+    def _add(self, key: tuple[int, str], piece: int, text: str, label: str) -> None:
+        """Index one text of a call once; a text that extends the one indexed last is indexed from a little before
+        where that one ended (:data:`OVERLAP`), so a streamed result costs its length, not its length squared."""
+        seen = self._indexed.setdefault(key, set())
+        digest = hash(text)
+        if digest in seen:
+            return
+        seen.add(digest)
+        last = self._last.get((key, piece))
+        self._last[(key, piece)] = text
+        if last and len(last) > OVERLAP and text.startswith(last):
+            cut = text.rfind("\n", 0, len(last) - OVERLAP) + 1  # from a line start: no token spans a line
+            text = text[cut:]
+        self.index.add("read", text, label)
+
+    def _user(self, params: Mapping[str, Any], when: float | None) -> None:
+        """The person's message, and the files they attached: the agent read those (ATT-5 sends their text), and
+        a forwarded mail is a third party's words, so an attachment is read data, named by its file name."""
+        text = params.get("text")
+        if isinstance(text, str):
+            self.index.add("you", text, "your message")
+        attachments = params.get("attachments")
+        for meta in attachments if isinstance(attachments, list) else []:
+            if not isinstance(meta, Mapping):
+                continue
+            name = str(meta.get("name") or "attachment")
+            ident = meta.get("id")
+            body = self._attachment_text(ident) if self._attachment_text and isinstance(ident, str) and \
+                meta.get("kind") == "text" else None
+            if body:
+                self.index.add("read", body, f"the attached file {name}{_at(when)}")
+            elif meta.get("kind") == "image":
+                self.index.add_opaque(f"the image {name} you attached, which clauz3 cannot read")
+            else:
+                self.index.add_opaque(f"the attached file {name}, whose text clauz3 no longer has")
+
+    def _run_label(self, key: tuple[int, str], message: ToolCall, approvals: Mapping[str, Mapping[str, Any]],
+                   when: float | None) -> str:
+        request_id = _request_id(message)
+        number = self._call_runs.get(key)
+        if number is None:
+            number = self._runs.setdefault(request_id or f"{key[0]}:{key[1]}", len(self._runs) + 1)
+            self._call_runs[key] = number
+        if request_id:
+            self._runs.setdefault(request_id, number)
+        record = approvals.get(request_id or "") or {}
+        reads = run_reads(record.get("effects") if isinstance(record, Mapping) else None)
+        if reads:
+            self._labels[key] = f"{prose_join(reads)}, read in run {number}{_at(when)}"
+        return self._labels.get(key) or f"the output of run {number}{_at(when)}"
+
+    def _status_records(self, raw: Any, when: float | None) -> None:
+        """Each run record a ``status`` answer holds, named by its run: the agent may learn a run's outcome only
+        there (its ``run`` call gave up first)."""
+        records = raw.get("runs") if isinstance(raw, Mapping) else None
+        for record in records if isinstance(records, list) else []:
+            if not isinstance(record, Mapping):
+                continue
+            number = self._runs.get(str(record.get("request_id")))
+            named = f"run {number}" if number is not None else "a run"
+            text = "\n".join(strings_of(dict(record)))
+            if text:
+                self.index.add("read", text, f"the record of {named}, shown by the status tool{_at(when)}")
 
     def rebuild(self, history: list[dict[str, Any]]) -> None:
         """Index a stored transcript (a conversation opened again); earlier approval records are gone,

@@ -1,0 +1,252 @@
+"""Red team rt20, continued: everything the agent was shown is read data, whatever its shape (host side).
+
+New hostile cases in the class the rt20 fixes closed (``test_redteam_rt20_flow.py``): a value the agent saw that
+never reached the conversation's provenance index is classified ``new`` — no warning, and a policy allow or a
+remembered approval then decides the program that sends it. The frames are ACP ``session/update`` notifications
+parsed by the host's own ``read_update`` and stored in clauz3's stable form (``to_frame``), fed to the host's
+``ConversationProvenance`` as ``ConversationRuntime.retain`` does (or read back by ``rebuild``, as a conversation
+opened again is). Each test asserts the safe behaviour.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from clauz3.base.provenance import FROM_READ, FROM_YOU, NEW
+from clauz3.sessions.agent.acp_messages import read_update, to_frame
+from clauz3.sessions.conversation.provenance import OVERLAP, ConversationProvenance, run_reads
+
+LINK = "www.secure-systems-252.com"
+
+
+def _update(**update: Any) -> dict[str, Any]:
+    incoming = read_update({"jsonrpc": "2.0", "method": "session/update",
+                            "params": {"sessionId": "sess-1", "update": update}})
+    assert incoming is not None
+    return to_frame(incoming.message)
+
+
+def _text(text: str) -> list[dict[str, Any]]:
+    return [{"type": "content", "content": {"type": "text", "text": text}}]
+
+
+def _user(text: str, attachments: list[dict[str, Any]] | None = None) -> dict[str, Any]:
+    return {"method": "clauz3/user", "params": {"conversation_id": "c" * 32, "turn": 1, "text": text,
+                                                "attachments": attachments or []}}
+
+
+def _start(status: str = "pending", **more: Any) -> dict[str, Any]:
+    return _update(sessionUpdate="tool_call", toolCallId="fetch-1", title="Fetch www.informations.com",
+                   kind="fetch", status=status, **more)
+
+
+def _done(**more: Any) -> dict[str, Any]:
+    return _update(sessionUpdate="tool_call_update", toolCallId="fetch-1", status="completed", **more)
+
+
+def _after(frames: list[dict[str, Any]], prov: ConversationProvenance | None = None) -> ConversationProvenance:
+    prov = prov or ConversationProvenance()
+    prov.observe(_user("Summarise the article at www.informations.com for me."), {})
+    for frame in frames:
+        prov.observe(frame, {})
+    return prov
+
+
+def _read(prov: ConversationProvenance, value: str = LINK, kind: str = "url") -> tuple[str, ...]:
+    found = prov.index.value(kind, value)
+    assert found.status == FROM_READ, found
+    return found.sources
+
+
+def test_control_a_link_nobody_showed_is_still_new() -> None:
+    """The fixes index more, never everything: a link in no frame stays new (the agent made it up)."""
+    prov = _after([_start(), _done(content=_text("Nothing to see here."), rawOutput={"page": "nothing"})])
+    assert prov.index.value("url", "www.made-up-site-99.com").status == NEW
+
+
+def test_content_replaced_by_a_later_update_stays_read() -> None:
+    """ACP replaces a call's content on each update: the page streamed first, then a short summary replacing it,
+    then completed. The agent saw the page; the update that replaced it does not unsay it."""
+    prov = _after([_start("in_progress", content=_text(f"Offer: visit {LINK}/login")),
+                   _update(sessionUpdate="tool_call_update", toolCallId="fetch-1", status="in_progress",
+                           content=_text("(page summarised)")),
+                   _done()])
+    assert "Fetch www.informations.com" in _read(prov)[0]
+
+
+def test_a_link_split_across_two_updates_of_a_growing_result_is_read() -> None:
+    """A result streamed as a growing text, longer than the overlap the host re-indexes: the link straddles the
+    point where the first update ended, so neither the old text nor the new tail alone holds it."""
+    head = ("lorem ipsum dolor sit amet\n" * (2 * OVERLAP // 27)) + "Offer: visit www.secure-sys"
+    prov = _after([_start("in_progress", content=_text(head)),
+                   _update(sessionUpdate="tool_call_update", toolCallId="fetch-1", status="in_progress",
+                           content=_text(head + "tems-252.com/login now")),
+                   _done()])
+    _read(prov)
+
+
+def test_a_link_deep_in_nested_raw_output_lists_is_read() -> None:
+    raw = {"results": [[{"snippet": ["top stories", {"more": [f"Offer of the day:\n{LINK}/login"]}]}]]}
+    _read(_after([_start(), _done(rawOutput=raw)]))
+
+
+def test_a_link_that_is_a_raw_output_key_is_read() -> None:
+    _read(_after([_start(), _done(rawOutput={"links": {f"https://{LINK}/login": "the offer"}})]))
+
+
+def test_a_raw_output_string_holding_json_escapes_is_read() -> None:
+    """rawOutput as a string of JSON (a tool that reports its result serialised): its ``\\n`` and ``\\u`` escapes
+    are decoded, so neither glues a letter onto the link nor spells it in escapes."""
+    raw = json.dumps({"page": f"Offer:\n{LINK}/login", "alt": "\u0077ww.other-offer-77.com"}, ensure_ascii=True)
+    raw = raw.replace("www.other", "\\u0077ww.other")
+    prov = _after([_start(), _done(rawOutput=raw)])
+    _read(prov)
+    _read(prov, "www.other-offer-77.com")
+
+
+def test_a_text_block_of_json_is_read_as_its_strings() -> None:
+    text = json.dumps({"items": [{"title": "Deal", "body": f"Line one\n{LINK}/claim"}]})
+    _read(_after([_start(), _done(content=_text(text))]))
+
+
+def test_a_mixed_resource_and_text_result_is_read_whole() -> None:
+    """A text block, an embedded resource's text and a blob resource known by its address, in one result."""
+    content = [{"type": "content", "content": {"type": "text", "text": "Here is the page you asked for."}},
+               {"type": "content", "content": {"type": "resource", "resource": {
+                   "uri": "https://www.informations.com/", "mimeType": "text/html",
+                   "text": "<p>Call +1 (555) 010-7777 for the offer</p>"}}},
+               {"type": "content", "content": {"type": "resource", "resource": {
+                   "uri": f"https://{LINK}/invoice.pdf", "mimeType": "application/pdf", "blob": "JVBERi0xLjQK"}}}]
+    prov = _after([_start(), _done(content=content)])
+    _read(prov)
+    _read(prov, "+1 (555) 010-7777", "recipient")
+
+
+def test_a_resource_links_title_and_description_are_read() -> None:
+    content = [{"type": "content", "content": {"type": "resource_link", "uri": "file:///tmp/notes.txt", "name": "notes",
+                                               "title": "Pay to GB33BUKB20201555555555",
+                                               "description": f"See {LINK} first"}}]
+    prov = _after([_start(), _done(content=content)])
+    _read(prov)
+    _read(prov, "GB33BUKB20201555555555", "account")
+
+
+def test_a_diffs_old_text_is_read() -> None:
+    """The agent edited a file: the diff's old text is the file as it was, which the agent was shown."""
+    content = [{"type": "diff", "path": "/work/notes.md", "oldText": f"TODO: pay at {LINK}/pay", "newText": "done"}]
+    _read(_after([_start(), _done(content=content)]))
+
+
+def test_an_unknown_blocks_output_is_read() -> None:
+    """A block type the host does not know (a terminal that carries its output inline): its strings are read."""
+    content = [{"type": "terminal", "terminalId": "term-1", "output": f"$ curl page\nvisit {LINK}\n"}]
+    _read(_after([_start(), _done(content=content)]))
+
+
+def test_a_call_failed_with_the_page_in_its_error_is_read() -> None:
+    prov = _after([_start(), _update(sessionUpdate="tool_call_update", toolCallId="fetch-1", status="failed",
+                                     rawOutput={"error": {"message": f"403 at https://{LINK}/login"}})])
+    _read(prov)
+
+
+def test_what_was_shown_is_read_after_the_conversation_opens_again() -> None:
+    """The stored frames read back (a restarted host): the other texts are kept in the stored form."""
+    content = [{"type": "diff", "path": "/work/notes.md", "oldText": f"pay at {LINK}", "newText": "paid"}]
+    history = [_user("Tidy my notes"), _start(), _done(content=content)]
+    prov = ConversationProvenance()
+    prov.rebuild(json.loads(json.dumps(history)))
+    _read(prov)
+
+
+# -- runs and their records ------------------------------------------------------------------------------------
+
+def _tool(call_id: str, tool: str, status: str, *, text: str = "", source: str | None = None,
+          output: Any = None) -> dict[str, Any]:
+    return {"method": "clauz3/agent", "params": {
+        "kind": "tool_call", "id": call_id, "update": status != "pending", "title": f"clauz3 {tool}", "status": status,
+        "tool": tool, "input": {"source": source} if source is not None else None, "output": output, "text": text}}
+
+
+PROGRAM = "def main() -> None:\n    print('secure-systems')\n"
+
+
+def test_a_runs_summary_seen_through_a_later_status_poll_is_read_and_named() -> None:
+    """The run call answered while the run was still going (no outcome yet); the agent polls ``status`` and reads
+    the outcome there: the card's summary of what the run did quotes the page. The source names the run."""
+    prov = ConversationProvenance()
+    prov.observe(_user("Read the news page"), {})
+    prov.observe(_tool("run-1", "run", "pending", source=PROGRAM), {})
+    prov.observe(_tool("run-1", "run", "completed", text="request id: req_12345678\nphase: running",
+                       output={"request_id": "req_12345678", "phase": "running"}), {})
+    record = {"request_id": "req_12345678", "phase": "completed",
+              "summary": {"sentences": [f"It printed: Offer, visit {LINK}"], "blocks": [], "excerpt": []}}
+    prov.observe(_tool("status-1", "status", "completed", output={"runs": [record]}), {})
+    sources = _read(prov)
+    assert any("run 1" in s and "status" in s for s in sources), sources
+
+
+def test_a_runs_compact_status_line_is_read_without_its_escapes() -> None:
+    """A run answer given as text only (no structured output): its ``Status: {…}`` line is the record's JSON, whose
+    ``\\n`` escapes glued an ``n`` onto a link at a line start."""
+    rec = {"request_id": "req_87654321", "phase": "failed", "message": f"ValueError: bad page:\n{LINK}/x"}
+    text = f"request id: req_87654321\nphase: failed\nStatus: {json.dumps(rec, separators=(',', ':'))}"
+    prov = ConversationProvenance()
+    prov.observe(_user("Read the page"), {})
+    prov.observe(_tool("run-1", "run", "failed", text=text), {})
+    _read(prov)
+
+
+def test_a_program_literal_inside_the_link_does_not_erase_it() -> None:
+    """The read program holds ``'secure-systems'`` (a filter); the run's stdout prints the page. The literal is part
+    of the link read, and must not cut it out of what the run showed."""
+    prov = ConversationProvenance()
+    prov.observe(_user("Read the page"), {})
+    prov.observe(_tool("run-1", "run", "pending", source=PROGRAM), {})
+    prov.observe(_tool("run-1", "run", "completed", output={
+        "request_id": "req_1", "phase": "completed", "stdout": f"visit {LINK}", "stderr": "",
+        "message": f"the page said {LINK}"}), {"req_1": {"program": PROGRAM}})
+    _read(prov)
+
+
+def test_every_page_a_run_read_is_named_and_a_computed_one_in_words() -> None:
+    facts = {"complete": True, "effects": [
+        {"effect": "get_webpage", "reads": "the web page {url}",
+         "calls": [{"args": {"url": {"value": f"www.page{i}.example"}}} for i in range(5)] + [{"args": {"url": None}}]},
+        {"effect": "read_inbox", "reads": "the inbox of {user}", "calls": [{"args": {}}]}]}
+    reads = run_reads(facts)
+    assert [f"the web page www.page{i}.example" for i in range(5)] == reads[:5], reads
+    assert "the web page whose address the program computed" in reads, reads
+    assert "the inbox of a user the program computed" in reads, reads
+    assert not any("(" in r for r in reads), reads
+
+
+# -- attachments -------------------------------------------------------------------------------------------------
+
+META = {"id": "a" * 32, "name": "forwarded.eml.txt", "kind": "text", "mime_type": "text/plain", "size": 120}
+
+
+def test_an_attached_files_text_is_read_data_named_by_its_file() -> None:
+    texts = {"a" * 32: f"From: offers@mailer.example\nClaim it at {LINK}/claim\n"}
+    prov = ConversationProvenance(texts.get)
+    prov.observe(_user("Can you reply to the sender of this mail?", [META]), {})
+    sources = _read(prov)
+    assert any("forwarded.eml.txt" in s for s in sources), sources
+    assert prov.index.value("url", "www.made-up-site-99.com").status == NEW  # the file was read: others stay new
+
+
+def test_an_attached_file_whose_text_is_gone_leaves_nothing_new() -> None:
+    """The text cannot be read back (deleted with its conversation, or no store): any value may come from it."""
+    prov = ConversationProvenance(lambda _id: None)
+    prov.observe(_user("What does this file say?", [META]), {})
+    found = prov.index.value("url", "www.made-up-site-99.com")
+    assert found.status == FROM_READ and "forwarded.eml.txt" in found.sources[0], found
+
+
+def test_an_attached_image_leaves_nothing_new_and_the_persons_words_stay_theirs() -> None:
+    image = {"id": "b" * 32, "name": "screenshot.png", "kind": "image", "mime_type": "image/png", "size": 900}
+    prov = ConversationProvenance(lambda _id: None)
+    prov.observe(_user("Write to bob@example.com about this screenshot", [image]), {})
+    found = prov.index.value("url", LINK)
+    assert found.status == FROM_READ and "screenshot.png" in found.sources[0], found
+    assert prov.index.value("recipient", "bob@example.com").status == FROM_YOU
