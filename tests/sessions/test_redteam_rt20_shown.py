@@ -209,6 +209,40 @@ def test_a_program_literal_inside_the_link_does_not_erase_it() -> None:
     _read(prov)
 
 
+def test_a_run_record_the_agent_never_reported_is_read_and_named_by_its_reads() -> None:
+    """An agent whose ACP adapter reports no result for the ``run`` call (the row stays pending): the agent still got
+    the record over MCP, and the bridge pushed the same record to the host. Its message quotes the page."""
+    facts = {"effects": [{"effect": "get_webpage", "reads": "the web page {url}",
+                          "calls": [{"args": {"url": {"value": "www.informations.com"}}}]}]}
+    prov = ConversationProvenance()
+    prov.observe(_user("Translate the article at www.informations.com"), {})
+    prov.observe(_tool("run-1", "run", "pending", source=PROGRAM), {})
+    prov.run_record({"request_id": "req_1", "phase": "failed", "message": f"ValueError: cannot translate:\n{LINK}"},
+                    {"req_1": {"effects": facts}})
+    (source,) = _read(prov)
+    assert source.startswith("the web page www.informations.com, read in run 1"), source
+    # …and the agent's own report of the same run, arriving later, names the same source once.
+    prov.observe(_tool("run-1", "run", "failed", text="request id: req_1\nphase: failed\nreason: program_error\n"
+                       f"ValueError: cannot translate:\n{LINK}"), {"req_1": {"effects": facts}})
+    assert _read(prov) == (source,)
+
+
+def test_a_frame_the_index_fails_on_leaves_nothing_new(monkeypatch: Any) -> None:
+    """A frame whose indexing raises (a bug, simulated here) must not let what it showed pass as new, nor raise into
+    ``retain`` (which stores the frame next): the index says any value may come from it."""
+    import clauz3.sessions.conversation.provenance as host_provenance
+
+    def broken(call: Any) -> list[str]:
+        raise RuntimeError("simulated indexing bug")
+
+    prov = ConversationProvenance()
+    prov.observe(_user("Read the page"), {})
+    monkeypatch.setattr(host_provenance, "shown_texts", broken)
+    prov.observe(_done(content=_text(f"visit {LINK}")), {})
+    found = prov.index.value("url", "www.made-up-site-99.com")
+    assert found.status == FROM_READ and "could not index" in found.sources[0], found
+
+
 def test_every_page_a_run_read_is_named_and_a_computed_one_in_words() -> None:
     facts = {"complete": True, "effects": [
         {"effect": "get_webpage", "reads": "the web page {url}",
@@ -250,3 +284,35 @@ def test_an_attached_image_leaves_nothing_new_and_the_persons_words_stay_theirs(
     found = prov.index.value("url", LINK)
     assert found.status == FROM_READ and "screenshot.png" in found.sources[0], found
     assert prov.index.value("recipient", "bob@example.com").status == FROM_YOU
+
+
+# -- the real host: an attached file, sent to the demo agent, and the host opened again ----------------------------
+
+from pathlib import Path  # noqa: E402
+
+from sessions_harness import recv_until, running_service, state_is  # noqa: E402
+from test_acceptance_ch02_host import attach, prompt, ready, upload  # noqa: E402
+
+
+async def test_the_real_hosts_index_holds_an_attached_file_also_after_a_restart(tmp_path: Any) -> None:
+    mail = f"From: offers@mailer.example\nSubject: Your upgrade\n\nClaim it at {LINK}/claim\n".encode()
+    async with running_service(tmp_path) as svc:
+        ws, restore = await ready(svc)
+        cid = restore["params"]["state"]["conversation_id"]
+        meta = (await upload(svc, cid, mail, "forwarded.eml.txt")).json()
+        await attach(ws, cid, [meta["id"]])
+        await recv_until(ws, lambda f: f["method"] == "clauz3/state" and f["params"]["attachments"])
+        await prompt(ws, cid, "Who sent this mail?")
+        sources = _read(svc.host.conversation.provenance)
+        assert any("the attached file forwarded.eml.txt" in s for s in sources), sources
+        assert svc.host.conversation.provenance.index.value("url", "www.made-up-site-99.com").status == NEW
+        cookie, page, project = svc.cookie, svc.page_secret, Path(svc.host.project)
+        await ws.close()
+    async with running_service(tmp_path, project=project) as svc:  # the transcript keeps metadata only
+        svc.cookie, svc.page_secret = cookie, page
+        ws = await svc.ws()
+        await recv_until(ws, state_is(agent_status="ready"), timeout=60)
+        assert svc.host.conversation.id == cid
+        sources = _read(svc.host.conversation.provenance)  # the file's text, read again from the store
+        assert any("the attached file forwarded.eml.txt" in s for s in sources), sources
+        await ws.close()

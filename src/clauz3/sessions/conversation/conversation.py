@@ -86,6 +86,8 @@ class ConversationRuntime:
         self.attachments: list[dict[str, Any]] = []
         self.runs: OrderedDict[str, ConversationRun] = OrderedDict((r.request_id, r) for r in self.saved.runs)
         self._reconcile_runs()
+        for saved_run in self.runs.values():  # what the runs' records told the agent before the host restarted
+            self.provenance.run_record(saved_run.record.to_json(), {}, at=saved_run.record.updated_at)
         self.approvals: OrderedDict[str, dict[str, Any]] = OrderedDict()
         self.client: AcpClient | None = None
         self._ticket: str | None = None
@@ -548,6 +550,7 @@ class ConversationRuntime:
         before = existing.phase if existing is not None else None
         run = existing if existing is not None else ConversationRun(record, turn=self.turn)
         run.update(record)
+        self.provenance.run_record(record.to_json(), self.approvals)  # issue 20: the agent gets this record too
         if request_id in self.approvals:
             run.set_card(RunCard.from_presentation(self.approvals[request_id].get("presentation")))
         if run.final and not run.undo.undone:

@@ -139,7 +139,7 @@ class ConversationProvenance:
         self._tools: dict[tuple[int, str], tuple[str | None, str | None]] = {}  # → (tool, title)
         self._runs: dict[str, int] = {}  # request id (or call key) → run number in this conversation
         self._call_runs: dict[tuple[int, str], int] = {}  # a run call → its run number
-        self._labels: dict[tuple[int, str], str] = {}  # a run call → its source's words, once its record is known
+        self._labels: dict[int, str] = {}  # run number → its source in words (:meth:`_run_name`)
         self._indexed: dict[tuple[int, str], set[int]] = {}  # the hashes of the texts indexed per call
         self._last: dict[tuple[tuple[int, str], int], str] = {}  # per call and piece: the text indexed last
 
@@ -231,28 +231,55 @@ class ConversationProvenance:
         request_id = _request_id(message)
         number = self._call_runs.get(key)
         if number is None:
-            number = self._runs.setdefault(request_id or f"{key[0]}:{key[1]}", len(self._runs) + 1)
+            number = self._number(request_id or f"{key[0]}:{key[1]}")
             self._call_runs[key] = number
         if request_id:
             self._runs.setdefault(request_id, number)
         record = approvals.get(request_id or "") or {}
-        reads = run_reads(record.get("effects") if isinstance(record, Mapping) else None)
+        return self._run_name(number, record.get("effects") if isinstance(record, Mapping) else None, when)
+
+    def _number(self, run: str) -> int:
+        return self._runs.setdefault(run, len(self._runs) + 1)
+
+    def _run_name(self, number: int, facts: Any, when: float | None) -> str:
+        """One run's source in words, the same whichever way its texts arrive (its record pushed to the host, the
+        agent's report of its ``run`` answer), so they name it once: what its program read once that is known."""
+        reads = run_reads(facts if isinstance(facts, Mapping) else None)
         if reads:
-            self._labels[key] = f"{prose_join(reads)}, read in run {number}{_at(when)}"
-        return self._labels.get(key) or f"the output of run {number}{_at(when)}"
+            self._labels[number] = f"{prose_join(reads)}, read in run {number}{_at(when)}"
+        return self._labels.setdefault(number, f"the output of run {number}{_at(when)}")
+
+    def run_record(self, record: Mapping[str, Any], approvals: Mapping[str, Mapping[str, Any]],
+                   at: float | None = None) -> None:
+        """A run record as the bridge pushed it to the host (DEC-5): the agent gets the same record from its ``run``
+        or ``status`` call, whether or not its agent reports that answer to the host, so what the record says (its
+        message, its summary, its obligation) is read data as it arrives."""
+        request_id = record.get("request_id")
+        if not isinstance(request_id, str):
+            return
+        key = (-1, request_id)
+        try:
+            number = self._number(request_id)
+            label = self._run_name(number, (approvals.get(request_id) or {}).get("effects"),
+                                   at if at is not None else time.time())
+            self._add(key, 0, "\n".join(strings_of(dict(record))), label)
+        except Exception:
+            log.exception("a run record could not be indexed for provenance")
+            self.index.add_opaque("a run record clauz3 could not index")
 
     def _status_records(self, raw: Any, when: float | None) -> None:
         """Each run record a ``status`` answer holds, named by its run: the agent may learn a run's outcome only
-        there (its ``run`` call gave up first)."""
+        there (its ``run`` call gave up first). A record polled again unchanged is indexed once."""
         records = raw.get("runs") if isinstance(raw, Mapping) else None
         for record in records if isinstance(records, list) else []:
             if not isinstance(record, Mapping):
                 continue
-            number = self._runs.get(str(record.get("request_id")))
+            request_id = str(record.get("request_id"))
+            number = self._runs.get(request_id)
             named = f"run {number}" if number is not None else "a run"
             text = "\n".join(strings_of(dict(record)))
             if text:
-                self.index.add("read", text, f"the record of {named}, shown by the status tool{_at(when)}")
+                self._add((-2, request_id), 0, text, f"the record of {named}, shown by the status tool{_at(when)}")
 
     def rebuild(self, history: list[dict[str, Any]]) -> None:
         """Index a stored transcript (a conversation opened again); earlier approval records are gone,
