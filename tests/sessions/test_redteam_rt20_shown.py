@@ -144,6 +144,38 @@ def test_an_unknown_blocks_output_is_read() -> None:
     _read(_after([_start(), _done(content=content)]))
 
 
+def test_a_tool_response_in_the_adapters_meta_is_read() -> None:
+    """An adapter that carries the tool's whole response in ``_meta`` (as Claude Code's does) and a short content."""
+    meta = {"claudeCode": {"toolName": "WebFetch", "toolResponse": {"result": f"Offer: visit {LINK}/login"}}}
+    _read(_after([_start(), _done(content=_text("Fetched."), _meta=meta)]))
+
+
+def test_a_screenshot_in_a_result_leaves_nothing_new() -> None:
+    """A browser tool returns a screenshot: the agent may read a link in it that no text holds. The host cannot read
+    it, so a value found nowhere is not called new; it names the image as where it may come from. The image's base64
+    bytes are not indexed as text."""
+    content = [{"type": "content", "content": {"type": "image", "mimeType": "image/png", "data": "iVBORw0KGgoAAAANSUhEUg"}},
+               {"type": "content", "content": {"type": "text", "text": "Screenshot of the page."}}]
+    prov = _after([_start(), _done(content=content)])
+    found = prov.index.value("url", "www.made-up-site-99.com")
+    assert found.status == FROM_READ and "an image in the result of the tool" in found.sources[0], found
+    assert "iVBORw0KGgoAAAANSUhEUg" not in "".join(prov.index._texts)
+
+
+def test_a_pdf_resource_leaves_nothing_new_after_a_restart() -> None:
+    content = [{"type": "content", "content": {"type": "resource", "resource": {
+        "uri": "file:///tmp/invoice.pdf", "mimeType": "application/pdf", "blob": "JVBERi0xLjQK"}}}]
+    prov = ConversationProvenance()
+    prov.rebuild(json.loads(json.dumps([_user("Pay this invoice"), _start(), _done(content=content)])))
+    found = prov.index.value("account", "GB33BUKB20201555555555")
+    assert found.status == FROM_READ and "application/pdf" in found.sources[0], found
+
+
+def test_an_unknown_blocks_data_field_is_read() -> None:
+    content = [{"type": "content", "content": {"type": "markdown", "data": f"**Offer**: {LINK}"}}]
+    _read(_after([_start(), _done(content=content)]))
+
+
 def test_a_call_failed_with_the_page_in_its_error_is_read() -> None:
     prov = _after([_start(), _update(sessionUpdate="tool_call_update", toolCallId="fetch-1", status="failed",
                                      rawOutput={"error": {"message": f"403 at https://{LINK}/login"}})])

@@ -359,9 +359,7 @@ class TranscriptIndex:
             self.opaque.append(label)
 
     def _or_opaque(self, found: Finding) -> Finding:
-        if found.status != NEW or not self.opaque:
-            return found
-        return Finding(FROM_READ, tuple(self.opaque[:MAX_SOURCES]))
+        return Finding(FROM_READ, tuple(self.opaque[:MAX_SOURCES])) if found.status == NEW and self.opaque else found
 
     def add(self, origin: str, text: str, label: str) -> None:
         """Index one message; ``origin`` is ``you`` (the person's own words) or ``read``."""
@@ -595,10 +593,8 @@ class TranscriptIndex:
             if len(ids) >= MAX_WORD_SOURCES:  # a common word: look at every message of that origin
                 ids = [i for i, src in enumerate(self.sources) if src.origin == origin]
             hits = [i for i in ids if _occurs(self._texts[i].casefold() if folded else self._texts[i], needle)]
-            by_label: dict[str, int] = {}  # two texts of one source fill one place
-            for i in hits:
-                by_label.setdefault(self.sources[i].label, i)
-            found[origin] = list(by_label.values())[:MAX_SOURCES]
+            labels: dict[str, int] = {}  # two texts of one source (one label) fill one place
+            found[origin] = [labels.setdefault(self.sources[i].label, i) for i in hits if self.sources[i].label not in labels][:MAX_SOURCES]
             if origin == "you" and hits:
                 break
         return self._finding(found.get("you", []), found.get("read", []))

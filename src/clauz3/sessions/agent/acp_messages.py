@@ -74,6 +74,8 @@ class ToolCall:
     # Every other text of the content blocks (a diff's old and new text, a terminal's output, a field no
     # block type above names): what the agent was shown though the row does not display it (issue 20).
     shown: str = ""
+    # What the content showed that has no text to index (an image, audio, a binary resource: its MIME type).
+    unread: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -208,6 +210,7 @@ def _tool_call(kind: str, update: dict[str, Any]) -> ToolCall:
         shown_tool=_shown_tool(update, title),
         details={k: v for k, v in update.items() if k not in _TOOL_FIELDS},
         shown=_other_texts(update.get("content")),
+        unread=_unread(update.get("content")),
     )
 
 
@@ -260,10 +263,38 @@ def _result_pieces(content: Any) -> tuple[list[str], set[str]]:
 _STRUCTURAL = frozenset({"type", "mimeType"})  # a block's own vocabulary, never data
 
 
+def _binary(content: Any) -> list[str]:
+    """The base64 bytes of the image, audio and binary resource blocks: no text to index."""
+    out: list[str] = []
+    for item in content if isinstance(content, list) else []:
+        inner = item.get("content") if isinstance(item, dict) and item.get("type") == "content" else item
+        if isinstance(inner, dict) and inner.get("type") in ("image", "audio") and isinstance(inner.get("data"), str):
+            out.append(inner["data"])
+        elif isinstance(inner, dict) and isinstance(inner.get("resource"), dict) and \
+                isinstance(inner["resource"].get("blob"), str):
+            out.append(inner["resource"]["blob"])
+    return out
+
+
+def _unread(content: Any) -> tuple[str, ...]:
+    """The blocks the agent may read but that hold no text (an image, audio, a binary resource), by MIME type."""
+    out: list[str] = []
+    for item in content if isinstance(content, list) else []:
+        inner = item.get("content") if isinstance(item, dict) and item.get("type") == "content" else item
+        if not isinstance(inner, dict):
+            continue
+        resource = inner.get("resource") if inner.get("type") == "resource" else None
+        if inner.get("type") in ("image", "audio"):
+            out.append(str(inner.get("mimeType") or inner["type"]))
+        elif isinstance(resource, dict) and "blob" in resource and not isinstance(resource.get("text"), str):
+            out.append(str(resource.get("mimeType") or "a binary file"))
+    return tuple(dict.fromkeys(out))
+
+
 def _other_texts(content: Any) -> str:
     """Every string (and number) anywhere in the content blocks that :func:`_result_text` does not show, one a
     line: a diff's old and new text, a resource's address and title, a terminal's output, unknown fields."""
-    used = _result_pieces(content)[1]
+    used = _result_pieces(content)[1] | set(_binary(content))
     return "\n".join(dict.fromkeys(v for v in strings_of(content, skip=_STRUCTURAL, keys=False) if v not in used))
 
 
@@ -314,6 +345,8 @@ def to_frame(message: AgentUpdate) -> dict[str, Any]:
                       "text": message.text, "details": message.details}
             if message.shown:
                 params["shown"] = message.shown
+            if message.unread:
+                params["unread"] = list(message.unread)
         case Plan(entries=entries):
             params = {"kind": "plan", "entries": [{"content": e.content, "status": e.status} for e in entries]}
         case OtherUpdate(kind=kind, body=body):
@@ -340,7 +373,8 @@ def message_of(frame: dict[str, Any]) -> AgentUpdate | None:
                 raw_output=params.get("output"), text=_str(params.get("text")) or "",
                 shown_tool=_str(params.get("shown_tool")),
                 details=params["details"] if isinstance(params.get("details"), dict) else {},
-                shown=_str(params.get("shown")) or "")
+                shown=_str(params.get("shown")) or "",
+                unread=tuple(str(x) for x in params["unread"]) if isinstance(params.get("unread"), list) else ())
         case "plan" if isinstance(params.get("entries"), list):
             return Plan(tuple(PlanEntry(str(e.get("content") or ""), _str(e.get("status")))
                               for e in params["entries"] if isinstance(e, dict)))

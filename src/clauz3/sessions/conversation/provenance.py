@@ -62,11 +62,17 @@ def _json_texts(text: str) -> str:
 
 def shown_texts(call: ToolCall) -> list[str]:
     """Every text of one tool call frame the agent could read: the row's text, the content blocks' other texts,
-    the strings of its ``rawOutput`` (walked, never a JSON dump) and of any JSON its text holds; in a fixed order,
-    empty where a frame has none."""
+    the strings of its ``rawOutput`` (walked, never a JSON dump) and of any JSON its text holds, and the strings of
+    the frame's other fields (an adapter's ``_meta`` may carry the tool's whole response); in a fixed order, empty
+    where a frame has none."""
     raw = call.raw_output
     return [call.text, call.shown, raw if isinstance(raw, str) else "\n".join(strings_of(raw)), _json_texts(call.text),
-            _json_texts(raw) if isinstance(raw, str) else ""]
+            _json_texts(raw) if isinstance(raw, str) else "", "\n".join(strings_of(call.details, keys=False))]
+
+
+def _unread_noun(kind: str) -> str:
+    major = kind.split("/", 1)[0]
+    return {"image": "an image", "audio": "a recording"}.get(major, f"a file ({kind})")
 
 
 def _request_id(call: ToolCall) -> str | None:
@@ -139,6 +145,7 @@ class ConversationProvenance:
         self._tools: dict[tuple[int, str], tuple[str | None, str | None]] = {}  # → (tool, title)
         self._runs: dict[str, int] = {}  # request id (or call key) → run number in this conversation
         self._call_runs: dict[tuple[int, str], int] = {}  # a run call → its run number
+        self._count = 0  # runs numbered so far
         self._labels: dict[int, str] = {}  # run number → its source in words (:meth:`_run_name`)
         self._indexed: dict[tuple[int, str], set[int]] = {}  # the hashes of the texts indexed per call
         self._last: dict[tuple[tuple[int, str], int], str] = {}  # per call and piece: the text indexed last
@@ -175,6 +182,9 @@ class ConversationProvenance:
         title = message.title or title
         self._tools[key] = (tool, title)
         pieces = shown_texts(message)
+        for kind in message.unread:  # an image or a document the agent may read, but clauz3 cannot
+            self.index.add_opaque(f"{_unread_noun(kind)} in the result of the tool “{title or 'tool'}”, "
+                                  "which clauz3 cannot read")
         if not any(pieces):
             return
         if tool == "run":
@@ -228,18 +238,26 @@ class ConversationProvenance:
 
     def _run_label(self, key: tuple[int, str], message: ToolCall, approvals: Mapping[str, Mapping[str, Any]],
                    when: float | None) -> str:
+        """A run call's source. Its number comes from its request id once a frame names it (the record the bridge
+        pushed may have numbered the run already); a frame before that with a result is numbered by its call."""
         request_id = _request_id(message)
         number = self._call_runs.get(key)
-        if number is None:
-            number = self._number(request_id or f"{key[0]}:{key[1]}")
-            self._call_runs[key] = number
         if request_id:
-            self._runs.setdefault(request_id, number)
+            number = self._runs.get(request_id) or number or self._number(request_id)
+            self._runs[request_id] = self._call_runs[key] = number
+        elif number is None and (message.text or message.shown or message.raw_output is not None):
+            number = self._call_runs[key] = self._number(f"{key[0]}:{key[1]}")
+        if number is None:
+            return f"a clauz3 run call{_at(when)}"  # only the frame's own fields yet (its adapter's metadata)
         record = approvals.get(request_id or "") or {}
         return self._run_name(number, record.get("effects") if isinstance(record, Mapping) else None, when)
 
     def _number(self, run: str) -> int:
-        return self._runs.setdefault(run, len(self._runs) + 1)
+        """A new run number for ``run`` (a request id, or a call's key), or the one it has."""
+        if run not in self._runs:
+            self._count += 1
+            self._runs[run] = self._count
+        return self._runs[run]
 
     def _run_name(self, number: int, facts: Any, when: float | None) -> str:
         """One run's source in words, the same whichever way its texts arrive (its record pushed to the host, the
