@@ -259,6 +259,27 @@ def test_a_run_record_the_agent_never_reported_is_read_and_named_by_its_reads() 
     assert _read(prov) == (source,)
 
 
+def test_runs_keep_their_numbers_whichever_path_names_them_first() -> None:
+    """The bridge's pushed record numbers a run before the agent's frames name it; a pending frame (its adapter's
+    metadata only) takes no number: the second run's output is "run 2", never a number skipped or taken twice."""
+    prov = ConversationProvenance()
+    prov.observe(_user("Read two pages"), {})
+    for n, printed in ((1, "nothing here"), (2, f"visit {LINK}")):
+        prov.run_record({"request_id": f"req_{n}", "phase": "checking"}, {})
+        prov.observe(_update(sessionUpdate="tool_call", toolCallId=f"run-{n}", title="clauz3 run", status="pending",
+                             _meta={"clauz3": {"tool": "run"}}), {})
+        prov.observe(_tool(f"run-{n}", "run", "completed", output={"request_id": f"req_{n}", "phase": "completed",
+                                                                   "stdout": printed, "stderr": ""}), {})
+    (source,) = _read(prov)
+    assert source.startswith("the output of run 2"), source
+
+
+def test_an_empty_attached_file_shows_nothing() -> None:
+    prov = ConversationProvenance(lambda _id: "")
+    prov.observe(_user("What does this file say?", [META]), {})
+    assert prov.index.value("url", "www.made-up-site-99.com").status == NEW
+
+
 def test_a_frame_the_index_fails_on_leaves_nothing_new(monkeypatch: Any) -> None:
     """A frame whose indexing raises (a bug, simulated here) must not let what it showed pass as new, nor raise into
     ``retain`` (which stores the frame next): the index says any value may come from it."""

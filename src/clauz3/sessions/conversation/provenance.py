@@ -229,7 +229,7 @@ class ConversationProvenance:
             ident = meta.get("id")
             body = self._attachment_text(ident) if self._attachment_text and isinstance(ident, str) and \
                 meta.get("kind") == "text" else None
-            if body:
+            if body is not None:  # an empty file shows nothing
                 self.index.add("read", body, f"the attached file {name}{_at(when)}")
             elif meta.get("kind") == "image":
                 self.index.add_opaque(f"the image {name} you attached, which clauz3 cannot read")
