@@ -176,6 +176,18 @@ def test_an_unknown_blocks_data_field_is_read() -> None:
     _read(_after([_start(), _done(content=content)]))
 
 
+def test_a_tool_update_the_host_cannot_parse_is_still_read() -> None:
+    """A tool_call_update whose ``toolCallId`` is no string (ACP-11: kept, not parsed) still showed the agent its
+    content; and a kind of update ACP may add later carries its strings too. The agent's own words stay out."""
+    broken = _update(sessionUpdate="tool_call_update", toolCallId=7, status="completed", content=_text(f"visit {LINK}"))
+    later = _update(sessionUpdate="tool_result_v2", result={"page": "call +1 (555) 010-4242 today"})
+    thought = _update(sessionUpdate="agent_thought_chunk", content={"type": "text", "text": "www.made-up-site-99.com"})
+    prov = _after([broken, later, thought])
+    _read(prov)
+    _read(prov, "+1 (555) 010-4242", "recipient")
+    assert prov.index.value("url", "www.made-up-site-99.com").status == NEW
+
+
 def test_a_call_failed_with_the_page_in_its_error_is_read() -> None:
     prov = _after([_start(), _update(sessionUpdate="tool_call_update", toolCallId="fetch-1", status="failed",
                                      rawOutput={"error": {"message": f"403 at https://{LINK}/login"}})])

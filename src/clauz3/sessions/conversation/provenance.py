@@ -28,6 +28,10 @@ log = logging.getLogger("clauz3.sessions.conversation.provenance")
 
 CLAUZ3_TOOLS = {"tools": "the clauz3 tools listing", "libraries": "the clauz3 library listing",
                 "list_skills": "the clauz3 guides listing", "read_skill": "a clauz3 guide"}
+# Update kinds that are the agent's own words, the person's (replayed), or the session's settings: never read data.
+AGENT_WORDS = frozenset({"agent_message_chunk", "agent_thought_chunk", "user_message_chunk", "plan",
+                         "available_commands_update", "current_mode_update", "config_option_update",
+                         "session_info_update"})
 # A text that grows from one update to the next (a result streamed) is indexed again from this far before the end
 # of what was indexed already: more than the longest literal the prover reports (20,000 characters), so a value
 # that ends in the new part is whole in what is indexed.
@@ -171,6 +175,9 @@ class ConversationProvenance:
             if isinstance(params, dict):
                 self._user(params, when)
             return
+        if frame.get("method") == "clauz3/agent" and isinstance(params, dict) and params.get("kind") == "other":
+            self._other(params, when)
+            return
         if frame.get("method") == "clauz3/agent" and not (isinstance(params, dict) and params.get("kind") == "tool_call"):
             return  # the agent's own words (every streamed chunk): never a source, and never worth a parse
         message = message_of(dict(frame))
@@ -199,6 +206,17 @@ class ConversationProvenance:
         for at_piece, text in enumerate(pieces):
             if text:
                 self._add(key, at_piece, text, label)
+
+    def _other(self, params: Mapping[str, Any], when: float | None) -> None:
+        """An update the host does not parse: a tool call it could not read (no ``toolCallId``: ACP-11) or a kind
+        ACP added later may carry what a tool showed the agent, so its strings are read data. The kinds that are
+        the agent's own words or the session's settings are not."""
+        kind = params.get("type")
+        if not isinstance(kind, str) or kind in AGENT_WORDS:
+            return
+        text = "\n".join(strings_of(params.get("body"), skip=frozenset({"sessionUpdate"}), keys=False))
+        if text:
+            self._add((self._turn, f"other:{kind}"), 0, text, f"an update the agent reported ({kind}){_at(when)}")
 
     def _add(self, key: tuple[int, str], piece: int, text: str, label: str) -> None:
         """Index one text of a call once; a text that extends the one indexed last is indexed from a little before
