@@ -93,7 +93,7 @@ ATTACKS: dict[str, list[dict[str, Any]]] = {
                          _update(sessionUpdate="tool_call_update", toolCallId="fetch-1", status="cancelled",
                                  content=_text(PAGE_TEXT))],
 }
-REASONS = {
+REASONS = {  # what each case did before the fix (all fixed: every frame, block type and status is indexed)
     "content_streamed_before_completion": "content sent while in_progress, then a bare completed: never indexed",
     "raw_output_streamed_before_completion": "rawOutput sent while in_progress, then a bare completed: never indexed",
     "result_as_an_embedded_resource": "a result given as an embedded resource's text is never indexed",

@@ -6,9 +6,12 @@ transcript. The person's own messages (``clauz3/user``) are *you*; everything th
 *read*: every text of every tool call frame — its content blocks of any type, its ``rawOutput`` walked
 as the strings it holds, at any status and at any time (an update never removes what was shown) — the
 text of the files the person attached, and every run's record however it reached the agent (its
-``run`` answer or a later ``status``). The agent's own words and the arguments it passes (a call's
-``rawInput``, a program's source) are neither: a value only the agent wrote is *new*. Red team rt20:
-anything left out of the index let a value the agent was shown pass as one it made up.
+``run`` answer, a later ``status``, or the record the bridge pushes to the host: :meth:`run_record`).
+What the agent may read but the index cannot (an attached image, a screenshot a tool returned, a frame
+that failed to index) leaves no value *new* (:meth:`TranscriptIndex.add_opaque`). The agent's own words
+and the arguments it passes (a call's ``rawInput``, a program's source) are neither: a value only the
+agent wrote is *new*. Red team rt20: anything left out of the index let a value the agent was shown
+pass as one it made up.
 """
 
 from __future__ import annotations
