@@ -271,6 +271,29 @@ def test_a_run_record_the_agent_never_reported_is_read_and_named_by_its_reads() 
     assert _read(prov) == (source,)
 
 
+def test_a_runs_output_the_adapter_never_passed_on_leaves_nothing_new() -> None:
+    """What a run printed reaches the agent only in its ``run`` answer; the record the bridge pushes says only how
+    many bytes. Until the agent's adapter passes the answer on, no value is new; once it does, the output itself is
+    indexed and the stand-in goes."""
+    ended = {"request_id": "req_1", "phase": "completed", "ended_at": "2026-12-03T10:32:00.000Z",
+             "output": {"stdout_bytes": 42, "stderr_bytes": 0}}
+    prov = ConversationProvenance()
+    prov.observe(_user("Read the page"), {})
+    prov.run_record(ended, {})
+    found = prov.index.value("url", LINK)
+    assert found.status == FROM_READ and "what run 1 printed" in found.sources[0], found
+    prov.observe(_tool("run-1", "run", "completed", output={"request_id": "req_1", "phase": "completed",
+                                                             "stdout": f"visit {LINK}", "stderr": ""}), {})
+    assert prov.index.value("url", "www.made-up-site-99.com").status == NEW
+    assert _read(prov)[0].startswith("the output of run 1"), _read(prov)
+    # The answer first, the record after: no stand-in at all.
+    other = ConversationProvenance()
+    other.observe(_user("Read the page"), {})
+    other.observe(_tool("run-1", "run", "completed", text="request id: req_1\n--- output ---\nnothing\nStatus: {}"), {})
+    other.run_record(ended, {})
+    assert other.index.value("url", "www.made-up-site-99.com").status == NEW
+
+
 def test_runs_keep_their_numbers_whichever_path_names_them_first() -> None:
     """The bridge's pushed record numbers a run before the agent's frames name it; a pending frame (its adapter's
     metadata only) takes no number: the second run's output is "run 2", never a number skipped or taken twice."""

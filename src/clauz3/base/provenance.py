@@ -350,16 +350,19 @@ class TranscriptIndex:
         self.chars = 0
         # What the agent was shown but no text of it reached the host (an attached image; an attached file whose
         # text is gone): any value found nowhere may come from it, so none is "new" (issue 20, red team rt20).
-        self.opaque: list[str] = []
+        self.opaque: dict[str, None] = {}  # their labels, in order
         self._first_of: dict[tuple[str, str], int] = {}  # (origin, label) → the first source id of that label
 
     def add_opaque(self, label: str) -> None:
         """Something the agent was shown whose text the index cannot hold; ``label`` names it in words."""
-        if label not in self.opaque:
-            self.opaque.append(label)
+        self.opaque[label] = None
+
+    def drop_opaque(self, label: str) -> None:
+        """Its text arrived after all (:meth:`add_opaque`)."""
+        self.opaque.pop(label, None)
 
     def _or_opaque(self, found: Finding) -> Finding:
-        return Finding(FROM_READ, tuple(self.opaque[:MAX_SOURCES])) if found.status == NEW and self.opaque else found
+        return Finding(FROM_READ, tuple(list(self.opaque)[:MAX_SOURCES])) if found.status == NEW and self.opaque else found
 
     def add(self, origin: str, text: str, label: str) -> None:
         """Index one message; ``origin`` is ``you`` (the person's own words) or ``read``."""

@@ -77,6 +77,14 @@ def shown_texts(call: ToolCall) -> list[str]:
             _json_texts(raw) if isinstance(raw, str) else "", "\n".join(strings_of(call.details, keys=False))]
 
 
+def _reports_output(call: ToolCall) -> bool:
+    """Does a ``run`` answer carry what the run printed (the structured answer's streams, or the text's sections)?"""
+    raw = call.raw_output
+    if isinstance(raw, dict) and ("stdout" in raw or "stderr" in raw):
+        return True
+    return "--- output ---" in call.text or "--- errors ---" in call.text
+
+
 def _unread_noun(kind: str) -> str:
     major = kind.split("/", 1)[0]
     return {"image": "an image", "audio": "a recording"}.get(major, f"a file ({kind})")
@@ -153,6 +161,8 @@ class ConversationProvenance:
         self._runs: dict[str, int] = {}  # request id (or call key) → run number in this conversation
         self._call_runs: dict[tuple[int, str], int] = {}  # a run call → its run number
         self._count = 0  # runs numbered so far
+        self._reported: set[str] = set()  # request ids whose output the agent's frames carried
+        self._unreported: dict[str, str] = {}  # request id → the opaque source its output stands for meanwhile
         self._labels: dict[int, str] = {}  # run number → its source in words (:meth:`_run_name`)
         self._indexed: dict[tuple[int, str], set[int]] = {}  # the hashes of the texts indexed per call
         self._last: dict[tuple[tuple[int, str], int], str] = {}  # per call and piece: the text indexed last
@@ -270,6 +280,10 @@ class ConversationProvenance:
             number = self._call_runs[key] = self._number(f"{key[0]}:{key[1]}")
         if number is None:
             return f"a clauz3 run call{_at(when)}"  # only the frame's own fields yet (its adapter's metadata)
+        if request_id and _reports_output(message):
+            self._reported.add(request_id)
+            if request_id in self._unreported:
+                self.index.drop_opaque(self._unreported.pop(request_id))
         record = approvals.get(request_id or "") or {}
         return self._run_name(number, record.get("effects") if isinstance(record, Mapping) else None, when)
 
@@ -302,6 +316,15 @@ class ConversationProvenance:
             label = self._run_name(number, (approvals.get(request_id) or {}).get("effects"),
                                    at if at is not None else time.time())
             self._add(key, 0, "\n".join(strings_of(dict(record))), label)
+            # What the run printed reaches the agent in its ``run`` answer only, never in this record: until the
+            # agent's adapter passes that answer on, nothing may be called new (it may come from the output).
+            out = record.get("output")
+            printed = isinstance(out, Mapping) and any(
+                isinstance(out.get(k), int) and out[k] > 0 for k in ("stdout_bytes", "stderr_bytes"))
+            if printed and record.get("ended_at") and request_id not in self._reported:
+                self._unreported[request_id] = (f"what run {number} printed, which the agent's adapter has not "
+                                                "passed on to clauz3")
+                self.index.add_opaque(self._unreported[request_id])
         except Exception:
             log.exception("a run record could not be indexed for provenance")
             self.index.add_opaque("a run record clauz3 could not index")
