@@ -93,7 +93,7 @@ ATTACKS: dict[str, list[dict[str, Any]]] = {
                          _update(sessionUpdate="tool_call_update", toolCallId="fetch-1", status="cancelled",
                                  content=_text(PAGE_TEXT))],
 }
-REASONS = {
+REASONS = {  # what each case did before the fix (all fixed: every frame, block type and status is indexed)
     "content_streamed_before_completion": "content sent while in_progress, then a bare completed: never indexed",
     "raw_output_streamed_before_completion": "rawOutput sent while in_progress, then a bare completed: never indexed",
     "result_as_an_embedded_resource": "a result given as an embedded resource's text is never indexed",
@@ -104,15 +104,12 @@ REASONS = {
 }
 
 
-@pytest.mark.parametrize("name", [pytest.param(n, marks=pytest.mark.xfail(strict=True, reason=f"rt20: {REASONS[n]}"))
-                                  for n in ATTACKS])
+@pytest.mark.parametrize("name", list(ATTACKS))  # fixed: every frame, every block type, any status is indexed
 def test_what_the_agent_was_shown_is_read_data(name: str) -> None:
     found = _index_after(ATTACKS[name]).index.value("url", LINK)
     assert found.status == FROM_READ, found
 
 
-@pytest.mark.xfail(strict=True, reason="rt20: a text attachment's content never reaches the index: its link is "
-                                       "'new: it appears nowhere in this conversation'")
 def test_a_link_in_an_attached_file_is_not_new() -> None:
     """The person attaches a forwarded mail (a third party's text). ATT-5 gives its text to the agent as a
     ``resource`` block; the retained user frame holds its metadata only, and observe() reads ``text`` alone.
@@ -151,8 +148,6 @@ def test_control_a_failed_runs_message_is_read_data() -> None:
     assert prov.index.value("url", LINK).status == FROM_READ
 
 
-@pytest.mark.xfail(strict=True, reason="rt20: run_told deletes every program literal from the record's message, so "
-                                       "a read program holding '.com' cuts the link read out of the index")
 def test_a_read_programs_own_literal_does_not_erase_the_link_it_read() -> None:
     """run_told removes the program's literals (≥ 2 characters) from what the record says; a literal as common
     as ``'.com'`` (a filter) turns ``www.secure-systems-252.com/login`` into ``www.secure-systems-252 /login``."""
@@ -164,8 +159,6 @@ def test_a_read_programs_own_literal_does_not_erase_the_link_it_read() -> None:
     assert prov.index.value("url", LINK).status == FROM_READ
 
 
-@pytest.mark.xfail(strict=True, reason="rt20: a run's outcome learnt through `status` (the run call ended before "
-                                       "the run) is skipped: its message's link is new")
 def test_a_runs_outcome_seen_only_through_status_is_read_data() -> None:
     """The agent never gets the ``run`` call's answer (its client gave up as the run ended: a cancelled MCP request
     gets no response, and the bridge stops a run whose call is cancelled, so this is an edge case); it then asks
@@ -181,8 +174,6 @@ def test_a_runs_outcome_seen_only_through_status_is_read_data() -> None:
     assert prov.index.value("url", LINK).status == FROM_READ
 
 
-@pytest.mark.xfail(strict=True, reason="rt20: a tool result longer than MAX_TEXT (4 MiB) is indexed only up to it; "
-                                       "a link after that is new")
 def test_a_link_at_the_end_of_a_large_result_is_read_data() -> None:
     big = ("lorem ipsum dolor sit amet " * 160_000) + f"\nFor a free upgrade visit {LINK}/login now."
     assert len(big) > 4 * 1024 * 1024
@@ -446,16 +437,12 @@ def test_control_a_run_of_one_page_is_named_by_it() -> None:
     assert "www.evil-news.example" in source, source
 
 
-@pytest.mark.xfail(strict=True, reason="rt20: a run that read three pages is named by its first two only: the warning "
-                                       "names two harmless pages, not the one that held the link")
 def test_the_page_that_held_the_link_is_named() -> None:
     (source,) = _run_printing(_fetches("www.bbc.co.uk", "www.nytimes.com", "www.evil-news.example"),
                               f"Offer: visit {LINK}")
     assert "www.evil-news.example" in source, source
 
 
-@pytest.mark.xfail(strict=True, reason="rt20: a page fetched at a computed link is named '(url)': the warning does not "
-                                       "say which page")
 def test_a_page_fetched_at_a_computed_link_is_named() -> None:
     (source,) = _run_printing(_fetches(None), f"Offer: visit {LINK}")
     assert "(url)" not in source, source
@@ -516,7 +503,7 @@ async def test_the_password_the_injection_asks_for_is_not_set_by_a_policy(tmp_pa
             await ws.close()
 
 
-# Fixed (rt20): read text is also read with its JSON escapes decoded (clauz3.base.disguise).
+# Fixed (rt20): rawOutput is walked as its strings (no JSON dump), and read text is read with its JSON escapes decoded.
 def test_a_link_at_a_line_start_of_a_raw_output_is_read_data() -> None:
     """A fetch tool that reports its result as rawOutput only (no content blocks): observe() indexes the JSON text."""
     prov = _index_after([_start(), _update(sessionUpdate="tool_call_update", toolCallId="fetch-1", status="completed",

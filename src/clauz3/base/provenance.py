@@ -22,8 +22,9 @@ import re
 from dataclasses import dataclass
 from itertools import pairwise
 
-from clauz3.base.disguise import decoded, disguised, fold_confusables, host_unicode, unwrapped
+from clauz3.base.disguise import decoded, disguised, fold_confusables, unwrapped
 from clauz3.base.normal import AMOUNT, MAX_AMOUNT_CHARS, amount_keys, normalise, phrase_words, skeleton
+from clauz3.base.valuekeys import TRAILING, email_key, host_of, site_of, url_key
 
 __all__ = ["MAX_AMOUNT_CHARS", "amount_keys", "normalise", "phrase_words", "skeleton"]  # re-exported
 
@@ -81,46 +82,9 @@ _LETTERS = re.compile(r"[^\W\d_]+")
 LEADING_WORDS = frozenset("""a an the this that these those my your our his her their its you we i he she they it
     if in on at and but or so for to of is are was were be what when where why how who which dear hi hello hey
     please yes no not also then there here as by from with after before all any every each some""".split())
-_TRAILING = ".,;:!?)]}>'\""
 # Phone numbers and long numbers are compared by their digits alone, across both kinds
 # ("+1 (555) 123-4567" read in a page is the "15551234567" in a message body).
 _INDEX_KIND = {"phone": "digits", "number": "digits"}
-
-
-def fold(text: str) -> str:
-    return normalise(text).casefold()
-
-
-def _url_key(text: str) -> str:
-    """A link as compared: case-folded, without its scheme or a trailing slash (the same page)."""
-    key = fold(text).rstrip(_TRAILING)
-    key = re.sub(r"^(?:https?|ftp)://", "", key)
-    return _idna(_site(key.rstrip("/")))
-
-
-def _idna(key: str) -> str:
-    """A link or host key with its punycode host labels decoded (one key for both IDNA spellings; red team rt20)."""
-    if "xn--" not in key:
-        return key
-    host = re.split(r"[/?#@:]", key, maxsplit=1)[0]
-    return fold(host_unicode(host)) + key[len(host):]
-
-
-def _email_key(text: str) -> str:
-    local, _, domain = text.casefold().rpartition("@")
-    return f"{local}@{_idna(domain)}"
-
-
-def _site(key: str) -> str:
-    """A link or host key without a leading ``www.``: ``secure-systems-252.com`` is the page read as
-    ``www.secure-systems-252.com`` (redteam w2)."""
-    return key[4:] if key.startswith("www.") and len(key) > 4 else key
-
-
-def _host(url_key: str) -> str:
-    """The host of a link key (scheme already gone): up to the first ``/``, ``?`` or ``#``, without a port."""
-    host = re.split(r"[/?#]", url_key, maxsplit=1)[0]
-    return _site(host.rsplit("@", 1)[-1].split(":", 1)[0])
 
 
 @dataclass(frozen=True)
@@ -200,12 +164,12 @@ def _extract_line(norm: str) -> list[Token]:
 
     if "@" in norm:
         for m in _EMAIL.finditer(norm):
-            add("email", m.group(0), _email_key(m.group(0)), m.span())
+            add("email", m.group(0), email_key(m.group(0)), m.span())
     if "://" in norm or _TLD_HINT.search(norm):
         for m in _URL.finditer(norm):
-            raw = m.group(0).rstrip(_TRAILING)
+            raw = m.group(0).rstrip(TRAILING)
             if free(m.span()):
-                add("url", raw, _url_key(raw), m.span())
+                add("url", raw, url_key(raw), m.span())
     for text, key, span in _names(norm):
         if free(span):  # not the words of a link or an address: the link is the token there
             out.append(Token("name", text, key))
@@ -343,55 +307,76 @@ class TranscriptIndex:
         self._you_phrases: set[int] = set()
         self.chars = 0
         self.reads = 0  # messages the agent read: a conversation with none keeps "new" a quiet note
+        # What the agent was shown but no text of it reached the host (an attached image; an attached file whose
+        # text is gone): any value found nowhere may come from it, so none is "new" (issue 20, red team rt20).
+        self.opaque: dict[str, None] = {}  # their labels, in order
+        self._first_of: dict[tuple[str, str], int] = {}  # (origin, label) → the first source id of that label
 
-    def add(self, origin: str, text: str, label: str) -> None:
-        """Index one message; ``origin`` is ``you`` (the person's own words) or ``read``."""
+    def add_opaque(self, label: str) -> None:
+        """Something the agent was shown whose text the index cannot hold; ``label`` names it in words."""
+        self.opaque[label] = None
+        self.reads += 1
+
+    def drop_opaque(self, label: str) -> None:
+        """Its text arrived after all (:meth:`add_opaque`)."""
+        self.opaque.pop(label, None)
+
+    def _or_opaque(self, found: Finding) -> Finding:
+        return Finding(FROM_READ, tuple(list(self.opaque)[:MAX_SOURCES])) if found.status == NEW and self.opaque else found
+
+    def add(self, origin: str, text: str, label: str, *, outside: bool = True) -> None:
+        """Index one message; ``origin`` is ``you`` (the person's own words) or ``read``. ``outside=False``: read
+        text that holds nothing from outside the conversation (a run's own bookkeeping before it ran, the trusted
+        tools listing): indexed, but it does not make the conversation one that has read data (:attr:`reads`)."""
         if origin not in ("you", "read"):
             raise ValueError(f"origin must be 'you' or 'read', not {origin!r}")
         if not text:
             return
         sid = len(self.sources)
         self.sources.append(Source(origin, label))
+        # Several texts of one source (a tool call's text and its rawOutput; a result streamed in updates) share
+        # its first id in the token dictionaries, so they fill one of a value's MAX_SOURCES places, not several.
+        first = self._first_of.setdefault((origin, label), sid)
         norm = normalise(text)
         self._texts.append(norm)
         self.chars += len(norm)
-        self.reads += origin == "read"
+        self.reads += origin == "read" and outside
         if origin == "you":
             self._you_pairs.update(pairwise([w for w in name_words(norm) if len(w) > 1]))
             self._you_phrases.update(_shingles(norm))
         else:
-            first = self._read_phrases
+            phrases = self._read_phrases
             for shingle in _shingles(norm):
-                first.setdefault(shingle, sid)
+                phrases.setdefault(shingle, first)
         for token in extract(norm, read=origin == "read"):
             if token.kind == "name":
                 if origin == "read":
-                    self._add_name(token, sid)
+                    self._add_name(token, first)
                 continue
             keys = [(_INDEX_KIND.get(token.kind, token.kind), token.key)]
             if token.kind == "url":
-                keys.append(("host", _host(token.key)))
+                keys.append(("host", host_of(token.key)))
             elif token.kind == "email":  # its domain is a site named in this message (redteam w2)
-                keys.append(("host", _site(token.key.rsplit("@", 1)[-1])))
+                keys.append(("host", site_of(token.key.rsplit("@", 1)[-1])))
             elif token.kind == "account":  # an account is a code too (a program may lower its case)
                 keys.append(("code", token.key.casefold()))
             for key in keys:
                 ids = self._tokens.setdefault(key, {}).setdefault(origin, [])
-                if len(ids) < MAX_SOURCES and sid not in ids:
-                    ids.append(sid)
+                if len(ids) < MAX_SOURCES and first not in ids:
+                    ids.append(first)
             if token.kind in _SKELETON_KINDS:
                 for sk in _skeleton_keys(token):
-                    self._add_skeleton(sk, token.kind, origin, sid)
+                    self._add_skeleton(sk, token.kind, origin, first)
             elif token.kind in ("url", "email"):  # a site written so a reader puts it together again (redteam w2)
-                site = _host(token.key) if token.kind == "url" else _site(token.key.rsplit("@", 1)[-1])
+                site = host_of(token.key) if token.kind == "url" else site_of(token.key.rsplit("@", 1)[-1])
                 if len(skeleton(site)) >= MIN_SITE and "." in site:
-                    self._add_skeleton(skeleton(site), "url", origin, sid, shown=site)
+                    self._add_skeleton(skeleton(site), "url", origin, first, shown=site)
         if _DIGIT.search(norm):
             for m in AMOUNT.finditer(norm):
                 for value in amount_keys(m.group(0).strip()):
                     ids = self._tokens.setdefault(("amount", value), {}).setdefault(origin, [])
-                    if len(ids) < MAX_SOURCES and sid not in ids:
-                        ids.append(sid)
+                    if len(ids) < MAX_SOURCES and first not in ids:
+                        ids.append(first)
         for word in set(_WORD.findall(norm.casefold())):
             ids = self._words.setdefault(word, {}).setdefault(origin, [])
             if len(ids) < MAX_WORD_SOURCES:
@@ -471,11 +456,15 @@ class TranscriptIndex:
     def _finding(self, you: list[int], read: list[int]) -> Finding:
         if you:
             return Finding(FROM_YOU)
-        if read:
-            return Finding(FROM_READ, tuple(self.sources[i].label for i in read[:MAX_SOURCES]))
+        if read:  # two texts of one source (one label) name it once
+            return Finding(FROM_READ, tuple(dict.fromkeys(self.sources[i].label for i in read))[:MAX_SOURCES])
         return Finding(NEW)
 
     def token(self, token: Token) -> Finding:
+        """:meth:`_token`, where a value found nowhere may come from what the index could not read (:attr:`opaque`)."""
+        return self._or_opaque(self._token(token))
+
+    def _token(self, token: Token) -> Finding:
         """A token of free text (or a whole value read as a token), by its key: one dictionary lookup.
         A link found nowhere as written is looked up by its host: a page on a site named only in what
         the agent read is from read data too (the same host, exactly). A name: by :meth:`names` of its words."""
@@ -488,7 +477,7 @@ class TranscriptIndex:
         places = self._tokens.get((_INDEX_KIND.get(token.kind, token.kind), token.key), {})
         found = self._finding(places.get("you", []), places.get("read", []))
         if found.status == NEW and token.kind == "url":
-            host = _host(token.key)
+            host = host_of(token.key)
             places = self._tokens.get(("host", host), {})
             if places.get("read") and token.key != host:
                 # A page on a host named in what the agent read, written as nobody wrote it: from read data even
@@ -500,7 +489,7 @@ class TranscriptIndex:
             # An address nobody wrote, at a site named only in what the agent read (``support@`` the phishing
             # site, or ``user@www.site`` in a link): from read data (redteam w2). A site the person named too
             # does not make the address theirs: it stays new.
-            places = self._tokens.get(("host", _site(token.key.rsplit("@", 1)[-1])), {})
+            places = self._tokens.get(("host", site_of(token.key.rsplit("@", 1)[-1])), {})
             if places.get("read") and not places.get("you"):
                 found = self._finding([], places["read"])
         elif found.status == NEW and token.kind in _SKELETON_KINDS:
@@ -544,6 +533,10 @@ class TranscriptIndex:
         return list(out.values())
 
     def value(self, kind: str, value: str) -> Finding:
+        """:meth:`_value`, where a value found nowhere may come from what the index could not read (:attr:`opaque`)."""
+        return self._or_opaque(self._value(kind, value))
+
+    def _value(self, kind: str, value: str) -> Finding:
         """A whole protected value (a recipient, an account, an amount, a path), exact after NFKC
         (case-folded for recipients and links)."""
         norm = normalise(value).strip()
@@ -577,7 +570,8 @@ class TranscriptIndex:
             if len(ids) >= MAX_WORD_SOURCES:  # a common word: look at every message of that origin
                 ids = [i for i, src in enumerate(self.sources) if src.origin == origin]
             hits = [i for i in ids if _occurs(self._texts[i].casefold() if folded else self._texts[i], needle)]
-            found[origin] = hits[:MAX_SOURCES]
+            labels: dict[str, int] = {}  # two texts of one source (one label) fill one place
+            found[origin] = [labels.setdefault(self.sources[i].label, i) for i in hits if self.sources[i].label not in labels][:MAX_SOURCES]
             if origin == "you" and hits:
                 break
         return self._finding(found.get("you", []), found.get("read", []))

@@ -71,6 +71,11 @@ class ToolCall:
     text: str = ""
     shown_tool: str | None = None
     details: dict[str, Any] = field(default_factory=dict, repr=False)
+    # Every other text of the content blocks (a diff's old and new text, a terminal's output, a field no
+    # block type above names): what the agent was shown though the row does not display it (issue 20).
+    shown: str = ""
+    # What the content showed that has no text to index (an image, audio, a binary resource: its MIME type).
+    unread: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -204,6 +209,8 @@ def _tool_call(kind: str, update: dict[str, Any]) -> ToolCall:
         text=_result_text(update.get("content")),
         shown_tool=_shown_tool(update, title),
         details={k: v for k, v in update.items() if k not in _TOOL_FIELDS},
+        shown=_other_texts(update.get("content")),
+        unread=_unread(update.get("content")),
     )
 
 
@@ -217,16 +224,106 @@ def _shown_tool(update: dict[str, Any], title: Any) -> str | None:
 
 
 def _result_text(content: Any) -> str:
-    if not isinstance(content, list):
-        return ""
+    """The result as the row shows it: text blocks, an embedded resource's text, a linked resource's name and
+    address, a diff's path. Everything else a block holds is :func:`_other_texts` (issue 20: the index)."""
+    return "\n".join(_result_pieces(content)[0])
+
+
+def _result_pieces(content: Any) -> tuple[list[str], set[str]]:
+    """(the pieces the row shows, the strings of the blocks they were made of)."""
     out: list[str] = []
-    for item in content:
+    used: set[str] = set()
+    for item in content if isinstance(content, list) else []:
         inner = item.get("content") if isinstance(item, dict) and item.get("type") == "content" else item
-        if isinstance(inner, dict) and inner.get("type") == "text" and isinstance(inner.get("text"), str):
-            out.append(inner["text"])
-        elif isinstance(item, dict) and item.get("type") == "diff":
-            out.append(f"{item.get('path') or ''} (changed)")
-    return "\n".join(out)
+        if not isinstance(inner, dict):
+            continue
+        kind = inner.get("type")
+        resource = inner.get("resource") if kind == "resource" else None
+        if kind == "text" and isinstance(inner.get("text"), str):
+            picked = [inner["text"]]
+        elif isinstance(resource, dict):
+            picked = [resource[k] for k in ("text", "uri") if isinstance(resource.get(k), str)][:1]
+        elif kind == "resource_link":
+            picked = [str(inner[k]) for k in ("name", "uri") if isinstance(inner.get(k), str)]
+            out.append(" ".join(picked))
+            used.update(picked)
+            continue
+        elif kind == "diff":
+            picked, shown = [str(inner.get("path") or "")], f"{inner.get('path') or ''} (changed)"
+            out.append(shown)
+            used.update(picked)
+            continue
+        else:
+            continue
+        out += picked
+        used.update(picked)
+    return out, used
+
+
+_STRUCTURAL = frozenset({"type", "mimeType"})  # a block's own vocabulary, never data
+
+
+def _binary(content: Any) -> list[str]:
+    """The base64 bytes of the image, audio and binary resource blocks: no text to index."""
+    out: list[str] = []
+    for item in content if isinstance(content, list) else []:
+        inner = item.get("content") if isinstance(item, dict) and item.get("type") == "content" else item
+        if isinstance(inner, dict) and inner.get("type") in ("image", "audio") and isinstance(inner.get("data"), str):
+            out.append(inner["data"])
+        elif isinstance(inner, dict) and isinstance(inner.get("resource"), dict) and \
+                isinstance(inner["resource"].get("blob"), str):
+            out.append(inner["resource"]["blob"])
+    return out
+
+
+def _unread(content: Any) -> tuple[str, ...]:
+    """The blocks the agent may read but that hold no text (an image, audio, a binary resource), by MIME type."""
+    out: list[str] = []
+    for item in content if isinstance(content, list) else []:
+        inner = item.get("content") if isinstance(item, dict) and item.get("type") == "content" else item
+        if not isinstance(inner, dict):
+            continue
+        resource = inner.get("resource") if inner.get("type") == "resource" else None
+        if inner.get("type") in ("image", "audio"):
+            out.append(str(inner.get("mimeType") or inner["type"]))
+        elif isinstance(resource, dict) and "blob" in resource and not isinstance(resource.get("text"), str):
+            out.append(str(resource.get("mimeType") or "a binary file"))
+    return tuple(dict.fromkeys(out))
+
+
+def _other_texts(content: Any) -> str:
+    """Every string (and number) anywhere in the content blocks that :func:`_result_text` does not show, one a
+    line: a diff's old and new text, a resource's address and title, a terminal's output, unknown fields."""
+    used = _result_pieces(content)[1] | set(_binary(content))
+    return "\n".join(dict.fromkeys(v for v in strings_of(content, skip=_STRUCTURAL, keys=False) if v not in used))
+
+
+def strings_of(value: Any, *, skip: frozenset[str] = frozenset(), keys: bool = True) -> list[str]:
+    """Every string in a JSON value (its keys too, unless ``keys`` is false: the content blocks' keys are ACP's own
+    words) and every number as written: what an agent reading the value sees, with its own line breaks (a JSON
+    dump would escape them: red team rt20). Keys in ``skip`` and their values are left out. Iterative, so a deeply
+    nested value cannot exhaust the stack."""
+    out: list[str] = []
+    stack: list[Any] = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            if item:
+                out.append(item)
+        elif isinstance(item, bool) or item is None:
+            continue
+        elif isinstance(item, int | float):
+            out.append(str(item))
+        elif isinstance(item, dict):
+            for key, inner in reversed(list(item.items())):
+                if key in skip:
+                    continue
+                stack.append(inner)
+                if keys and isinstance(key, str):
+                    stack.append(key)
+        elif isinstance(item, list | tuple):
+            stack.extend(reversed(item))
+    return out
 
 
 # -- the stored form ------------------------------------------------------------------------------
@@ -246,6 +343,10 @@ def to_frame(message: AgentUpdate) -> dict[str, Any]:
                       "title": message.title, "status": message.status, "tool": message.tool,
                       "shown_tool": message.shown_tool, "input": message.raw_input, "output": message.raw_output,
                       "text": message.text, "details": message.details}
+            if message.shown:
+                params["shown"] = message.shown
+            if message.unread:
+                params["unread"] = list(message.unread)
         case Plan(entries=entries):
             params = {"kind": "plan", "entries": [{"content": e.content, "status": e.status} for e in entries]}
         case OtherUpdate(kind=kind, body=body):
@@ -271,7 +372,9 @@ def message_of(frame: dict[str, Any]) -> AgentUpdate | None:
                 status=_str(params.get("status")), tool=_str(params.get("tool")), raw_input=params.get("input"),
                 raw_output=params.get("output"), text=_str(params.get("text")) or "",
                 shown_tool=_str(params.get("shown_tool")),
-                details=params["details"] if isinstance(params.get("details"), dict) else {})
+                details=params["details"] if isinstance(params.get("details"), dict) else {},
+                shown=_str(params.get("shown")) or "",
+                unread=tuple(str(x) for x in params["unread"]) if isinstance(params.get("unread"), list) else ())
         case "plan" if isinstance(params.get("entries"), list):
             return Plan(tuple(PlanEntry(str(e.get("content") or ""), _str(e.get("status")))
                               for e in params["entries"] if isinstance(e, dict)))

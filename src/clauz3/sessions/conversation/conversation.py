@@ -74,7 +74,7 @@ class ConversationRuntime:
         self.history: list[dict[str, Any]] = links.store.history(row.id)
         self.history_bytes = row.bytes
         # Issue 20: what the person wrote and what the agent read, indexed as frames arrive.
-        self.provenance = ConversationProvenance()
+        self.provenance = ConversationProvenance(self._attachment_text)
         self.provenance.rebuild(self.history)
         self.lock = lock
         self.status = AgentStatus.STOPPED
@@ -87,6 +87,8 @@ class ConversationRuntime:
         self.runs: OrderedDict[str, ConversationRun] = OrderedDict((r.request_id, r) for r in self.saved.runs)
         self._reconcile_runs()
         self.approvals: OrderedDict[str, dict[str, Any]] = OrderedDict()
+        for saved_run in self.runs.values():  # what the runs' records told the agent before the host restarted
+            self._index_run(saved_run.record, at=saved_run.record.updated_at)
         self.client: AcpClient | None = None
         self._ticket: str | None = None
         self._pipe_w: int | None = None
@@ -136,6 +138,22 @@ class ConversationRuntime:
     def idle(self) -> bool:
         return self.status not in WORKING and not self.run_active() \
             and self.links.operation is None
+
+    def _index_run(self, record: RunRecord, at: float | None = None) -> None:
+        try:
+            doc = record.to_json()
+        except Exception:  # never lose the record over the index; nothing is called new instead
+            log.exception("a run record could not be read for provenance")
+            self.provenance.index.add_opaque("a run record clauz3 could not index")
+            return
+        self.provenance.run_record(doc, self.approvals, at=at)
+
+    def _attachment_text(self, attachment_id: str) -> str | None:
+        """An attached file's text as the agent got it (ATT-5), for the provenance index; None when it is gone."""
+        found = self.links.attachments.read(self.id, attachment_id)
+        if found is None or found[0].get("kind") != "text":
+            return None
+        return found[1].decode("utf-8", errors="replace")
 
     def persisted(self) -> dict[str, Any]:
         """The saved state as stored, with the newest 50 run records."""
@@ -541,6 +559,7 @@ class ConversationRuntime:
         before = existing.phase if existing is not None else None
         run = existing if existing is not None else ConversationRun(record, turn=self.turn)
         run.update(record)
+        self._index_run(record)  # issue 20: the agent gets this record too
         if request_id in self.approvals:
             run.set_card(RunCard.from_presentation(self.approvals[request_id].get("presentation")))
         if run.final and not run.undo.undone:
