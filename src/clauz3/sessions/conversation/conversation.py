@@ -140,20 +140,12 @@ class ConversationRuntime:
             and self.links.operation is None
 
     def _index_run(self, record: RunRecord, at: float | None = None) -> None:
-        try:
-            doc = record.to_json()
-        except Exception:  # never lose the record over the index; nothing is called new instead
-            log.exception("a run record could not be read for provenance")
-            self.provenance.index.add_opaque("a run record clauz3 could not index")
-            return
-        self.provenance.run_record(doc, self.approvals, at=at)
+        self.provenance.run_record_of(record.to_json, self.approvals, at=at)
 
     def _attachment_text(self, attachment_id: str) -> str | None:
         """An attached file's text as the agent got it (ATT-5), for the provenance index; None when it is gone."""
         found = self.links.attachments.read(self.id, attachment_id)
-        if found is None or found[0].get("kind") != "text":
-            return None
-        return found[1].decode("utf-8", errors="replace")
+        return None if found is None or found[0].get("kind") != "text" else found[1].decode("utf-8", errors="replace")
 
     def persisted(self) -> dict[str, Any]:
         """The saved state as stored, with the newest 50 run records."""

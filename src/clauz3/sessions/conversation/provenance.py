@@ -305,6 +305,17 @@ class ConversationProvenance:
             self._labels[number] = f"{prose_join(reads)}, read in run {number}{_at(when)}"
         return self._labels.setdefault(number, f"the output of run {number}{_at(when)}")
 
+    def run_record_of(self, to_json: Callable[[], Mapping[str, Any]], approvals: Mapping[str, Mapping[str, Any]],
+                      at: float | None = None) -> None:
+        """:meth:`run_record` of a record read by ``to_json``; a record that cannot be read leaves no value new."""
+        try:
+            doc = to_json()
+        except Exception:  # never lose the record over the index; nothing is called new instead
+            log.exception("a run record could not be read for provenance")
+            self.index.add_opaque("a run record clauz3 could not index")
+            return
+        self.run_record(doc, approvals, at=at)
+
     def run_record(self, record: Mapping[str, Any], approvals: Mapping[str, Mapping[str, Any]],
                    at: float | None = None) -> None:
         """A run record as the bridge pushed it to the host (DEC-5): the agent gets the same record from its ``run``
