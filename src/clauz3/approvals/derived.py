@@ -19,6 +19,8 @@ import re
 from collections.abc import Callable
 from typing import Any
 
+from clauz3.approvals.errors import ApprovalError
+
 MAX_DERIVED = 512  # derived texts per program
 MAX_DERIVED_CHARS = 200_000
 MIN_CODES = 4  # a list of fewer integer constants is no hidden text worth decoding
@@ -108,8 +110,11 @@ _ARITH: dict[type[ast.operator], Callable[[Any, Any], Any]] = {
 _STR_METHODS = frozenset({"lower", "upper", "strip", "lstrip", "rstrip", "casefold", "title", "capitalize"})
 
 
-class _Unfoldable(Exception):
-    pass
+class _Unfoldable(ApprovalError):
+    """An expression the card does not fold (raised and caught inside :func:`folded_constants`)."""
+
+    def __init__(self) -> None:
+        super().__init__("not_folded", "an expression of constants the card does not fold")
 
 
 _WIDE = re.compile(r"\d{4,}")  # a width or precision of 1000 or more: no value, a way to exhaust memory
@@ -137,7 +142,7 @@ def _fold(node: ast.AST) -> object:
     if isinstance(node, ast.List | ast.Tuple):
         return [_fold(e) for e in node.elts]
     if isinstance(node, ast.Dict) and all(k is not None for k in node.keys):
-        return {_fold(k): _fold(v) for k, v in zip(node.keys, node.values, strict=True)}  # type: ignore[arg-type]
+        return {_fold(k): _fold(v) for k, v in zip(node.keys, node.values, strict=True)}  # type: ignore[arg-type]  # keys not None
     if isinstance(node, ast.JoinedStr):
         parts: list[str] = []
         for v in node.values:
@@ -158,13 +163,13 @@ def _fold(node: ast.AST) -> object:
             raise _Unfoldable  # no "x" * 10**9
         return _small(op(left, right))
     if isinstance(node, ast.Subscript):
-        return _small(_fold(node.value)[_fold(node.slice)])  # type: ignore[index]
+        return _small(_fold(node.value)[_fold(node.slice)])  # type: ignore[index]  # bad index: caught
     if isinstance(node, ast.Slice):
         return slice(*(None if x is None else _fold(x) for x in (node.lower, node.upper, node.step)))
     if isinstance(node, ast.Call) and not node.keywords:
         args = [_fold(a) for a in node.args]
         if isinstance(node.func, ast.Name) and node.func.id in ("str", "int") and len(args) == 1:
-            return _small(str(args[0]) if node.func.id == "str" else int(args[0]))  # type: ignore[call-overload]
+            return _small(str(args[0]) if node.func.id == "str" else int(args[0]))  # type: ignore[call-overload]  # caught
         if isinstance(node.func, ast.Attribute):
             owner = _fold(node.func.value)
             if isinstance(owner, str) and node.func.attr == "join" and len(args) == 1 and isinstance(args[0], list):

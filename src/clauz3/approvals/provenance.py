@@ -250,14 +250,20 @@ def _tree(program: str) -> ast.Module | None:
     return tree if isinstance(tree, ast.Module) else None
 
 
+def _docstrings(tree: ast.AST) -> set[int]:
+    """The constants that are whole expression statements (docstrings): discarded when run, they reach nothing."""
+    return {id(n.value) for n in ast.walk(tree) if isinstance(n, ast.Expr) and isinstance(n.value, ast.Constant)}
+
+
 def source_literals(program: str, *, all_ints: bool = False) -> list[str] | None:
     """Every string constant (f-string parts too) and integer of six or more digits of the program, in the
     order of its text, repeats included; None when the program does not parse."""
     tree = _tree(program)
     if tree is None:
         return None
+    inert = _docstrings(tree)
     nodes = [n for n in ast.walk(tree) if isinstance(n, ast.Constant) and not isinstance(n.value, bool)
-             and (isinstance(n.value, str) or (isinstance(n.value, int) and (all_ints or abs(n.value) >= 100_000)))]
+             and id(n) not in inert and (isinstance(n.value, str) or (isinstance(n.value, int) and (all_ints or abs(n.value) >= 100_000)))]
     nodes.sort(key=lambda n: (getattr(n, "lineno", 0), getattr(n, "col_offset", 0)))
     return [n.value if isinstance(n.value, str) else str(n.value) for n in nodes]
 
@@ -329,8 +335,9 @@ def program_literals(program: str) -> list[str]:
     if tree is None:
         return []
     out: dict[str, None] = {}
+    inert = _docstrings(tree)
     for node in ast.walk(tree):
-        if isinstance(node, ast.Constant) and not isinstance(node.value, bool):
+        if isinstance(node, ast.Constant) and not isinstance(node.value, bool) and id(node) not in inert:
             if isinstance(node.value, str) and node.value:
                 out[node.value] = None
             elif isinstance(node.value, int) and abs(node.value) >= 100_000:
@@ -445,9 +452,7 @@ def lookalikes(program: str) -> list[str]:
             out.append(f"This program spells {_quoted(chunk)} with letters of more than one alphabet "
                        f"({prose_join(sorted(s.capitalize() for s in scripts))}), so it can look like a value it "
                        "is not; clauz3 cannot tell where it came from — check it.")
-            if len(out) >= MAX_LOOKALIKES:
-                return list(dict.fromkeys(out))
-    return list(dict.fromkeys(out))
+    return list(dict.fromkeys(out))[:MAX_LOOKALIKES]
 
 
 def _pieces(places: list[_Place], pieces: list[str]) -> list[str]:

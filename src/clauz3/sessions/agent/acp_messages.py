@@ -394,3 +394,15 @@ def upgrade(frame: dict[str, Any]) -> dict[str, Any] | None:
 
 def _str(value: Any) -> str | None:
     return value if isinstance(value, str) else None
+
+
+# Update kinds that are the agent's own words, the person's (replayed), or the session's settings: never read data
+# (issue 20: the provenance index reads every other update's strings).
+AGENT_WORDS = frozenset({"agent_message_chunk", "agent_thought_chunk", "user_message_chunk", "plan",
+                         "available_commands_update", "current_mode_update", "config_option_update",
+                         "session_info_update"})
+
+
+def other_update_strings(body: Any) -> list[str]:
+    """The strings of an update the host does not parse, without its kind field."""
+    return strings_of(body, skip=frozenset({"sessionUpdate"}), keys=False)

@@ -24,17 +24,19 @@ from typing import Any
 
 from clauz3.approvals.provenance import read_labels
 from clauz3.base.provenance import TranscriptIndex
-from clauz3.sessions.agent.acp_messages import ToolCall, message_of, strings_of
+from clauz3.sessions.agent.acp_messages import (
+    AGENT_WORDS,
+    ToolCall,
+    message_of,
+    other_update_strings,
+    strings_of,
+)
 from clauz3.vocabulary.describe import parse_template, prose_join
 
 log = logging.getLogger("clauz3.sessions.conversation.provenance")
 
 CLAUZ3_TOOLS = {"tools": "the clauz3 tools listing", "libraries": "the clauz3 library listing",
                 "list_skills": "the clauz3 guides listing", "read_skill": "a clauz3 guide"}
-# Update kinds that are the agent's own words, the person's (replayed), or the session's settings: never read data.
-AGENT_WORDS = frozenset({"agent_message_chunk", "agent_thought_chunk", "user_message_chunk", "plan",
-                         "available_commands_update", "current_mode_update", "config_option_update",
-                         "session_info_update"})
 # A text that grows from one update to the next (a result streamed) is indexed again from this far before the end
 # of what was indexed already: more than the longest literal the prover reports (20,000 characters), so a value
 # that ends in the new part is whole in what is indexed.
@@ -230,7 +232,7 @@ class ConversationProvenance:
         kind = params.get("type")
         if not isinstance(kind, str) or kind in AGENT_WORDS:
             return
-        text = "\n".join(strings_of(params.get("body"), skip=frozenset({"sessionUpdate"}), keys=False))
+        text = "\n".join(other_update_strings(params.get("body")))
         if text:
             self._add((self._turn, f"other:{kind}"), 0, text, f"an update the agent reported ({kind}){_at(when)}")
 
