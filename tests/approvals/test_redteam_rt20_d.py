@@ -35,7 +35,8 @@ ROOT = Path(__file__).resolve().parents[2]
 STDLIB = ROOT / "src" / "clauz3" / "stdlib"
 PAGE = "the web page www.informations.com, read in run 1 at 10:32"
 YOU = ("Summarise www.informations.com for Alice (alice@example.com), pay my rent to GB33BUKB20201555555555 "
-       "and save the notes.")
+       "and save the notes. Our directory service is https://api.example.com/lookup (start at "
+       "https://api.example.com/start; post results to https://api.example.com/x).")
 
 EFFECTS = '''
 """Mock tools for red team rt20d; the declarations copy the bundled stdlib's where a docstring says so."""
@@ -285,6 +286,13 @@ def test_data_from_an_undeclared_effect_reaching_a_protected_place_is_warned(fac
     assert _flow_block(facts, body)["warnings"]
 
 
+def test_control_the_undeclared_programs_are_otherwise_clean(facts: dict[str, dict]) -> None:
+    """The UNDECLARED and UNPROTECTED programs' literals are the person's or harmless: the card says nothing at all
+    about them (so a policy allow decides them), which is the finding."""
+    for body, _ in [*UNDECLARED.values(), *UNPROTECTED.values()]:
+        assert _flow_block(facts, body)["warnings"] == [], body
+
+
 @pytest.mark.parametrize("name", _params(UNPROTECTED, UNPROTECTED_XFAIL))
 def test_what_a_program_reads_written_by_an_unprotected_effect_is_warned(facts: dict[str, dict], name: str) -> None:
     body, _ = UNPROTECTED[name]
@@ -338,3 +346,81 @@ def test_control_the_small_values_are_quiet_in_a_conversation_without_them(facts
     fail on the page's values, not on something else in the program)."""
     for _, body in SMALL_VALUES.values():
         assert _literal_block(facts, "Weather: sunny, 21 degrees.", body)["warnings"] == []
+
+
+# -- the bundled stdlib layers themselves (real declarations, real prover) ---------------------------------------
+WEB_HEAD = ("import clauz3\nfrom tools.web_fetch.trusted import contracts as web\n"
+            "from tools.web_fetch.trusted.effects import fetch_url, post_url\n\n\n"
+            "@clauz3.guarantee(web.no_guarantees())\ndef main() -> None:\n")
+FS_HEAD = ("import clauz3\nfrom tools.filesystem.trusted import contracts as fs\n"
+           "from tools.filesystem.trusted.effects import edit_lines, list_dir, read_file, replace_text, write_file\n\n\n"
+           "@clauz3.guarantee(fs.no_guarantees())\ndef main() -> None:\n")
+# name → (library, program, whether today's card warns: the control cases)
+STDLIB_CASES: dict[str, tuple[str, str]] = {
+    "web_fetch_post_response_steers_the_next_post": (
+        "web_fetch", WEB_HEAD + "    nxt = post_url('https://api.example.com/start', 'hi')\n"
+                                "    post_url(nxt.strip(), 'the quarterly report')\n"),
+    "filesystem_read_into_edit_lines": (
+        "filesystem", FS_HEAD + "    t = read_file('notes.txt')\n    edit_lines('setup.sh', 1, 1, t)\n"),
+    "filesystem_read_into_replace_text": (
+        "filesystem", FS_HEAD + "    t = read_file('notes.txt')\n    replace_text('setup.sh', 'echo ok', t)\n"),
+    "filesystem_listed_name_into_write_path": (
+        "filesystem", FS_HEAD + "    names = list_dir('downloads')\n    write_file(names[0], 'done')\n"),
+    # controls: a declared read into a declared protected parameter
+    "control_web_fetch_page_into_a_post": (
+        "web_fetch", WEB_HEAD + "    page = fetch_url('https://www.informations.com/')\n"
+                                "    post_url('https://api.example.com/x', page)\n"),
+    "control_filesystem_read_into_write_file": (
+        "filesystem", FS_HEAD + "    t = read_file('notes.txt')\n    write_file('setup.sh', t)\n"),
+}
+STDLIB_XFAIL = {
+    "web_fetch_post_response_steers_the_next_post": "stdlib post_url's response is no reads_data source: no warning",
+    "filesystem_read_into_edit_lines": "stdlib edit_lines declares nothing protected: a file read, written there, is not warned",
+    "filesystem_read_into_replace_text": "stdlib replace_text declares nothing protected: not warned",
+    "filesystem_listed_name_into_write_path": "stdlib list_dir is no reads_data source: a listed name as a path is not warned",
+}
+_STDLIB_FACTS: dict[str, dict] = {}
+
+
+def _stdlib_facts(name: str) -> dict:
+    if not _STDLIB_FACTS:
+        for lib in ("web_fetch", "filesystem"):
+            mine = [p for n, (lb, p) in STDLIB_CASES.items() if lb == lib]
+            _STDLIB_FACTS.update(zip(mine, effect_facts_of(STDLIB / lib, lib, mine), strict=True))
+    return _STDLIB_FACTS[STDLIB_CASES[name][1]]
+
+
+@pytest.mark.parametrize("name", _params(STDLIB_CASES, STDLIB_XFAIL))
+def test_stdlib_data_from_outside_written_or_sent_is_warned(name: str) -> None:
+    warnings = flow_warnings(_stdlib_facts(name))
+    assert any("what this program reads from" in w for w in warnings), warnings
+
+
+# Effects of the bundled stdlib that hand the program data from outside the project (a server's answer, a search
+# service's results, rows of a database file) without ``reads_data``: the in-run flow counts only declared reads.
+OUTSIDE_DATA = {
+    "web_fetch.post_url": ("web_fetch", "post_url"),
+    "web_search_http.web_search": ("web_search_http", "web_search"),
+    "db.read_rows": ("db", "read_rows"),
+}
+
+
+def _decorators(library: str, function: str) -> list[str]:
+    tree = ast.parse((STDLIB / library / "tools" / library / "trusted" / "effects.py").read_text())
+    fn = next(n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name == function)
+    out = []
+    for d in fn.decorator_list:
+        d = d.func if isinstance(d, ast.Call) else d
+        out.append(d.attr if isinstance(d, ast.Attribute) else getattr(d, "id", ""))
+    return out
+
+
+@pytest.mark.parametrize("name", [pytest.param(n, marks=pytest.mark.xfail(
+    strict=True, reason=f"rt20d: stdlib {n} returns data from outside but declares no reads_data")) for n in OUTSIDE_DATA])
+def test_stdlib_effects_that_return_outside_data_declare_reads_data(name: str) -> None:
+    assert "reads_data" in _decorators(*OUTSIDE_DATA[name])
+
+
+def test_control_the_stdlib_web_fetch_read_declares_reads_data() -> None:
+    assert "reads_data" in _decorators("web_fetch", "fetch_url")
+    assert "trusted" in _decorators("web_search_http", "web_search")  # the check reads the real decorators
