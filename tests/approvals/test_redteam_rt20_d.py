@@ -16,7 +16,12 @@ authority's ``provenance_block`` over the real ``TranscriptIndex``. A test asser
   token of free text and containment never applies (a one-word name, a 5-digit number, a short code, a mention);
 * ``DISGUISED_WHOLE``: a whole recipient, amount or path the page gave in a disguise (rot13, spelt out, arithmetic,
   pieces): a new whole value is a quiet note, containment covers only links, addresses, accounts and numbers;
-* ``SPLIT``: one link cut across two protected arguments, written out of text order.
+* ``SPLIT``: one link cut across two protected arguments, written out of text order;
+* ``NAMES``: a name the page wrote so that it is no name token there (lower case, a hashtag, underscores, accents);
+* ``CONTAINMENT``: a value the page gave in rot13 or words, decoded and written for a human reader ("X dot com",
+  "482 133"), or a bare host on a real top-level domain off the list: no token as written, so no containment;
+* ``ROLE_CASES``: a value the person named only to exclude it is "from your message";
+* policy allow and remembered approval: the real authority over HTTP decides some of the above automatically.
 """
 
 from __future__ import annotations
