@@ -34,6 +34,10 @@ async def test_standalone_page_shows_exactly_the_chat_cards_summary_and_warnings
         # The same browser, signed in the same way, opens the standalone page (last: it leaves the chat).
         response = await s.page.goto(f"{s.base}/ui/requests/{rid}")
         assert response is not None and response.ok
+        # The standalone page renders the card after it fetches the request: wait for its items (the event), not
+        # for the load (the fresh-clone run compared an empty page once).
+        from playwright.async_api import expect
+        await expect(s.page.locator("[data-kind]")).to_have_count(len(chat), timeout=60_000)
         page = await s.page.locator("[data-kind]").evaluate_all(ITEMS)
         kinds = [k for k, _, _ in chat]
         assert {"plan", "warning", "heading", "guarantee", "library"} <= set(kinds), chat
