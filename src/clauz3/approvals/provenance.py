@@ -46,7 +46,7 @@ from clauz3.base.provenance import (
     phrase_words,
     skeleton,
 )
-from clauz3.vocabulary.describe import parse_template, prose_join
+from clauz3.vocabulary.describe import prose_join, reads_label
 
 # The conversation's index for a conversation id, or None (no host, or the conversation is not open).
 ProvenanceLookup = Callable[[str | None], TranscriptIndex | None]
@@ -554,21 +554,6 @@ def _flow_sentence(effect: str, known: Mapping[str, Any], protected: Mapping[str
     else:
         head = f"The {param} of {noun} may come from"
     return f"{head} what this program reads from {src}, or depend on it — a person decides."
-
-
-def reads_label(template: str, args: Mapping[str, Any]) -> str:
-    """A read effect's ``reads_data`` template with the call's literal arguments: "the web page www.x.com"."""
-    try:
-        pieces = parse_template(template)
-    except ValueError:
-        return template
-    out: list[str] = []
-    for text, name in pieces:
-        out.append(text)
-        if name is not None:
-            value = args.get(name)
-            out.append(str(value) if isinstance(value, str | int) and not isinstance(value, bool) else f"({name})")
-    return "".join(out).strip()
 
 
 def read_labels(facts: Mapping[str, Any] | None) -> list[str]:

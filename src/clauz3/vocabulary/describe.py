@@ -356,3 +356,33 @@ def render_prose(template: str, args: Mapping[str, Any]) -> tuple[str, list[str]
         out.append(prose_value(value, warnings))
         carry_singular = isinstance(value, int) and not isinstance(value, bool) and value == 1
     return sentence("".join(out)), sorted(warnings), lists
+
+
+# A read effect's argument the program computed, in words: "the web page whose address the program computed".
+_NOUNS = {"url": "address", "uri": "address", "link": "address", "href": "address", "file_path": "path"}
+_BEFORE_A_NOUN = frozenset("of for in on at to from by with matching about named called".split())
+
+
+def _computed(before: str, name: str) -> str:
+    noun = _NOUNS.get(name, name.replace("_", " "))
+    words = before.split()
+    if not words or words[-1].casefold() in _BEFORE_A_NOUN:
+        return f"{'an' if noun[:1] in 'aeio' else 'a'} {noun} the program computed"
+    return f"whose {'name' if words[-1].casefold() == noun else noun} the program computed"
+
+
+def reads_label(template: str, args: Mapping[str, Any]) -> str:
+    """A read effect's ``reads_data`` template with one call's literal arguments ("the web page www.x.com"); an
+    argument the program computed is said in words ("the web page whose address the program computed")."""
+    try:
+        pieces = parse_template(template)
+    except ValueError:
+        return template
+    out: list[str] = []
+    for text, name in pieces:
+        out.append(text)
+        if name is not None:
+            value = args.get(name)
+            known = isinstance(value, str | int) and not isinstance(value, bool)
+            out.append(str(value) if known else _computed("".join(out), name))
+    return " ".join("".join(out).split())

@@ -31,7 +31,7 @@ from clauz3.sessions.agent.acp_messages import (
     other_update_strings,
     strings_of,
 )
-from clauz3.vocabulary.describe import parse_template, prose_join
+from clauz3.vocabulary.describe import prose_join, reads_label
 
 log = logging.getLogger("clauz3.sessions.conversation.provenance")
 
@@ -102,35 +102,6 @@ def _request_id(call: ToolCall) -> str | None:
     return None
 
 
-# A read effect's argument the program computed, in words: "the web page whose address the program computed".
-_NOUNS = {"url": "address", "uri": "address", "link": "address", "href": "address", "file_path": "path"}
-_BEFORE_A_NOUN = frozenset("of for in on at to from by with matching about named called".split())
-
-
-def _computed(before: str, name: str) -> str:
-    noun = _NOUNS.get(name, name.replace("_", " "))
-    words = before.split()
-    if not words or words[-1].casefold() in _BEFORE_A_NOUN:
-        return f"{'an' if noun[:1] in 'aeio' else 'a'} {noun} the program computed"
-    return f"whose {'name' if words[-1].casefold() == noun else noun} the program computed"
-
-
-def _reads_label(template: str, args: Mapping[str, Any]) -> str:
-    """A ``reads_data`` template with one call's arguments; one the program computed is said in words."""
-    try:
-        pieces = parse_template(template)
-    except ValueError:
-        return template
-    out: list[str] = []
-    for text, name in pieces:
-        out.append(text)
-        if name is not None:
-            value = args.get(name)
-            known = isinstance(value, str | int) and not isinstance(value, bool)
-            out.append(str(value) if known else _computed("".join(out), name))
-    return " ".join("".join(out).split())
-
-
 def run_reads(facts: Mapping[str, Any] | None) -> list[str]:
     """What a run read, in words: every call of every read effect (not the first few), each page once."""
     out: list[str] = []
@@ -143,7 +114,7 @@ def run_reads(facts: Mapping[str, Any] | None) -> list[str]:
                 continue
             args = {p: a["value"] for p, a in (call.get("args") or {}).items() if isinstance(a, Mapping) and "value" in a}
             if isinstance(eff.get("reads"), str) and eff["reads"]:
-                labels = [_reads_label(eff["reads"], args)]
+                labels = [reads_label(eff["reads"], args)]
             else:  # no template: the authority's words for an effect whose name says it reads
                 labels = read_labels({"effects": [{**eff, "calls": [call]}]})
             out += [label for label in labels if label not in out]
